@@ -1,0 +1,84 @@
+# Thin driver over CMake/CTest. `make run` and `make test` install missing Debian packages first.
+# Build trees: build/ (Release), build-asan/ (clang, ASan+UBSan, core only), build-native/ (bench),
+# build-fuzz/ (libFuzzer). Every recipe runs as one bash script that stops at the first error.
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.ONESHELL:
+.PHONY: all deps build run test test-release test-asan bench fuzz format format-check clean
+
+JOBS ?= $(shell nproc)
+CMAKE_GEN := -G Ninja
+CLANG_FORMAT ?= clang-format
+FUZZ_SECONDS ?= 600
+# The sanitizer run is slow; tests may shorten long perft rows when this is 1 (override: HISHA_TEST_QUICK=0).
+HISHA_TEST_QUICK ?= 1
+ARGS ?=
+FORMAT_FILES = find src tests bench \( -name '*.h' -o -name '*.cpp' \) -print0
+
+all: build
+
+deps:
+	scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B build $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release
+	cmake --build build -j$(JOBS)
+
+run: build
+	exec ./build/bin/hisha $(ARGS)
+
+test: test-release test-asan
+
+test-release: build
+	ctest --test-dir build --output-on-failure -j2
+
+# Debug + AddressSanitizer + UBSan with clang, -march=native so the CPU-specific paths run too.
+test-asan: deps
+	cmake -S . -B build-asan $(CMAKE_GEN) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
+	    -DHISHA_SANITIZE=ON -DHISHA_CORE_ONLY=ON -DHISHA_NATIVE=ON
+	cmake --build build-asan -j$(JOBS)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	    HISHA_TEST_QUICK=$(HISHA_TEST_QUICK) ctest --test-dir build-asan --output-on-failure -j2
+
+bench: deps
+	cmake -S . -B build-native $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DHISHA_NATIVE=ON
+	cmake --build build-native -j$(JOBS)
+	if [[ -f bench/run.sh ]]; then bash bench/run.sh build-native
+	else echo "bench: bench/run.sh does not exist yet; binaries are in build-native/bin"; fi
+
+# Runs every build-fuzz/bin/*_fuzz for FUZZ_SECONDS with its own corpus under fuzz-corpus/<name>/,
+# seeded from the SFEN lists in tests/data/sfen/. Crash inputs land in ./crash-*; fails if any fuzzer fails.
+fuzz: deps
+	@if [[ ! -f tests/fuzz/CMakeLists.txt ]]; then echo "fuzz: no fuzz targets yet (tests/fuzz/CMakeLists.txt)"; exit 0; fi
+	cmake -S . -B build-fuzz $(CMAKE_GEN) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	    -DHISHA_FUZZ=ON -DHISHA_TESTS=OFF
+	cmake --build build-fuzz -j$(JOBS)
+	mkdir -p fuzz-corpus/seeds
+	for list in tests/data/sfen/*.txt; do
+	    [[ -f "$$list" ]] || continue
+	    { grep -v -e '^#' -e '^[[:space:]]*$$' "$$list" || true; } | while IFS= read -r line; do
+	        printf '%s' "$$line" > "fuzz-corpus/seeds/$$(printf '%s' "$$line" | sha1sum | cut -c1-16)"
+	    done
+	done
+	failed=()
+	shopt -s nullglob
+	fuzzers=(build-fuzz/bin/*_fuzz)
+	if (( $${#fuzzers[@]} == 0 )); then echo "fuzz: no build-fuzz/bin/*_fuzz executables"; exit 0; fi
+	for fuzzer in "$${fuzzers[@]}"; do
+	    name=$$(basename "$$fuzzer")
+	    mkdir -p "fuzz-corpus/$$name"
+	    echo "fuzz: $$name for $(FUZZ_SECONDS) s"
+	    "$$fuzzer" -max_total_time=$(FUZZ_SECONDS) -max_len=512 "fuzz-corpus/$$name" fuzz-corpus/seeds \
+	        || failed+=("$$name")
+	done
+	if (( $${#failed[@]} > 0 )); then echo "fuzz: FAILED: $${failed[*]}"; exit 1; fi
+	echo "fuzz: all $${#fuzzers[@]} fuzzers ran $(FUZZ_SECONDS) s without a crash"
+
+format:
+	$(FORMAT_FILES) | xargs -0 -r $(CLANG_FORMAT) -i
+
+format-check:
+	$(FORMAT_FILES) | xargs -0 -r $(CLANG_FORMAT) --dry-run --Werror
+
+clean:
+	rm -rf -- build*/

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Hisha needs to build, test and run, but only the missing ones.
+# Idempotent and quiet when everything is present; safe for CI (non-interactive).
+set -euo pipefail
+
+# One package per line; extend as new modules need them.
+PACKAGES=(
+    # Toolchain and build
+    build-essential
+    g++
+    clang
+    lld
+    cmake
+    ninja-build
+    pkg-config
+    clang-format
+    # Tests, benchmarks, fuzzing/sanitizers with clang
+    libgtest-dev
+    libgmock-dev
+    googletest
+    libbenchmark-dev
+    libclang-rt-14-dev
+)
+
+is_installed() {
+    [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" == "install ok installed" ]]
+}
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+    is_installed "$pkg" || missing+=("$pkg")
+done
+
+if ((${#missing[@]} == 0)); then
+    echo "install-deps: all ${#PACKAGES[@]} packages present"
+    exit 0
+fi
+
+SUDO=()
+if ((EUID != 0)); then
+    if command -v sudo >/dev/null 2>&1; then
+        SUDO=(sudo)
+    else
+        echo "install-deps: missing packages (${missing[*]}) and not root, no sudo available" >&2
+        exit 1
+    fi
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "install-deps: done"
