@@ -60,12 +60,15 @@ constexpr std::array<std::array<Bitboard, SQ_NB>, DIR_NB> ray_table() {
 
 constexpr std::array<std::array<Direction, SQ_NB>, SQ_NB> direction_table() {
     std::array<std::array<Direction, SQ_NB>, SQ_NB> t{};
-    auto rays = ray_table();
     for (int a = 0; a < SQ_NB; ++a)
         for (int b = 0; b < SQ_NB; ++b) {
+            int df = b / 9 - a / 9, dr = b % 9 - a % 9;
             t[a][b] = DIR_NONE;
+            if (a == b || (df != 0 && dr != 0 && df != dr && df != -dr))
+                continue;
+            int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0);
             for (int d = 0; d < DIR_NB; ++d)
-                if (rays[d][a].test(Square(b)))
+                if (DIR_DF[d] == sf && DIR_DR[d] == sr)
                     t[a][b] = Direction(d);
         }
     return t;
