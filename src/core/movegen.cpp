@@ -1,6 +1,8 @@
 // Move generation: board moves by piece kind with the promotion rules, drops by band of
-// ranks, evasions, and the legal filter. Templates on the side to move keep the colour
-// arithmetic at compile time.
+// ranks, evasions. Templates on the side to move keep the colour arithmetic at compile time.
+// The LEGAL generator produces legal moves directly: pinned pieces move only along their
+// line, king steps are tested for attack, and the one square where a pawn drop could mate
+// is tested once, so no move needs a legality test afterwards.
 #include "movegen.h"
 
 namespace hisha::core {
@@ -15,108 +17,173 @@ inline ScoredMove* add(ScoredMove* list, Move m) {
     return list + 1;
 }
 
-// Emits moves of the piece pc (of color Us) from `from` to every square of `to_bb`.
-template <Color Us, PromoMode Mode, bool All>
-ScoredMove* emit(ScoredMove* list, Piece pc, Square from, Bitboard to_bb) {
+// --- emitting the moves of one piece to a set of squares, by kind
+
+template <PromoMode Mode>
+ScoredMove* emit_plain(ScoredMove* list, Piece pc, Square from, Bitboard to_bb) {
+    if constexpr (Mode != PROMO_ONLY)
+        to_bb.for_each([&](Square to) { list = add(list, Move::make(from, to, pc)); });
+    return list;
+}
+
+// Lance and knight: promotion forced on the last rank(s), optional on the third.
+template <Color Us, PieceType Pt, PromoMode Mode, bool All>
+ScoredMove* emit_lance_knight(ScoredMove* list, Square from, Bitboard to_bb) {
+    constexpr Piece PC = make_piece(Us, Pt), PRO = promote(PC);
     constexpr Bitboard ZONE = ZONE_BB[Us];
-    PieceType pt = type_of(pc);
-    Piece pro = promote(pc);
-    switch (pt) {
-    case LANCE:
-    case KNIGHT:
-        to_bb.for_each([&](Square to) {
-            Rank rr = relative_rank(Us, rank_of(to));
-            if (rr <= RANK_3) {
-                if constexpr (Mode != NONPROMO_ONLY)
-                    list = add(list, Move::make_promote(from, to, pro));
-                if constexpr (Mode != PROMO_ONLY) {
-                    bool keep = pt == LANCE ? (rr == RANK_3 || (All && rr == RANK_2)) : rr == RANK_3;
-                    if (keep)
-                        list = add(list, Move::make(from, to, pc));
-                }
-            } else if constexpr (Mode != PROMO_ONLY)
-                list = add(list, Move::make(from, to, pc));
-        });
-        break;
-    case SILVER:
-    case BISHOP:
-    case ROOK: {
-        Bitboard promo = ZONE.test(from) ? to_bb : to_bb & ZONE;
-        if constexpr (Mode != NONPROMO_ONLY)
-            promo.for_each([&](Square to) { list = add(list, Move::make_promote(from, to, pro)); });
-        if constexpr (Mode != PROMO_ONLY) {
-            Bitboard plain = (pt == SILVER || All) ? to_bb : to_bb.andnot(promo);
-            plain.for_each([&](Square to) { list = add(list, Move::make(from, to, pc)); });
-        }
-        break;
-    }
-    default:  // gold, king, promoted pieces: no choice
-        if constexpr (Mode != PROMO_ONLY)
-            to_bb.for_each([&](Square to) { list = add(list, Move::make(from, to, pc)); });
+    constexpr Bitboard RANK3 = ZONE_BB[Us] ^ LAST_TWO_RANKS_BB[Us];
+    // Squares where staying unpromoted is allowed and wanted.
+    constexpr Bitboard KEEP = Pt == LANCE && All ? ZONE.andnot(LAST_RANK_BB[Us]) : RANK3;
+    if constexpr (Mode != NONPROMO_ONLY)
+        (to_bb & ZONE).for_each([&](Square to) { list = add(list, Move::make_promote(from, to, PRO)); });
+    if constexpr (Mode != PROMO_ONLY)
+        (to_bb.andnot(ZONE) | (to_bb & KEEP)).for_each([&](Square to) { list = add(list, Move::make(from, to, PC)); });
+    return list;
+}
+
+// Silver, bishop, rook: promotion optional when the move starts or ends in the zone.
+// Non-promotions of bishop and rook there are generated only with All.
+template <Color Us, PieceType Pt, PromoMode Mode, bool All>
+ScoredMove* emit_promotable(ScoredMove* list, Square from, Bitboard to_bb) {
+    constexpr Piece PC = make_piece(Us, Pt), PRO = promote(PC);
+    Bitboard promo = ZONE_BB[Us].test(from) ? to_bb : to_bb & ZONE_BB[Us];
+    if constexpr (Mode != NONPROMO_ONLY)
+        promo.for_each([&](Square to) { list = add(list, Move::make_promote(from, to, PRO)); });
+    if constexpr (Mode != PROMO_ONLY) {
+        Bitboard plain = (Pt == SILVER || All) ? to_bb : to_bb.andnot(promo);
+        plain.for_each([&](Square to) { list = add(list, Move::make(from, to, PC)); });
     }
     return list;
 }
 
-// Pawn pushes in bulk: every pawn moves one rank forward.
+// Pawn pushes in bulk.
 template <Color Us, PromoMode Mode, bool All>
-ScoredMove* emit_pawns(ScoredMove* list, const Position& pos, Bitboard target) {
+ScoredMove* emit_pawns(ScoredMove* list, Bitboard pawns, Bitboard target) {
     constexpr int BACK = Us == BLACK ? 1 : -1;  // to + BACK = from
-    [[maybe_unused]] constexpr Piece PC = make_piece(Us, PAWN), PRO = make_piece(Us, PRO_PAWN);
-    Bitboard pawns = pos.pieces(Us, PAWN);
+    constexpr Piece PC = make_piece(Us, PAWN), PRO = make_piece(Us, PRO_PAWN);
+    constexpr Bitboard ZONE = ZONE_BB[Us];
+    constexpr Bitboard KEEP = ZONE.andnot(LAST_RANK_BB[Us]);
     Bitboard to_bb = (Us == BLACK ? pawns.shift_north() : pawns.shift_south()) & target;
-    to_bb.for_each([&](Square to) {
-        Square from = Square(to + BACK);
-        if (in_zone(Us, to)) {
-            if constexpr (Mode != NONPROMO_ONLY)
-                list = add(list, Move::make_promote(from, to, PRO));
-            if constexpr (Mode != PROMO_ONLY && All)
-                if (relative_rank(Us, rank_of(to)) != RANK_1)
-                    list = add(list, Move::make(from, to, PC));
-        } else if constexpr (Mode != PROMO_ONLY)
-            list = add(list, Move::make(from, to, PC));
+    if constexpr (Mode != NONPROMO_ONLY)
+        (to_bb & ZONE).for_each([&](Square to) { list = add(list, Move::make_promote(Square(to + BACK), to, PRO)); });
+    if constexpr (Mode != PROMO_ONLY) {
+        Bitboard plain = All ? to_bb.andnot(ZONE) | (to_bb & KEEP) : to_bb.andnot(ZONE);
+        plain.for_each([&](Square to) { list = add(list, Move::make(Square(to + BACK), to, PC)); });
+    }
+    return list;
+}
+
+// The targets of a stage: moves to `both` get every promotion choice, moves to `promo` only
+// promotions, moves to `plain` only non-promotions.
+struct Targets {
+    Bitboard both, promo, plain;
+};
+
+template <Color Us, PieceType Pt, bool All, typename Emit>
+ScoredMove* emit_targets(ScoredMove* list, Bitboard att, const Targets& t, Emit&& emit) {
+    list = emit.template operator()<BOTH>(list, att & t.both);
+    if (t.promo.any())
+        list = emit.template operator()<PROMO_ONLY>(list, att & t.promo);
+    if (t.plain.any())
+        list = emit.template operator()<NONPROMO_ONLY>(list, att & t.plain);
+    return list;
+}
+
+// Board moves of every piece but the king, for the pieces in `movers`. When Legal, pinned
+// pieces (which must be in `movers`) are kept on the line through their king.
+template <Color Us, bool All, bool Legal>
+ScoredMove* board_moves(ScoredMove* list, const Position& pos, Bitboard movers, const Targets& t) {
+    const Bitboard occ = pos.pieces();
+    const Square ksq = pos.king_square(Us);
+    const Bitboard pinned = Legal ? pos.pinned(Us) & movers : Bitboard();
+    // The squares a piece on `from` may move to without exposing its king.
+    auto line = [&](Square from) {
+        return Legal && pinned.test(from) ? RAY[DIRECTION[ksq][from]][ksq] : Bitboard::all();
+    };
+
+    // Pawns: a pinned pawn can move only when pinned along its file.
+    Bitboard pawns = pos.pieces(Us, PAWN) & movers;
+    if (Legal && ksq != SQ_NONE)
+        pawns = pawns.andnot(pinned.andnot(FILE_BB[file_of(ksq)]));
+    list = emit_pawns<Us, BOTH, All>(list, pawns, t.both);
+    if (t.promo.any())
+        list = emit_pawns<Us, PROMO_ONLY, All>(list, pawns, t.promo);
+    if (t.plain.any())
+        list = emit_pawns<Us, NONPROMO_ONLY, All>(list, pawns, t.plain);
+
+    (pos.pieces(Us, LANCE) & movers).for_each([&](Square from) {
+        Bitboard att = lance_attacks(Us, from, occ) & line(from);
+        list = emit_targets<Us, LANCE, All>(list, att, t, [&]<PromoMode M>(ScoredMove* l, Bitboard b) {
+            return emit_lance_knight<Us, LANCE, M, All>(l, from, b);
+        });
+    });
+    (pos.pieces(Us, KNIGHT) & movers).andnot(pinned).for_each([&](Square from) {
+        list = emit_targets<Us, KNIGHT, All>(list, KNIGHT_ATTACKS[Us][from], t, [&]<PromoMode M>(ScoredMove* l, Bitboard b) {
+            return emit_lance_knight<Us, KNIGHT, M, All>(l, from, b);
+        });
+    });
+    (pos.pieces(Us, SILVER) & movers).for_each([&](Square from) {
+        Bitboard att = SILVER_ATTACKS[Us][from] & line(from);
+        list = emit_targets<Us, SILVER, All>(list, att, t, [&]<PromoMode M>(ScoredMove* l, Bitboard b) {
+            return emit_promotable<Us, SILVER, M, All>(l, from, b);
+        });
+    });
+    (pos.pieces(Us, BISHOP) & movers).for_each([&](Square from) {
+        Bitboard att = bishop_attacks(from, occ) & line(from);
+        list = emit_targets<Us, BISHOP, All>(list, att, t, [&]<PromoMode M>(ScoredMove* l, Bitboard b) {
+            return emit_promotable<Us, BISHOP, M, All>(l, from, b);
+        });
+    });
+    (pos.pieces(Us, ROOK) & movers).for_each([&](Square from) {
+        Bitboard att = rook_attacks(from, occ) & line(from);
+        list = emit_targets<Us, ROOK, All>(list, att, t, [&]<PromoMode M>(ScoredMove* l, Bitboard b) {
+            return emit_promotable<Us, ROOK, M, All>(l, from, b);
+        });
+    });
+    // Pieces without a promotion choice.
+    Bitboard tb = t.both | t.plain;
+    (pos.golds(Us) & movers).for_each([&](Square from) {
+        list = emit_plain<BOTH>(list, pos.piece_on(from), from, GOLD_ATTACKS[Us][from] & tb & line(from));
+    });
+    (pos.pieces(Us, HORSE) & movers).for_each([&](Square from) {
+        list = emit_plain<BOTH>(list, make_piece(Us, HORSE), from, horse_attacks(from, occ) & tb & line(from));
+    });
+    (pos.pieces(Us, DRAGON) & movers).for_each([&](Square from) {
+        list = emit_plain<BOTH>(list, make_piece(Us, DRAGON), from, dragon_attacks(from, occ) & tb & line(from));
     });
     return list;
 }
 
-// Board moves of every piece but the king. Each target set comes with its promotion mode:
-// moves to `both` get every choice, moves to `promo` only promotions, to `plain` only
-// non-promotions (any of them may be empty).
-template <Color Us, bool All>
-ScoredMove* board_moves(ScoredMove* list, const Position& pos, Bitboard both, Bitboard promo, Bitboard plain) {
-    list = emit_pawns<Us, BOTH, All>(list, pos, both);
-    if (promo.any())
-        list = emit_pawns<Us, PROMO_ONLY, All>(list, pos, promo);
-    if (plain.any())
-        list = emit_pawns<Us, NONPROMO_ONLY, All>(list, pos, plain);
-    Bitboard occ = pos.pieces();
-    Bitboard others = pos.pieces(Us).andnot(pos.pieces(PAWN) | pos.pieces(KING));
-    others.for_each([&](Square from) {
-        Piece pc = pos.piece_on(from);
-        Bitboard att = attacks_of(pc, from, occ);
-        list = emit<Us, BOTH, All>(list, pc, from, att & both);
-        if (promo.any())
-            list = emit<Us, PROMO_ONLY, All>(list, pc, from, att & promo);
-        if (plain.any())
-            list = emit<Us, NONPROMO_ONLY, All>(list, pc, from, att & plain);
-    });
-    return list;
-}
-
-template <Color Us>
+template <Color Us, bool Legal>
 ScoredMove* king_moves(ScoredMove* list, const Position& pos, Bitboard target) {
     Square k = pos.king_square(Us);
-    if (k != SQ_NONE)
-        list = emit<Us, BOTH, false>(list, make_piece(Us, KING), k, KING_ATTACKS[k] & target);
+    if (k == SQ_NONE)
+        return list;
+    constexpr Piece KING_PC = make_piece(Us, KING);
+    Bitboard occ = pos.pieces() ^ k;
+    (KING_ATTACKS[k] & target).for_each([&](Square to) {
+        if (!Legal || !pos.is_attacked(~Us, to, occ))
+            list = add(list, Move::make(k, to, KING_PC));
+    });
     return list;
 }
 
-// Drops on `target` (empty squares). Pawns apart (two-pawn rule); the other pieces by band:
-// no lance or knight on the last rank, no knight on the last two.
-template <Color Us>
+// Drops on `target` (empty squares). Pawns apart (two-pawn rule, and when Legal the square
+// where a pawn drop would mate); the other pieces by band: no lance or knight on the last
+// rank, no knight on the last two.
+template <Color Us, bool Legal>
 ScoredMove* drops(ScoredMove* list, const Position& pos, Bitboard target) {
     Hand h = pos.hand(Us);
     if (h.has(PAWN)) {
         Bitboard t = target.andnot(pawn_files<Us>(pos.pieces(Us, PAWN))).andnot(LAST_RANK_BB[Us]);
+        if constexpr (Legal) {
+            Square k = pos.king_square(~Us);
+            if (k != SQ_NONE) {
+                Square front = Square(k + (Us == BLACK ? 1 : -1));  // where our pawn would check
+                if (PAWN_ATTACKS[Us][front].test(k) && t.test(front) && pos.pawn_drop_mates(front))
+                    t ^= front;
+            }
+        }
         t.for_each([&](Square to) { list = add(list, Move::make_drop(PAWN, to, Us)); });
     }
     if (!h.has_except_pawn())
@@ -148,36 +215,45 @@ ScoredMove* drops(ScoredMove* list, const Position& pos, Bitboard target) {
     return list;
 }
 
-template <Color Us, bool All>
+template <Color Us, bool All, bool Legal>
 ScoredMove* evasions(ScoredMove* list, const Position& pos) {
     Square k = pos.king_square(Us);
     Bitboard checkers = pos.checkers();
-    list = king_moves<Us>(list, pos, ~pos.pieces(Us));
+    list = king_moves<Us, Legal>(list, pos, ~pos.pieces(Us));
     if (checkers.more_than_one())
         return list;
     Square c = checkers.lsb();
     Bitboard between = between_bb(c, k);
-    list = board_moves<Us, All>(list, pos, between | c, Bitboard(), Bitboard());
-    return drops<Us>(list, pos, between);
+    // A pinned piece can never answer a check (its line and the checker's meet at the king).
+    Bitboard movers = Legal ? pos.pieces(Us).andnot(pos.pinned(Us)) : pos.pieces(Us);
+    list = board_moves<Us, All, false>(list, pos, movers, Targets{between | c, {}, {}});
+    return drops<Us, Legal>(list, pos, between);
 }
 
 template <Color Us, GenType T, bool All>
 ScoredMove* generate_for(const Position& pos, ScoredMove* list) {
     Bitboard empty = ~pos.pieces();
     Bitboard enemy = pos.pieces(~Us);
+    Bitboard mine = pos.pieces(Us);
     if constexpr (T == CAPTURES) {
-        list = board_moves<Us, All>(list, pos, enemy, empty, Bitboard());
-        return king_moves<Us>(list, pos, enemy);
+        list = board_moves<Us, All, false>(list, pos, mine, Targets{enemy, empty, {}});
+        return king_moves<Us, false>(list, pos, enemy);
     } else if constexpr (T == QUIETS) {
-        list = board_moves<Us, All>(list, pos, Bitboard(), Bitboard(), empty);
-        list = king_moves<Us>(list, pos, empty);
-        return drops<Us>(list, pos, empty);
+        list = board_moves<Us, All, false>(list, pos, mine, Targets{{}, {}, empty});
+        list = king_moves<Us, false>(list, pos, empty);
+        return drops<Us, false>(list, pos, empty);
     } else if constexpr (T == NON_EVASIONS) {
-        list = board_moves<Us, All>(list, pos, empty | enemy, Bitboard(), Bitboard());
-        list = king_moves<Us>(list, pos, empty | enemy);
-        return drops<Us>(list, pos, empty);
+        list = board_moves<Us, All, false>(list, pos, mine, Targets{empty | enemy, {}, {}});
+        list = king_moves<Us, false>(list, pos, empty | enemy);
+        return drops<Us, false>(list, pos, empty);
     } else if constexpr (T == EVASIONS) {
-        return evasions<Us, All>(list, pos);
+        return evasions<Us, All, false>(list, pos);
+    } else if constexpr (T == LEGAL) {
+        if (pos.in_check())
+            return evasions<Us, All, true>(list, pos);
+        list = board_moves<Us, All, true>(list, pos, mine, Targets{empty | enemy, {}, {}});
+        list = king_moves<Us, true>(list, pos, empty | enemy);
+        return drops<Us, true>(list, pos, empty);
     }
 }
 
@@ -186,18 +262,8 @@ ScoredMove* generate_for(const Position& pos, ScoredMove* list) {
 template <GenType T, bool All>
 ScoredMove* generate(const Position& pos, ScoredMove* list) {
     Color us = pos.side_to_move();
-    if constexpr (T == CAPTURES || T == QUIETS || T == NON_EVASIONS || T == EVASIONS) {
-        return us == BLACK ? generate_for<BLACK, T, All>(pos, list) : generate_for<WHITE, T, All>(pos, list);
-    } else if constexpr (T == LEGAL) {
-        ScoredMove* end = pos.in_check() ? generate<EVASIONS, All>(pos, list) : generate<NON_EVASIONS, All>(pos, list);
-        for (ScoredMove* it = list; it != end;)
-            if (pos.legal(it->move))
-                ++it;
-            else
-                *it = *--end;
-        return end;
-    } else {
-        // CHECKS and QUIET_CHECKS: filter a wider stage by gives_check().
+    if constexpr (T == CHECKS || T == QUIET_CHECKS) {
+        // Filter a wider stage by gives_check().
         ScoredMove* end = T == QUIET_CHECKS ? generate<QUIETS, All>(pos, list)
                         : pos.in_check()    ? generate<EVASIONS, All>(pos, list)
                                             : generate<NON_EVASIONS, All>(pos, list);
@@ -207,11 +273,12 @@ ScoredMove* generate(const Position& pos, ScoredMove* list) {
             else
                 *it = *--end;
         return end;
-    }
+    } else
+        return us == BLACK ? generate_for<BLACK, T, All>(pos, list) : generate_for<WHITE, T, All>(pos, list);
 }
 
-#define HISHA_INSTANTIATE(T)                                                   \
-    template ScoredMove* generate<T, false>(const Position&, ScoredMove*);    \
+#define HISHA_INSTANTIATE(T)                                                \
+    template ScoredMove* generate<T, false>(const Position&, ScoredMove*); \
     template ScoredMove* generate<T, true>(const Position&, ScoredMove*);
 HISHA_INSTANTIATE(CAPTURES)
 HISHA_INSTANTIATE(QUIETS)

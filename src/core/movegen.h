@@ -38,7 +38,11 @@ struct MoveList {
     }
 
 private:
-    ScoredMove moves_[MAX_MOVES];
+    // Left uninitialised: the generator writes what it uses (zeroing 600 entries per node
+    // would cost more than generating the moves).
+    union {
+        ScoredMove moves_[MAX_MOVES];
+    };
     ScoredMove* last_;
 };
 

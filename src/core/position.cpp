@@ -447,7 +447,7 @@ bool Position::is_consistent() const {
             return false;
     for (Color c : {BLACK, WHITE})
         for (int pt = PAWN; pt <= GOLD; ++pt)
-            if (hand_[c].count(PieceType(pt)) > Hand::MAX[pt])
+            if (hand_[c].count(PieceType(pt)) > int(Hand::MASK[pt]))  // Relaxed positions may exceed MAX
                 return false;
     if (st_->board_key != compute_board_key() || st_->hand_key != compute_hand_key())
         return false;
@@ -511,7 +511,7 @@ bool Position::legal(Move m) const {
     }
     Square from = m.from(), to = m.to();
     if (type_of(board_[from]) == KING)
-        return attackers_to(~us, to, pieces() ^ from).empty();
+        return !is_attacked(~us, to, pieces() ^ from);
     if (st_->blockers_for_king[us].test(from))
         return aligned(from, to, king_sq_[us]);
     return true;
@@ -541,7 +541,7 @@ bool Position::pawn_drop_mates(Square to) const {
     Bitboard occ2 = (occ | to) ^ ksq;
     bool escape = false;
     escapes.for_each([&](Square e) {
-        if (!escape && attackers_to(us, e, occ2).empty())
+        if (!escape && !is_attacked(us, e, occ2))
             escape = true;
     });
     return !escape;
@@ -695,10 +695,20 @@ void Position::do_move(Move m, StateInfo& new_st) {
     side_ = them;
     ++game_ply_;
 
-    // Step 3. Checks given and pins for both kings.
+    // Step 3. Checks given: the moved piece directly, or a slider behind it (discovered).
     Square ksq = king_sq_[them];
-    st_->checkers = ksq != SQ_NONE ? attackers_to(us, ksq) : Bitboard();
-    st_->continuous_check[us] = st_->checkers.any() ? st_->continuous_check[us] + 1 : 0;
+    Bitboard checkers;
+    if (ksq != SQ_NONE) {
+        Bitboard occ = pieces();
+        if (attacks_of(pc, to, occ).test(ksq))
+            checkers |= to;
+        if (!m.is_drop() && st_->previous->blockers_for_king[them].test(m.from())
+            && !aligned(m.from(), to, ksq))
+            checkers = attackers_to(us, ksq, occ);
+    }
+    st_->checkers = checkers;
+    st_->continuous_check[us] = checkers.any() ? st_->continuous_check[us] + 1 : 0;
+    // Step 4. Pins for both kings.
     update_blockers(BLACK);
     update_blockers(WHITE);
     HISHA_ASSERT(3, is_consistent());

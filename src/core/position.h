@@ -118,7 +118,10 @@ public:
     /// Pieces of color c that attack s, with occupancy occ.
     Bitboard attackers_to(Color c, Square s, const Bitboard& occ) const;
     Bitboard attackers_to(Color c, Square s) const { return attackers_to(c, s, pieces()); }
-    bool attacked_by(Color c, Square s) const { return attackers_to(c, s).any(); }
+    bool attacked_by(Color c, Square s) const { return is_attacked(c, s, pieces()); }
+    /// True when a piece of color c attacks s with occupancy occ (early exit, cheaper than
+    /// attackers_to).
+    bool is_attacked(Color c, Square s, const Bitboard& occ) const;
 
     // --- moves
     /// Builds a board move from squares (fills in the piece); no legality check.
@@ -190,6 +193,27 @@ inline Bitboard Position::attackers_to(Color c, Square s, const Bitboard& occ) c
                | (bishop_attacks(s, occ) & (by_type_[BISHOP] | by_type_[HORSE]))
                | (rook_attacks(s, occ) & (by_type_[ROOK] | by_type_[DRAGON]));
     return b & by_color_[c];
+}
+
+inline bool Position::is_attacked(Color c, Square s, const Bitboard& occ) const {
+    Color t = ~c;
+    Bitboard own = by_color_[c];
+    Bitboard hdk = by_type_[HORSE] | by_type_[DRAGON] | by_type_[KING];
+    Bitboard steps = (PAWN_ATTACKS[t][s] & by_type_[PAWN]) | (KNIGHT_ATTACKS[t][s] & by_type_[KNIGHT])
+                   | (SILVER_ATTACKS[t][s] & (by_type_[SILVER] | hdk))
+                   | (GOLD_ATTACKS[t][s]
+                      & (by_type_[GOLD] | by_type_[PRO_PAWN] | by_type_[PRO_LANCE] | by_type_[PRO_KNIGHT]
+                         | by_type_[PRO_SILVER] | hdk));
+    if ((steps & own).any())
+        return true;
+    Bitboard rd = own & (by_type_[ROOK] | by_type_[DRAGON]);
+    if ((rd & ROOK_PSEUDO[s]).any() && (rook_attacks(s, occ) & rd).any())
+        return true;
+    Bitboard bh = own & (by_type_[BISHOP] | by_type_[HORSE]);
+    if ((bh & BISHOP_PSEUDO[s]).any() && (bishop_attacks(s, occ) & bh).any())
+        return true;
+    Bitboard l = own & by_type_[LANCE];
+    return (l & lance_pseudo(t, s)).any() && (lance_attacks(t, s, occ) & l).any();
 }
 
 }  // namespace hisha::core
