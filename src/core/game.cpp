@@ -19,6 +19,7 @@ const char* describe(EndReason r) {
     case EndReason::IllegalMove: return "illegal move";
     case EndReason::MoveLimit: return "move limit";
     case EndReason::Abort: return "aborted";
+    case EndReason::SealedMove: return "sealed move";
     }
     return "";
 }

@@ -29,6 +29,7 @@ enum class EndReason : std::uint8_t {
     IllegalMove,
     MoveLimit,        // the optional ply limit, a draw
     Abort,
+    SealedMove,       // adjourned with a sealed move (records of two-day games)
 };
 
 const char* describe(EndReason r);

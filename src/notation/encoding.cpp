@@ -1,0 +1,188 @@
+// Encoding detection and conversion through iconv.
+#include "encoding.h"
+
+#include <iconv.h>
+
+#include <cerrno>
+
+namespace hisha::notation {
+
+namespace {
+const char* iconv_name(Encoding e) {
+    switch (e) {
+    case Encoding::Utf8: return "UTF-8";
+    case Encoding::ShiftJis: return "CP932";
+    case Encoding::EucJp: return "EUC-JP";
+    }
+    return "UTF-8";
+}
+
+bool starts_with_ci(std::string_view s, std::string_view prefix) {
+    if (s.size() < prefix.size())
+        return false;
+    for (std::size_t i = 0; i < prefix.size(); ++i) {
+        char a = s[i], b = prefix[i];
+        if (a >= 'A' && a <= 'Z')
+            a = char(a + 32);
+        if (b >= 'A' && b <= 'Z')
+            b = char(b + 32);
+        if (a != b)
+            return false;
+    }
+    return true;
+}
+
+// Looks for "encoding=NAME" in the first lines (KIF's `#KIF version=2.0 encoding=...`,
+// CSA V3's `'encoding=...`).
+bool declared_encoding(std::string_view bytes, Encoding& out) {
+    std::size_t limit = std::min<std::size_t>(bytes.size(), 512);
+    std::string_view head = bytes.substr(0, limit);
+    auto at = head.find("encoding=");
+    if (at == std::string_view::npos)
+        return false;
+    std::string_view name = head.substr(at + 9);
+    if (starts_with_ci(name, "utf-8") || starts_with_ci(name, "utf8"))
+        out = Encoding::Utf8;
+    else if (starts_with_ci(name, "shift_jis") || starts_with_ci(name, "sjis") || starts_with_ci(name, "cp932")
+             || starts_with_ci(name, "windows-31j"))
+        out = Encoding::ShiftJis;
+    else if (starts_with_ci(name, "euc-jp") || starts_with_ci(name, "eucjp"))
+        out = Encoding::EucJp;
+    else
+        return false;
+    return true;
+}
+}  // namespace
+
+const char* encoding_name(Encoding e) {
+    switch (e) {
+    case Encoding::Utf8: return "utf-8";
+    case Encoding::ShiftJis: return "shift_jis";
+    case Encoding::EucJp: return "euc-jp";
+    }
+    return "utf-8";
+}
+
+bool is_valid_utf8(std::string_view s) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        unsigned char c = static_cast<unsigned char>(s[i]);
+        int n = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
+        if (n < 0 || (n == 1 && c < 0xc2) || i + std::size_t(n) >= s.size() + (n == 0))
+            return false;
+        for (int k = 1; k <= n; ++k)
+            if (i + k >= s.size() || (static_cast<unsigned char>(s[i + k]) >> 6) != 2)
+                return false;
+        i += n + 1;
+    }
+    return true;
+}
+
+Encoding detect_encoding(std::string_view bytes) {
+    if (bytes.size() >= 3 && bytes.substr(0, 3) == "\xEF\xBB\xBF")
+        return Encoding::Utf8;
+    Encoding declared;
+    if (declared_encoding(bytes, declared))
+        return declared;
+    return is_valid_utf8(bytes) ? Encoding::Utf8 : Encoding::ShiftJis;
+}
+
+Decoded to_utf8(std::string_view bytes, Encoding from) {
+    Decoded out;
+    if (bytes.size() >= 3 && bytes.substr(0, 3) == "\xEF\xBB\xBF")
+        bytes.remove_prefix(3);
+    if (from == Encoding::Utf8 && is_valid_utf8(bytes)) {
+        out.text = std::string(bytes);
+        return out;
+    }
+    iconv_t cd = iconv_open("UTF-8", iconv_name(from));
+    if (cd == iconv_t(-1)) {
+        out.text = std::string(bytes);
+        return out;
+    }
+    std::string in(bytes);
+    char* inp = in.data();
+    std::size_t inleft = in.size();
+    std::string buf(in.size() * 3 + 16, '\0');
+    char* outp = buf.data();
+    std::size_t outleft = buf.size();
+    int line = 1, col = 1;
+    const char* scan = in.data();
+    while (inleft > 0) {
+        std::size_t r = iconv(cd, &inp, &inleft, &outp, &outleft);
+        if (r != std::size_t(-1))
+            break;
+        if (errno == E2BIG) {
+            std::size_t used = std::size_t(outp - buf.data());
+            buf.resize(buf.size() * 2);
+            outp = buf.data() + used;
+            outleft = buf.size() - used;
+            continue;
+        }
+        // EILSEQ / EINVAL: record the place, emit U+FFFD, skip one byte.
+        for (; scan < inp; ++scan)
+            if (*scan == '\n')
+                ++line, col = 1;
+            else
+                ++col;
+        if (!out.bad_line)
+            out.bad_line = line, out.bad_column = col;
+        if (outleft < 3) {
+            std::size_t used = std::size_t(outp - buf.data());
+            buf.resize(buf.size() * 2);
+            outp = buf.data() + used;
+            outleft = buf.size() - used;
+        }
+        *outp++ = '\xEF', *outp++ = '\xBF', *outp++ = '\xBD';
+        outleft -= 3;
+        ++inp, --inleft;
+        ++scan;
+    }
+    iconv_close(cd);
+    buf.resize(std::size_t(outp - buf.data()));
+    out.text = std::move(buf);
+    return out;
+}
+
+std::string from_utf8(std::string_view text, Encoding to) {
+    if (to == Encoding::Utf8)
+        return std::string(text);
+    iconv_t cd = iconv_open(iconv_name(to), "UTF-8");
+    if (cd == iconv_t(-1))
+        return std::string(text);
+    std::string in(text);
+    char* inp = in.data();
+    std::size_t inleft = in.size();
+    std::string buf(in.size() * 2 + 16, '\0');
+    char* outp = buf.data();
+    std::size_t outleft = buf.size();
+    while (inleft > 0) {
+        std::size_t r = iconv(cd, &inp, &inleft, &outp, &outleft);
+        if (r != std::size_t(-1))
+            break;
+        if (errno == E2BIG) {
+            std::size_t used = std::size_t(outp - buf.data());
+            buf.resize(buf.size() * 2);
+            outp = buf.data() + used;
+            outleft = buf.size() - used;
+            continue;
+        }
+        // Unrepresentable character: skip the whole UTF-8 sequence, write '?'.
+        unsigned char c = static_cast<unsigned char>(*inp);
+        std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+        n = std::min(n, inleft);
+        inp += n, inleft -= n;
+        if (outleft < 1) {
+            std::size_t used = std::size_t(outp - buf.data());
+            buf.resize(buf.size() * 2);
+            outp = buf.data() + used;
+            outleft = buf.size() - used;
+        }
+        *outp++ = '?', --outleft;
+    }
+    iconv_close(cd);
+    buf.resize(std::size_t(outp - buf.data()));
+    return buf;
+}
+
+}  // namespace hisha::notation
