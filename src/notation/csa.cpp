@@ -179,6 +179,7 @@ private:
 
     Status read_line(std::string_view line, int line_no);
     Status statement(const Statement& s);
+    Status dispatch(const Statement& s);
     Status version(const Statement& s);
     Status name(const Statement& s);
     Status info(const Statement& s);
@@ -264,24 +265,28 @@ Status CsaReader::read_line(std::string_view line, int line_no) {
 }
 
 Status CsaReader::statement(const Statement& s) {
-    char c = s.text[0];
-    if (c == '\'') {
+    if (s.text[0] == '\'') {
         comment(s.text.substr(1));
         return {};
     }
-    Status r = c == 'V'                               ? version(s)
-             : c == 'N'                               ? name(s)
-             : c == '$'                               ? info(s)
-             : c == 'P'                               ? position_line(s)
-             : (c == '+' || c == '-') && s.text.size() == 1 ? side_line(s)
-             : c == '+' || c == '-'                   ? move(s)
-             : c == 'T'                               ? time(s)
-             : c == '%'                               ? special(s)
-                                                      : Status(fail(ParseErrorCode::BadMove,
-                                                                    "unknown statement '" + std::string(s.text) + "'",
-                                                                    s.line, s.column));
+    Status r = dispatch(s);
     seen_data_ = true;
     return r;
+}
+
+Status CsaReader::dispatch(const Statement& s) {
+    switch (s.text[0]) {
+    case 'V': return version(s);
+    case 'N': return name(s);
+    case '$': return info(s);
+    case 'P': return position_line(s);
+    case '+':
+    case '-': return s.text.size() == 1 ? side_line(s) : move(s);
+    case 'T': return time(s);
+    case '%': return special(s);
+    default:
+        return fail(ParseErrorCode::BadMove, "unknown statement '" + std::string(s.text) + "'", s.line, s.column);
+    }
 }
 
 Status CsaReader::version(const Statement& s) {

@@ -208,6 +208,15 @@ TEST(CsaShared, DeclarationWithRepeatedSpecial) {
     EXPECT_NE(std::find(c.begin(), c.end(), "* -5000 win"), c.end());
 }
 
+TEST(CsaShared, ShiftJisCommentsAreDecoded) {
+    GameRecord rec = read_file("uchifuzume.csa");
+    bool found = false;
+    for (const auto& m : rec.moves)
+        for (const auto& c : m.comments)
+            found = found || c.rfind("** 95 H-5756歩", 0) == 0;
+    EXPECT_TRUE(found);
+}
+
 // --- what the core says about the regression files of shogi-server
 
 core::GameResult replay_in_game(const GameRecord& rec, core::Game& game) {
@@ -259,6 +268,23 @@ TEST(CsaJudge, KachiOfWhiteHoldsUnderThe27PointRule) {
     EXPECT_EQ(rec.result.reason, EndReason::Declaration);
 }
 
+TEST(CsaJudge, KachiOfBlackInTheAobaZeroGameHolds) {
+    core::Game game;
+    replay_in_game(read_file("dr1test1test0+tu-1_aobazero_viper-300-5F+aobazero+viper+20200719201040.csa"), game);
+    EXPECT_EQ(game.position().side_to_move(), core::BLACK);
+    EXPECT_TRUE(game.declare().has_value());
+    EXPECT_EQ(game.result().winner, Winner::Black);
+}
+
+TEST(CsaJudge, ResignationInAMatedPosition) {
+    // Floodgate logs %TORYO even when the last move mated; the core sees the mate.
+    core::Game game;
+    GameRecord rec = read_file("v2.csa");
+    replay_in_game(rec, game);
+    EXPECT_EQ(game.result().reason, EndReason::Checkmate);
+    EXPECT_EQ(game.result().winner, rec.result.winner);
+}
+
 TEST(CsaJudge, UchifuzumeFilesReplayToTheCriticalDrop) {
     // After replay, White's -0064FU mates by a pawn drop (illegal); in the other file
     // -0092FU does not.
@@ -278,6 +304,22 @@ TEST(CsaJudge, UchifuzumeFilesReplayToTheCriticalDrop) {
 // --- reading details
 
 constexpr const char* EVEN_HEADER = "V2.2\nPI\n+\n";
+
+TEST(CsaRead, EveryVersionLine) {
+    for (const char* v : {"V2", "V2.1", "V2.2", "V3.0"}) {
+        SCOPED_TRACE(v);
+        GameRecord rec = read_ok(std::string(v) + "\nPI\n+\n+7776FU\n");
+        EXPECT_EQ(rec.moves.size(), 1u);
+    }
+}
+
+TEST(CsaRead, CommentsFollowTheirMove) {
+    GameRecord rec = read_ok("'before\nV2.2\n'header\nPI\n+\n'start\n+7776FU\n'first\n-3334FU\nT2\n'second\n");
+    EXPECT_EQ(rec.start_comments, (std::vector<std::string>{"before", "header", "start"}));
+    EXPECT_EQ(rec.moves[0].comments, std::vector<std::string>{"first"});
+    EXPECT_EQ(rec.moves[1].comments, std::vector<std::string>{"second"});
+    EXPECT_EQ(rec.moves[1].time_ms, 2000);
+}
 
 TEST(CsaRead, StatementsSharingALine) {
     GameRecord rec = read_ok("V2.2\nPI\n+\n+7776FU,T12,-3334FU,T6\n+8822UM,T1,'* nice\n");
