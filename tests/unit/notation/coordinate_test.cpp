@@ -1,0 +1,217 @@
+// GNU Shogi's move notation: every input form, promotion choice, ambiguity with candidates,
+// every error path with its column, and round trips over all legal moves.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/movegen.h"
+#include "notation/coordinate.h"
+
+using namespace hisha;
+using namespace hisha::notation;
+
+namespace {
+
+std::unique_ptr<core::Position> pos_of(const std::string& sfen) {
+    auto p = std::make_unique<core::Position>();
+    EXPECT_TRUE(p->set(sfen, core::SfenRules::Relaxed).has_value()) << sfen;
+    return p;
+}
+
+std::string usi_of(const core::Result<core::Move, MoveInputError>& r) {
+    return r ? core::to_usi(*r) : "error: " + r.error().to_string();
+}
+
+// A Black pawn on 2d that may promote on 2c, a pawn on 1b that must, a tokin on 4c.
+const char* PROMO = "4k4/8P/5+P3/7P1/9/9/9/9/4K4 b P 1";
+
+}  // namespace
+
+TEST(Coordinate, ReadsEveryGnuShogiForm) {
+    core::Position start;
+    EXPECT_EQ(usi_of(parse_coordinate(start, "7g7f")), "7g7f");
+    EXPECT_EQ(usi_of(parse_coordinate(start, "P7f")), "7g7f");
+    EXPECT_EQ(usi_of(parse_coordinate(start, "Pg7f")), "7g7f");
+    EXPECT_EQ(usi_of(parse_coordinate(start, "P77f")), "7g7f");
+    EXPECT_EQ(usi_of(parse_coordinate(start, "P7g7f")), "7g7f");
+    EXPECT_EQ(usi_of(parse_coordinate(start, "S4h")), "3i4h");
+    EXPECT_EQ(usi_of(parse_coordinate(start, "G4i5h")), "4i5h");
+    EXPECT_EQ(usi_of(parse_coordinate(start, "G45h")), "4i5h");
+    EXPECT_EQ(usi_of(parse_coordinate(start, "7g7f?!")), "7g7f");  // book marks are stripped
+    auto p = pos_of(PROMO);
+    EXPECT_EQ(usi_of(parse_coordinate(*p, "P*5e")), "P*5e");
+    EXPECT_EQ(usi_of(parse_coordinate(*p, "P'5e")), "P*5e");
+    EXPECT_EQ(usi_of(parse_coordinate(*p, "2d2c+")), "2d2c+");
+    EXPECT_EQ(usi_of(parse_coordinate(*p, "P2c+")), "2d2c+");
+    EXPECT_EQ(usi_of(parse_coordinate(*p, "2d2c=")), "2d2c");
+    EXPECT_EQ(usi_of(parse_coordinate(*p, "P2c=")), "2d2c");
+    EXPECT_EQ(usi_of(parse_coordinate(*p, "1b1a+")), "1b1a+");
+    // GNU Shogi names a tokin by its unpromoted letter; '+P' names it too.
+    EXPECT_EQ(usi_of(parse_coordinate(*p, "P4b")), "4c4b");
+    EXPECT_EQ(usi_of(parse_coordinate(*p, "+P4b")), "4c4b");
+}
+
+TEST(Coordinate, OpenPromotionAsksForAChoice) {
+    auto p = pos_of(PROMO);
+    for (const char* text : {"2d2c", "P2c"}) {
+        auto r = parse_coordinate(*p, text, 2, 5);
+        ASSERT_FALSE(r) << text;
+        const MoveInputError& e = r.error();
+        EXPECT_EQ(e.status, MoveInputStatus::PromotionChoice);
+        EXPECT_EQ(e.code, core::ParseErrorCode::BadMove);
+        EXPECT_EQ(e.line, 2);
+        EXPECT_EQ(e.column, 5);
+        EXPECT_EQ(e.message, std::string(text) + ": promote or not? (2d2c+ or 2d2c=)");
+        ASSERT_EQ(e.candidates.size(), 2u);
+        EXPECT_NE(e.candidates[0].is_promotion(), e.candidates[1].is_promotion());
+    }
+    auto cands = coordinate_candidates(*p, "2d2c");
+    ASSERT_TRUE(cands);
+    EXPECT_EQ(join_coordinates(*cands), "2d2c, 2d2c+");
+    // A move that must promote is not a choice: without '+' it is refused with the reason.
+    auto forced = parse_coordinate(*p, "1b1a");
+    ASSERT_FALSE(forced);
+    EXPECT_EQ(forced.error().status, MoveInputStatus::Illegal);
+    EXPECT_EQ(forced.error().message, "1b1a: a piece on 1a could never move again (it must promote)");
+    auto forced_cands = coordinate_candidates(*p, "1b1a");
+    ASSERT_TRUE(forced_cands);
+    EXPECT_EQ(join_coordinates(*forced_cands), "1b1a+");
+}
+
+TEST(Coordinate, AmbiguousInputListsTheCandidates) {
+    core::Position start;
+    auto r = parse_coordinate(start, "G5h", 4, 9);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().status, MoveInputStatus::Ambiguous);
+    EXPECT_EQ(r.error().message, "G5h: ambiguous: 4i5h, 6i5h");
+    EXPECT_EQ(r.error().line, 4);
+    EXPECT_EQ(r.error().column, 9);
+    EXPECT_EQ(join_coordinates(r.error().candidates), "4i5h, 6i5h");
+    auto cands = coordinate_candidates(start, "G5h");
+    ASSERT_TRUE(cands);
+    EXPECT_EQ(cands->size(), 2u);
+    // An origin file or rank settles it (GNU Shogi's Pg7f and P77f forms).
+    EXPECT_EQ(usi_of(parse_coordinate(start, "G65h")), "6i5h");
+    auto still = parse_coordinate(start, "Gi5h");
+    ASSERT_FALSE(still);
+    EXPECT_EQ(still.error().status, MoveInputStatus::Ambiguous);
+}
+
+TEST(Coordinate, SyntaxErrorsNameTheColumn) {
+    core::Position start;
+    struct Case {
+        const char* text;
+        int column;
+        const char* message;
+    };
+    const Case cases[] = {
+        {"", 10, "empty move"},
+        {"??", 10, "empty move"},
+        {"p7f", 10, "piece letters are upper case"},
+        {"X7f", 10, "expected a piece letter P L N S G B R K"},
+        {"+G5h", 10, "a G cannot be promoted"},
+        {"+", 11, "expected a piece letter P L N S G B R K"},
+        {"P7", 12, "missing destination square"},
+        {"P", 11, "missing destination square"},
+        {"Px7f", 11, "expected an origin file or rank"},
+        {"P-7f", 11, "expected an origin file or rank"},
+        {"P7g7f7", 15, "too many characters"},
+        {"P7j", 12, "expected a rank a-i"},
+        {"Pz7f", 11, "expected an origin file or rank"},
+        {"P*5e+", 14, "a drop cannot promote"},
+        {"P*5ex", 14, "unexpected text after the drop"},
+        {"P*5", 13, "expected a rank a-i"},
+        {"+P*5e", 10, "a promoted piece cannot be dropped"},
+        {"0g7f", 10, "expected a file 1-9"},
+        {"7z7f", 11, "expected a rank a-i"},
+        {"7g", 12, "missing destination square"},
+        {"7g7", 13, "expected a rank a-i"},
+        {"7g7fx", 14, "unexpected 'x'"},
+        {"7g7f+=", 15, "unexpected '='"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.text);
+        auto r = parse_coordinate(start, c.text, 3, 10);
+        ASSERT_FALSE(r);
+        EXPECT_EQ(r.error().status, MoveInputStatus::Syntax);
+        EXPECT_EQ(r.error().code, core::ParseErrorCode::BadMove);
+        EXPECT_EQ(r.error().line, 3);
+        EXPECT_EQ(r.error().column, c.column);
+        EXPECT_EQ(r.error().message, c.message);
+        auto cands = coordinate_candidates(start, c.text, 3, 10);
+        ASSERT_FALSE(cands);
+        EXPECT_EQ(cands.error().column, c.column);
+    }
+}
+
+TEST(Coordinate, IllegalMovesGiveTheCoreReason) {
+    struct Case {
+        const char* sfen;
+        const char* text;
+        const char* message;
+    };
+    const Case cases[] = {
+        {"startpos", "7g7e", "7g7e: the piece on 7g cannot move to 7e"},
+        {"startpos", "5e5d", "5e5d: no Black piece on 5e"},
+        {"startpos", "7g7f+", "7g7f+: that move cannot promote"},
+        {"startpos", "P7e", "P7e: no Black pawn can move to 7e"},
+        {"startpos", "R2e", "R2e: the piece on 2h cannot move to 2e"},
+        {"startpos", "G7i", "G7i: 7i is occupied"},
+        {"startpos", "G5h+", "G5h+: that move cannot promote"},
+        {"startpos", "P*5e", "P*5e: that piece is not in hand"},
+        {"startpos", "K*5e", "K*5e: a king cannot be dropped"},
+        {"startpos", "+R2e", "+R2e: no Black dragon can move to 2e"},
+        {"4k4/9/9/9/9/9/4P4/9/4K4 b P 1", "P'5e", "P'5e: two pawns on file 5"},
+        {"kn7/9/1G7/9/9/9/9/9/4K4 b P 1", "P*9b", "P*9b: a pawn drop may not give checkmate"},
+        {"4k4/9/9/9/4r4/9/9/4G4/4K4 b - 1", "G4h", "G4h: the move leaves the king in check"},
+        {"4k4/9/9/9/9/9/8P/9/r3K4 b - 1", "P1f", "P1f: the king is in check"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.text);
+        auto pos = pos_of(c.sfen);
+        auto r = parse_coordinate(*pos, c.text, 6, 2);
+        ASSERT_FALSE(r);
+        EXPECT_EQ(r.error().status, MoveInputStatus::Illegal);
+        EXPECT_EQ(r.error().code, core::ParseErrorCode::IllegalMove);
+        EXPECT_EQ(r.error().line, 6);
+        EXPECT_EQ(r.error().column, 2);
+        EXPECT_EQ(r.error().message, c.message);
+        EXPECT_TRUE(r.error().candidates.empty());
+    }
+}
+
+TEST(Coordinate, WritesGnuShogiOutputForm) {
+    auto p = pos_of(PROMO);
+    EXPECT_EQ(write_coordinate(*parse_coordinate(*p, "2d2c+")), "2d2c+");
+    EXPECT_EQ(write_coordinate(*parse_coordinate(*p, "P'5e")), "P*5e");
+    core::Position start;
+    EXPECT_EQ(write_coordinate(*parse_coordinate(start, "P7f")), "7g7f");
+}
+
+TEST(Coordinate, EveryLegalMoveRoundTrips) {
+    const char* sfens[] = {
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+        "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
+        "k+n7/sg7/9/9/9/9/+r5K1g/7L1/2LN1R1+Bb b RBGSNLP 1",
+        PROMO,
+    };
+    for (const char* sfen : sfens) {
+        auto pos = pos_of(sfen);
+        for (const auto& sm : core::MoveList<core::LEGAL, true>(*pos)) {
+            core::Move m = sm.move;
+            std::string text = write_coordinate(m);
+            auto r = parse_coordinate(*pos, text);
+            if (r) {
+                EXPECT_EQ(*r, m) << sfen << " " << text;
+                continue;
+            }
+            // The output form leaves a declined promotion open: the reader asks, or takes '='.
+            ASSERT_EQ(r.error().status, MoveInputStatus::PromotionChoice) << sfen << " " << r.error().to_string();
+            EXPECT_FALSE(m.is_promotion());
+            EXPECT_EQ(*parse_coordinate(*pos, text + "="), m);
+        }
+    }
+}
