@@ -427,9 +427,10 @@ std::optional<Square> read_source(std::string_view& s) {
 }
 
 Result<Square, ParseError> read_destination(std::string_view text, std::string_view& s, Move previous) {
+    std::string_view at = s;
     if (consume(s, "同")) {
         if (!previous.is_ok())
-            return core::unexpected(error_at(text, s, ParseErrorCode::BadMove,
+            return core::unexpected(error_at(text, at, ParseErrorCode::BadMove,
                                              std::string(token_of(text)) + ": 同 with no previous move"));
         s = skip_spaces(s);
         return previous.to();
@@ -587,9 +588,9 @@ Result<Move, ParseError> parse_ki2_move(const Position& pos, std::string_view te
             return core::unexpected(
                 error_at(text, s, ParseErrorCode::BadMove, std::string(token) + ": bad source square"));
     }
-    if (!trim_spaces(s).empty())
+    if (std::string_view trailing = skip_spaces(s); !trailing.empty())
         return core::unexpected(
-            error_at(text, s, ParseErrorCode::BadMove, std::string(token) + ": unexpected text"));
+            error_at(text, trailing, ParseErrorCode::BadMove, std::string(token) + ": unexpected text"));
     Move m;
     if (w.drop) {
         if (*pt > core::GOLD)

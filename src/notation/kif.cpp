@@ -262,6 +262,9 @@ Result<void, ParseError> KakinokiReader::read_header(std::string_view line, std:
 Result<void, ParseError> KakinokiReader::begin_moves() {
     in_moves_ = true;
     std::optional<core::Handicap> handicap;
+    if (handicap_name_ && *handicap_name_ == "その他" && !bod_.seen())
+        return core::unexpected(
+            ParseError{ParseErrorCode::BadHeader, "手合割：その他 without a board diagram", handicap_line_, 1});
     if (handicap_name_ && *handicap_name_ != "その他") {
         handicap = core::handicap_from_name(*handicap_name_);
         if (!handicap && !bod_.seen())
