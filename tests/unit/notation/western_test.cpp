@@ -1,0 +1,315 @@
+// Western (Hodges / SHOGI-L) notation: canonical output against a golden file, every variant
+// the seeds use, every error path with its column, round trips over all legal moves, and the
+// GNU Shogi manual's sample game (Trent vs Murphy) read and replayed to its final position.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "core/movegen.h"
+#include "core/rules.h"
+#include "notation/psn.h"
+#include "notation/western.h"
+
+using namespace hisha;
+using namespace hisha::notation;
+
+namespace {
+
+std::unique_ptr<core::Position> pos_of(const std::string& sfen) {
+    auto p = std::make_unique<core::Position>();
+    EXPECT_TRUE(p->set(sfen, core::SfenRules::Relaxed).has_value()) << sfen;
+    return p;
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    EXPECT_TRUE(in.good()) << path;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string local(const std::string& name) { return std::string(HISHA_TEST_DATA_LOCAL) + "/notation/" + name; }
+
+std::string usi_of(const core::Position& pos, const std::string& text) {
+    auto r = parse_western(pos, text);
+    return r ? core::to_usi(*r) : "error: " + r.error().to_string();
+}
+
+// Black: golds on 6i and 4i, a pawn on 2d (may promote on 2c), a pawn on 1b (must promote),
+// a tokin on 4c; a White pawn on 7f to capture; a pawn and a silver in hand.
+const char* MIXED = "4k4/8P/5+P3/7P1/9/2p6/9/9/3GKG3 b SP 1";
+
+}  // namespace
+
+TEST(Western, CanonicalFormsMatchTheGoldenFile) {
+    std::istringstream in(read_file(local("western/canonical_moves.txt")));
+    std::unique_ptr<core::Position> pos;
+    std::string line;
+    std::size_t moves = 0, positions = 0;
+    std::set<std::string> expected;
+    auto check_complete = [&]() {
+        if (!pos)
+            return;
+        std::set<std::string> all;
+        for (const auto& sm : core::MoveList<core::LEGAL, true>(*pos))
+            all.insert(core::to_usi(sm.move));
+        EXPECT_EQ(all, expected) << "the golden file lists every legal move of " << pos->sfen();
+    };
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        if (line.rfind("sfen ", 0) == 0) {
+            check_complete();
+            pos = pos_of(line.substr(5));
+            expected.clear();
+            ++positions;
+            continue;
+        }
+        auto tab = line.find('\t');
+        ASSERT_NE(tab, std::string::npos) << line;
+        std::string usi = line.substr(0, tab), western = line.substr(tab + 1);
+        expected.insert(usi);
+        bool found = false;
+        for (const auto& sm : core::MoveList<core::LEGAL, true>(*pos))
+            if (core::to_usi(sm.move) == usi) {
+                found = true;
+                EXPECT_EQ(write_western(*pos, sm.move), western) << pos->sfen() << " " << usi;
+                auto back = parse_western(*pos, western);
+                ASSERT_TRUE(back) << western << ": " << back.error().to_string();
+                EXPECT_EQ(*back, sm.move) << western;
+            }
+        EXPECT_TRUE(found) << usi;
+        ++moves;
+    }
+    check_complete();
+    EXPECT_EQ(positions, 5u);
+    EXPECT_GT(moves, 350u);
+}
+
+TEST(Western, WritesTheCanonicalChoices) {
+    auto p = pos_of(MIXED);
+    auto w = [&](const char* usi) {
+        for (const auto& sm : core::MoveList<core::LEGAL, true>(*p))
+            if (core::to_usi(sm.move) == usi)
+                return write_western(*p, sm.move);
+        return std::string("not legal: ") + usi;
+    };
+    EXPECT_EQ(w("2d2c+"), "P-2c+");
+    EXPECT_EQ(w("2d2c"), "P-2c=");
+    EXPECT_EQ(w("1b1a+"), "P-1a+");
+    EXPECT_EQ(w("4c4b"), "+P-4b");
+    EXPECT_EQ(w("P*5e"), "P*5e");
+    EXPECT_EQ(w("S*7g"), "S*7g");
+    EXPECT_EQ(w("6i5h"), "G6i-5h");
+    EXPECT_EQ(w("4i5h"), "G4i-5h");
+    EXPECT_EQ(w("6i7h"), "G-7h");
+    EXPECT_EQ(write_western(*p, core::Move::resign()), "resign");
+}
+
+TEST(Western, ReadsTheVariantsInUse) {
+    auto p = pos_of(MIXED);
+    const std::pair<const char*, const char*> cases[] = {
+        {"P-2c=", "2d2c"},   {"P2c=", "2d2c"},    {"P-2c", "2d2c"},     {"P2c", "2d2c"},     {"P-2c+", "2d2c+"},
+        {"P2c+", "2d2c+"},   {"p-2c+", "2d2c+"},  {"P - 2c +", "2d2c+"}, {"P-2C+", "2d2c+"},  {"P2d-2c+", "2d2c+"},
+        {"P2dx2c", "error"}, {"P*5e", "P*5e"},    {"P'5e", "P*5e"},     {"p'5e", "P*5e"},    {"S*7g", "S*7g"},
+        {"S'7g", "S*7g"},    {"+P-4b", "4c4b"},   {"+P4b", "4c4b"},     {"T-4b", "4c4b"},    {"t4b", "4c4b"},
+        {"P4b", "4c4b"},     {"G6i-5h", "6i5h"},  {"G4i5h", "4i5h"},    {"G4-5h", "4i5h"},   {"G65h", "6i5h"},
+        {"G-7h", "6i7h"},    {"g7h", "6i7h"},     {"P-1a+", "1b1a+"},   {"K-5h!", "5i5h"},   {"K5h?", "5i5h"},
+        {"2d2c+", "2d2c+"},  {"2d2c", "2d2c"},    {"2d2c=", "2d2c"},    {"G6i5h", "6i5h"},   {"G 6i - 5h", "6i5h"},
+    };
+    for (auto [text, usi] : cases) {
+        std::string got = usi_of(*p, text);
+        if (std::string(usi) == "error")
+            EXPECT_EQ(got.rfind("error", 0), 0u) << text << " gave " << got;
+        else
+            EXPECT_EQ(got, usi) << text;
+    }
+    // Captures: 'x' or 'X'; the pawn on 7f is White's.
+    auto c = pos_of("4k4/9/9/9/9/2p6/2P6/9/4K4 b - 1");
+    EXPECT_EQ(usi_of(*c, "Px7f"), "7g7f");
+    EXPECT_EQ(usi_of(*c, "PX7f"), "7g7f");
+    EXPECT_EQ(usi_of(*c, "P7f"), "7g7f");
+    // Horse and dragon by their 81Dojo letters.
+    auto hd = pos_of("4k4/9/9/9/9/9/9/1+B5+R1/4K4 b - 1");
+    EXPECT_EQ(usi_of(*hd, "H-7g"), "8h7g");
+    EXPECT_EQ(usi_of(*hd, "+B-7g"), "8h7g");
+    EXPECT_EQ(usi_of(*hd, "D-2a"), "2h2a");
+    EXPECT_EQ(usi_of(*hd, "+R2a"), "2h2a");
+}
+
+TEST(Western, PlusAfterAMoveThatCannotPromoteIsACheckMark) {
+    // The GNU Shogi manual: "Check is indicated by a + after the move, e.g. R3f+".
+    auto p = pos_of("9/9/9/9/9/2k6/9/9/R3K4 b - 1");
+    EXPECT_EQ(usi_of(*p, "R-9f+"), "9i9f");
+    EXPECT_EQ(usi_of(*p, "R9f+"), "9i9f");
+    // Without check the '+' is an error: the rook cannot promote there.
+    auto r = parse_western(*p, "R-9g+");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message, "R-9g+: that move cannot promote");
+}
+
+TEST(Western, SyntaxErrorsNameTheColumn) {
+    core::Position start;
+    struct Case {
+        const char* text;
+        int column;
+        const char* message;
+    };
+    const Case cases[] = {
+        {"", 5, "empty move"},
+        {"!?", 5, "empty move"},
+        {"Q-7f", 5, "expected a piece letter P L N S G B R K"},
+        {"+", 6, "expected a piece letter after '+'"},
+        {"+G-5h", 6, "a 'G' cannot be promoted"},
+        {"+K-5h", 6, "a 'K' cannot be promoted"},
+        {"+T-4b", 6, "a 'T' cannot be promoted"},
+        {"P", 6, "missing destination square"},
+        {"P-", 7, "missing destination square"},
+        {"P-7", 8, "expected a rank a-i"},
+        {"P-7z", 8, "expected a rank a-i"},
+        {"P-z7", 9, "expected a rank a-i"},
+        {"P-zz", 7, "expected a destination square (file 1-9, rank a-i)"},
+        {"G4z-5h", 7, "unexpected 'z'"},
+        {"G4i5-5h", 8, "unexpected '5'"},
+        {"Gq-5h", 6, "unexpected 'q'"},
+        {"P7g*7f", 6, "a drop has no origin square"},
+        {"+P*5e", 5, "a promoted piece cannot be dropped"},
+        {"P*5e+", 9, "a drop cannot promote"},
+        {"P*5e=", 9, "a drop cannot promote"},
+        {"7g7", 8, "expected a rank a-i"},
+        {"0g7f", 5, "expected a file 1-9"},
+        {"7g 7x", 9, "expected a rank a-i"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.text);
+        auto r = parse_western(start, c.text, 9, 5);
+        ASSERT_FALSE(r);
+        EXPECT_EQ(r.error().code, core::ParseErrorCode::BadMove);
+        EXPECT_EQ(r.error().line, 9);
+        EXPECT_EQ(r.error().column, c.column);
+        EXPECT_EQ(r.error().message, c.message);
+        EXPECT_FALSE(looks_like_move(c.text));
+    }
+}
+
+TEST(Western, IllegalAndAmbiguousMovesSayWhy) {
+    struct Case {
+        const char* sfen;
+        const char* text;
+        core::ParseErrorCode code;
+        const char* message;
+    };
+    using C = core::ParseErrorCode;
+    const Case cases[] = {
+        {"startpos", "G-5h", C::BadMove, "G-5h: ambiguous: G4i-5h, G6i-5h"},
+        {"startpos", "Gi5h", C::BadMove, "Gi5h: ambiguous: G4i-5h, G6i-5h"},
+        {"startpos", "G5i-5h", C::IllegalMove, "G5i-5h: the piece on 5i is a king, not a gold"},
+        {"startpos", "G5e-5d", C::IllegalMove, "G5e-5d: no Black piece on 5e"},
+        {"startpos", "Px7f", C::IllegalMove, "Px7f: nothing to capture on 7f"},
+        {"startpos", "P-7e", C::IllegalMove, "P-7e: no Black pawn can move to 7e"},
+        {"startpos", "R-2e", C::IllegalMove, "R-2e: the piece on 2h cannot move to 2e"},
+        {"startpos", "P-7f+", C::IllegalMove, "P-7f+: that move cannot promote"},
+        {"startpos", "P*5e", C::IllegalMove, "P*5e: that piece is not in hand"},
+        {"startpos", "K*5e", C::IllegalMove, "K*5e: a king cannot be dropped"},
+        {"startpos", "+R-2e", C::IllegalMove, "+R-2e: no Black dragon can move to 2e"},
+        {"4k4/9/9/9/9/2p6/2P6/9/4K4 b - 1", "P-7f", C::IllegalMove,
+         "P-7f: 7f holds a White pawn (a capture is written with x)"},
+        {"4k4/8P/9/9/9/9/9/9/4K4 b - 1", "P-1a", C::IllegalMove,
+         "P-1a: a piece on 1a could never move again (it must promote)"},
+        {"4k4/8P/9/9/9/9/9/9/4K4 b - 1", "P-1a=", C::IllegalMove,
+         "P-1a=: a piece on 1a could never move again (it must promote)"},
+        {"4k4/9/9/9/9/9/4P4/9/4K4 b P 1", "P'5e", C::IllegalMove, "P'5e: two pawns on file 5"},
+        {"kn7/9/1G7/9/9/9/9/9/4K4 b P 1", "P*9b", C::IllegalMove, "P*9b: a pawn drop may not give checkmate"},
+        {"4k4/9/9/9/4r4/9/9/4G4/4K4 b - 1", "G-4h", C::IllegalMove, "G-4h: the move leaves the king in check"},
+        {"4k4/9/9/9/9/9/8P/9/r3K4 b - 1", "P-1f", C::IllegalMove, "P-1f: the king is in check"},
+        {"4k4/9/9/9/9/9/9/9/4K4 b P 1", "P5e", C::IllegalMove,
+         "P5e: no Black pawn can move to 5e (a drop is written P*5e)"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.text);
+        auto pos = pos_of(c.sfen);
+        auto r = parse_western(*pos, c.text, 12, 3);
+        ASSERT_FALSE(r);
+        EXPECT_EQ(r.error().code, c.code);
+        EXPECT_EQ(r.error().line, 12);
+        EXPECT_EQ(r.error().column, 3);
+        EXPECT_EQ(r.error().message, c.message);
+    }
+}
+
+TEST(Western, EveryLegalMoveRoundTrips) {
+    const char* sfens[] = {
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+        "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
+        "k+n7/sg7/9/9/9/9/+r5K1g/7L1/2LN1R1+Bb b RBGSNLP 1",
+        MIXED,
+    };
+    for (const char* sfen : sfens) {
+        auto pos = pos_of(sfen);
+        for (const auto& sm : core::MoveList<core::LEGAL, true>(*pos)) {
+            std::string text = write_western(*pos, sm.move);
+            auto back = parse_western(*pos, text);
+            ASSERT_TRUE(back) << sfen << " " << text << ": " << back.error().to_string();
+            EXPECT_EQ(*back, sm.move) << sfen << " " << text;
+        }
+    }
+    // And along random games, where promoted pieces and full hands turn up.
+    std::mt19937 rng(81);
+    for (int game = 0; game < 30; ++game) {
+        core::Position pos;
+        for (int ply = 0; ply < 200; ++ply) {
+            core::MoveList<core::LEGAL, true> moves(pos);
+            if (moves.size() == 0)
+                break;
+            for (const auto& sm : moves) {
+                auto back = parse_western(pos, write_western(pos, sm.move));
+                ASSERT_TRUE(back) << pos.sfen() << " " << write_western(pos, sm.move);
+                ASSERT_EQ(*back, sm.move) << pos.sfen() << " " << write_western(pos, sm.move);
+            }
+            pos.play((moves.begin() + rng() % moves.size())->move);
+        }
+    }
+}
+
+// The GNU Shogi manual's sample game, typed in as the seed prints it (no-break spaces and all).
+TEST(Western, SampleGameFromTheGnuShogiManual) {
+    auto rec = read_psn(read_file(local("western/sample_game.txt")));
+    ASSERT_TRUE(rec) << rec.error().to_string();
+    EXPECT_EQ(rec->moves.size(), 71u);
+    EXPECT_EQ(rec->header(key::BLACK), "Michael Trent (1-dan)");
+    EXPECT_EQ(rec->header(key::WHITE), "David Murphy (2-dan)");
+    EXPECT_EQ(rec->result.winner, core::Winner::Black);
+    EXPECT_EQ(rec->result.reason, core::EndReason::Resignation);
+    ASSERT_TRUE(rec->result.actor.has_value());
+    EXPECT_EQ(*rec->result.actor, core::WHITE);
+    // Every move legal, replayed by the core to the position where White resigned (the
+    // same final position that tsshogi's replay of these moves gives).
+    core::Game game;
+    auto replayed = replay(*rec, game);
+    ASSERT_TRUE(replayed) << replayed.error().to_string();
+    EXPECT_EQ(game.position().sfen(), "ln6l/1ks+N+R4/pppp5/4p1p1p/n8/1PP1P1P1P/P2P5/2KG5/LN6L w RB2G3S2Pbg2p 72");
+    EXPECT_FALSE(game.over());
+    EXPECT_FALSE(core::is_checkmate(game.position()));
+    // The comments stay with their moves: the first follows White's 2... B3c.
+    ASSERT_FALSE(rec->moves[3].comments.empty());
+    EXPECT_EQ(rec->moves[3].comments[0].rfind("This move is necessary", 0), 0u);
+    ASSERT_EQ(rec->start_comments.size(), 1u);
+    EXPECT_EQ(rec->start_comments[0].rfind("This game was annotated by Pieter Stouten", 0), 0u);
+    // The Western output is the canonical form of every move, the seed's spellings mapped so.
+    std::string psn = write_psn(*rec);
+    EXPECT_EQ(psn, read_file(local("western/sample_game.psn")));
+    for (const char* canonical : {"1. P-2f P-3d 2. P-2e B-3c", "9. G4i-5h G4a-5b", "17. Bx3c+ Nx3c", "21. R-2a+ P*4g",
+                                  "24. +Rx6a +Px3g", "25. +Rx5b S*6b", "27. N*6e +P-4g", "32. Gx6i R-4h+",
+                                  "36. K-7h Resigns"})
+        EXPECT_NE(psn.find(canonical), std::string::npos) << canonical;
+    auto again = read_psn(psn);
+    ASSERT_TRUE(again) << again.error().to_string();
+    EXPECT_EQ(again->main_line(), rec->main_line());
+    EXPECT_EQ(again->start_comments, rec->start_comments);
+    EXPECT_EQ(write_psn(*again), psn);
+}
