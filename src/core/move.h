@@ -88,7 +88,10 @@ struct ScoredMove {
     operator int() const = delete;
 };
 
-constexpr int MAX_MOVES = 600;  // the most legal moves known in one position is 593
+// The most legal moves known in a real position is 593. Relaxed positions (other piece mixes,
+// at most 40 pieces) can exceed that: 1024 bounds them (at most 7 drop kinds on 79 squares,
+// plus the moves of the rest of the 38 pieces).
+constexpr int MAX_MOVES = 1024;
 
 }  // namespace hisha::core
 

@@ -257,18 +257,103 @@ ScoredMove* generate_for(const Position& pos, ScoredMove* list) {
     }
 }
 
+// --- checks
+
+// Squares from which a piece of color Us and type pt attacks `ksq` (Us's piece seen from the
+// enemy king: the enemy piece's attack pattern from ksq).
+template <Color Us>
+Bitboard check_squares(PieceType pt, Square ksq, const Bitboard& occ) {
+    constexpr Color THEM = ~Us;
+    switch (pt) {
+    case PAWN: return PAWN_ATTACKS[THEM][ksq];
+    case LANCE: return lance_attacks(THEM, ksq, occ);
+    case KNIGHT: return KNIGHT_ATTACKS[THEM][ksq];
+    case SILVER: return SILVER_ATTACKS[THEM][ksq];
+    case BISHOP: return bishop_attacks(ksq, occ);
+    case ROOK: return rook_attacks(ksq, occ);
+    case HORSE: return horse_attacks(ksq, occ);
+    case DRAGON: return dragon_attacks(ksq, occ);
+    case KING: return Bitboard();
+    default: return GOLD_ATTACKS[THEM][ksq];  // gold and promoted minors
+    }
+}
+
+// Every pseudo-legal checking move (legality still to test): direct checks to the check
+// squares of the piece's type (promoted or not), discovered checks by moving a blocker off
+// its line, and drops on check squares.
+template <Color Us, bool All>
+ScoredMove* checks(ScoredMove* list, const Position& pos) {
+    Square ksq = pos.king_square(~Us);
+    if (ksq == SQ_NONE)
+        return list;
+    const Bitboard occ = pos.pieces(), empty = ~occ, target = ~pos.pieces(Us);
+    const Bitboard discover = pos.blockers_for_king(~Us) & pos.pieces(Us);
+    Bitboard cs[PIECE_TYPE_NB];
+    for (int pt = PAWN; pt < PIECE_TYPE_NB; ++pt)
+        cs[pt] = check_squares<Us>(PieceType(pt), ksq, occ);
+
+    pos.pieces(Us).for_each([&](Square from) {
+        Piece pc = pos.piece_on(from);
+        PieceType pt = type_of(pc);
+        Bitboard att = attacks_of(pc, from, occ) & target;
+        if (att.empty())
+            return;
+        // A blocker moving off the line to the king checks wherever it goes.
+        Bitboard off_line = discover.test(from) ? att.andnot(RAY[DIRECTION[ksq][from]][ksq]) : Bitboard();
+        bool promotable = can_promote(pt);
+        Bitboard promo_ok = promotable ? (ZONE_BB[Us].test(from) ? att : att & ZONE_BB[Us]) : Bitboard();
+        Bitboard plain = (att & cs[pt]) | off_line;
+        Bitboard promo = promotable ? promo_ok & (cs[promote(pt)] | off_line) : Bitboard();
+        // Non-promotions that are forbidden (dead piece) or left out of the engine's list.
+        if (pt == PAWN || pt == LANCE)
+            plain = plain.andnot(LAST_RANK_BB[Us]);
+        if (pt == KNIGHT)
+            plain = plain.andnot(LAST_TWO_RANKS_BB[Us]);
+        if (!All && (pt == PAWN || pt == BISHOP || pt == ROOK))
+            plain = plain.andnot(promo_ok);
+        if (!All && pt == LANCE)
+            plain = plain.andnot(LAST_TWO_RANKS_BB[Us]);
+        plain.for_each([&](Square to) { list = add(list, Move::make(from, to, pc)); });
+        promo.for_each([&](Square to) { list = add(list, Move::make_promote(from, to, promote(pc))); });
+    });
+
+    Hand h = pos.hand(Us);
+    for (PieceType pt : {PAWN, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK}) {
+        if (!h.has(pt))
+            continue;
+        Bitboard t = cs[pt] & empty;
+        if (pt == PAWN)
+            t = t.andnot(pawn_files<Us>(pos.pieces(Us, PAWN))).andnot(LAST_RANK_BB[Us]);
+        else if (pt == LANCE)
+            t = t.andnot(LAST_RANK_BB[Us]);
+        else if (pt == KNIGHT)
+            t = t.andnot(LAST_TWO_RANKS_BB[Us]);
+        t.for_each([&](Square to) { list = add(list, Move::make_drop(pt, to, Us)); });
+    }
+    return list;
+}
+
 }  // namespace
 
 template <GenType T, bool All>
 ScoredMove* generate(const Position& pos, ScoredMove* list) {
     Color us = pos.side_to_move();
-    if constexpr (T == CHECKS || T == QUIET_CHECKS) {
-        // Filter a wider stage by gives_check().
-        ScoredMove* end = T == QUIET_CHECKS ? generate<QUIETS, All>(pos, list)
-                        : pos.in_check()    ? generate<EVASIONS, All>(pos, list)
-                                            : generate<NON_EVASIONS, All>(pos, list);
+    if constexpr (T == CHECKS) {
+        // When in check, only evasions that also check.
+        if (pos.in_check()) {
+            ScoredMove* end = generate<EVASIONS, All>(pos, list);
+            for (ScoredMove* it = list; it != end;)
+                if (pos.gives_check(it->move))
+                    ++it;
+                else
+                    *it = *--end;
+            return end;
+        }
+        return us == BLACK ? checks<BLACK, All>(list, pos) : checks<WHITE, All>(list, pos);
+    } else if constexpr (T == QUIET_CHECKS) {
+        ScoredMove* end = generate<CHECKS, All>(pos, list);
         for (ScoredMove* it = list; it != end;)
-            if (pos.gives_check(it->move))
+            if (it->move.is_drop() || (!it->move.is_promotion() && pos.piece_on(it->move.to()) == NO_PIECE))
                 ++it;
             else
                 *it = *--end;

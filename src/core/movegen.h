@@ -5,6 +5,7 @@
 // records) must use All = true; an engine may leave them out.
 #pragma once
 
+#include "assert.h"
 #include "move.h"
 #include "position.h"
 
@@ -26,7 +27,9 @@ ScoredMove* generate(const Position& pos, ScoredMove* list);
 /// A fixed-capacity list of the moves of one generation stage.
 template <GenType T, bool All = false>
 struct MoveList {
-    explicit MoveList(const Position& pos) : last_(generate<T, All>(pos, moves_)) {}
+    explicit MoveList(const Position& pos) : last_(generate<T, All>(pos, moves_)) {
+        HISHA_ASSERT(1, last_ - moves_ <= MAX_MOVES);
+    }
     const ScoredMove* begin() const { return moves_; }
     const ScoredMove* end() const { return last_; }
     std::size_t size() const { return std::size_t(last_ - moves_); }

@@ -329,6 +329,13 @@ Result<void, ParseError> Position::validate(SfenRules rules) const {
                            + std::to_string(limit) + ")",
                        SQ_NONE);
     }
+    // Relaxed positions may mix pieces freely but not hold more than a set: that bounds the
+    // number of moves (MAX_MOVES).
+    int pieces_total = 0;
+    for (int pt = PAWN; pt <= HAND_TYPE_NB; ++pt)
+        pieces_total += total[pt];
+    if (pieces_total > 40)
+        return err("more pieces than a set has: " + std::to_string(pieces_total) + " (at most 40)", SQ_NONE);
     for (Color c : {BLACK, WHITE})
         for (File f = FILE_1; f < FILE_NB; ++f) {
             Bitboard p = pieces(c, PAWN) & FILE_BB[f];
@@ -499,6 +506,20 @@ Move Position::make_move(Square from, Square to, bool promote_it) const {
     return promote_it ? Move::make_promote(from, to, promote(pc)) : Move::make(from, to, pc);
 }
 
+Move Position::to_move(Move16 m16) const {
+    std::uint32_t raw = m16.raw();
+    Square to = Square(raw & 0x7f), from = Square((raw >> 7) & 0x7f);
+    if (!is_ok(to))
+        return Move::none();
+    if (raw & Move::DROP_FLAG) {
+        PieceType pt = PieceType(from);
+        return pt >= PAWN && pt <= GOLD && !(raw & Move::PROMOTE_FLAG) ? make_drop(pt, to) : Move::none();
+    }
+    if (!is_ok(from) || from == to || !board_[from] || ((raw & Move::PROMOTE_FLAG) && !can_promote(type_of(board_[from]))))
+        return Move::none();
+    return make_move(from, to, raw & Move::PROMOTE_FLAG);
+}
+
 bool Position::legal(Move m) const {
     Color us = side_;
     if (m.is_drop()) {
@@ -559,6 +580,8 @@ bool Position::gives_check(Move m) const {
         occ ^= from;
         if (st_->blockers_for_king[~us].test(from) && !aligned(from, to, ksq))
             return true;  // discovered check
+        if (type_of(m.piece_after()) == KING)
+            return false;  // a king next to the other king would be in check itself
     }
     return attacks_of(m.piece_after(), to, occ).test(ksq);
 }

@@ -127,6 +127,8 @@ public:
     /// Builds a board move from squares (fills in the piece); no legality check.
     Move make_move(Square from, Square to, bool promote) const;
     Move make_drop(PieceType pt, Square to) const { return Move::make_drop(pt, to, side_); }
+    /// The full move for a compact one in this position (none if it cannot be one here).
+    Move to_move(Move16 m) const;
     /// Checks a generated (pseudo-legal) move for the own king's safety and drop-pawn mate.
     bool legal(Move m) const;
     /// Full check of any move, including ones that were never generated.
