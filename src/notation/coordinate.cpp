@@ -145,6 +145,22 @@ Result<MoveSpec, ParseError> read_square_form(std::string_view text, int line, i
     return spec;
 }
 
+// The rest of "P*5e" / "P'5e" from the drop sign at text[i].
+Result<MoveSpec, ParseError> read_drop(MoveSpec spec, std::string_view text, std::size_t i, int line, int column) {
+    if (is_promoted(spec.piece))
+        return unexpected(syntax_error("a promoted piece cannot be dropped", line, column));
+    spec.drop = true;
+    spec.base_letter = false;
+    auto to = read_square(text, i + 1, line, column);
+    if (!to)
+        return unexpected(to.error());
+    spec.to = *to;
+    if (i + 3 < text.size())
+        return unexpected(syntax_error(text[i + 3] == '+' ? "a drop cannot promote" : "unexpected text after the drop",
+                                       line, column + int(i) + 3));
+    return spec;
+}
+
 // "P7f", "Pg7f", "P77f", "P7g7f", "+P5c", "P2c+", "P*5e", "P'5e".
 Result<MoveSpec, ParseError> read_piece_form(std::string_view text, int line, int column) {
     MoveSpec spec;
@@ -164,20 +180,8 @@ Result<MoveSpec, ParseError> read_piece_form(std::string_view text, int line, in
     spec.piece = promoted ? promote(pt) : pt;
     spec.base_letter = !promoted;
     ++i;
-    if (i < text.size() && (text[i] == '*' || text[i] == '\'')) {
-        if (promoted)
-            return unexpected(syntax_error("a promoted piece cannot be dropped", line, column));
-        spec.drop = true;
-        spec.base_letter = false;
-        auto to = read_square(text, i + 1, line, column);
-        if (!to)
-            return unexpected(to.error());
-        spec.to = *to;
-        if (i + 3 < text.size())
-            return unexpected(syntax_error(text[i + 3] == '+' ? "a drop cannot promote" : "unexpected text after the drop",
-                                           line, column + int(i) + 3));
-        return spec;
-    }
+    if (i < text.size() && (text[i] == '*' || text[i] == '\''))
+        return read_drop(spec, text, i, line, column);
     // The destination is the last square before the suffix; anything before it is the origin.
     std::size_t end = text.size();
     if (end > i && (text[end - 1] == '+' || text[end - 1] == '='))

@@ -537,11 +537,11 @@ Result<void, ParseError> GameReader::move(MoveTextToken tok) {
             w = t.substr(tok.begin, end - tok.begin);
         }
     }
+    if (result_seen_ && parse_western_spec(w))
+        return unexpected(error(ParseErrorCode::IllegalMove, std::string(w) + ": a move after the result", tok.begin));
     auto m = parse_western(*pos_, w, src_.line(tok.begin), src_.column(tok.begin));
     if (!m)
         return unexpected(m.error());
-    if (result_seen_)
-        return unexpected(error(ParseErrorCode::IllegalMove, std::string(w) + ": a move after the result", tok.begin));
     pos_->play(*m);
     rec_.moves.push_back(MoveRecord{*m, {}, {}, {}});
     i_ = tok.end;
@@ -577,10 +577,23 @@ std::string escape_tag(std::string_view v) {
     return out;
 }
 
-// A comment in brackets that it does not contain (its own ']' would end it early).
+// True when "[ text ]" would read as a tag: a word, blanks, then a quote.
+bool tag_like(std::string_view text) {
+    std::size_t j = 0;
+    while (j < text.size() && !is_space(text[j]) && text[j] != '"' && text[j] != '[' && text[j] != ']')
+        ++j;
+    if (j == 0)
+        return false;
+    while (j < text.size() && is_blank(text[j]))
+        ++j;
+    return j < text.size() && text[j] == '"';
+}
+
+// A comment in brackets that it does not contain (its own ']' would end it early) and that
+// cannot pass for a tag.
 std::string comment_block(std::string_view text) {
     char open = '[', close = ']';
-    if (text.find(']') != std::string_view::npos)
+    if (text.find(']') != std::string_view::npos || tag_like(text))
         open = '{', close = '}';
     std::string body(text);
     if (body.find(close) != std::string::npos)
@@ -619,10 +632,14 @@ private:
     std::string out_;
 };
 
-// The movetext word that ends a game, by how it ended ("" when open).
-std::string result_word_for(const RecordResult& r) {
+// The movetext word that ends a game, by how it ended ("" when open). "Resigns" says that
+// the side to move resigned, so it is written only when that is the loser.
+std::string result_word_for(const RecordResult& r, Color to_move) {
     switch (r.reason) {
-    case EndReason::Resignation: return "Resigns";
+    case EndReason::Resignation:
+        if (r.winner == winner_of(~to_move))
+            return "Resigns";
+        break;
     case EndReason::Checkmate: return "Mate";
     case EndReason::Sennichite:
     case EndReason::PerpetualCheck: return "Sennichite";
@@ -712,7 +729,8 @@ std::string write_psn(const GameRecord& rec) {
             need_number = true;
         }
     }
-    if (std::string w = result_word_for(rec.result); !w.empty())
+    Color last = rec.moves.size() % 2 ? ~first : first;
+    if (std::string w = result_word_for(rec.result, last); !w.empty())
         text.word(w);
     return out + text.take();
 }
@@ -803,175 +821,6 @@ Result<GameRecord, ParseError> read_psn(std::string_view text) {
     if (g && !reader.found())
         return unexpected(ParseError{ParseErrorCode::Empty, "no game in the file", 1, 1});
     return g;
-}
-
-// --- xshogi position files
-
-namespace {
-
-// Line and column of each character of an SFEN built from a file, to report errors there.
-struct SfenBuilder {
-    std::string sfen;
-    std::vector<std::pair<int, int>> where;
-    void put(std::string_view s, int line, int column) {
-        for (char c : s) {
-            sfen += c;
-            where.emplace_back(line, column);
-        }
-    }
-};
-
-struct PositionLines {
-    std::vector<std::string_view> lines;
-    std::size_t i = 0;
-    // The next line that is neither blank nor a '#' comment, with its 1-based number.
-    std::optional<std::pair<std::string_view, int>> next(bool skip_comments) {
-        while (i < lines.size()) {
-            std::string_view l = lines[i++];
-            while (!l.empty() && l.back() == '\r')
-                l.remove_suffix(1);
-            std::string t = trim(l);
-            if (t.empty() || (skip_comments && t[0] == '#'))
-                continue;
-            return std::make_pair(l, int(i));
-        }
-        return std::nullopt;
-    }
-};
-
-ParseError position_error(ParseErrorCode code, std::string message, int line, int column) {
-    return ParseError{code, std::move(message), line, column};
-}
-
-// " l n s g k g s n l" (a '+' before a promoted piece, '.' for an empty square).
-Result<void, ParseError> board_row(std::string_view l, int line, SfenBuilder& b) {
-    int squares = 0, empty = 0;
-    for (std::size_t j = 0; j < l.size(); ++j) {
-        char c = l[j];
-        if (is_blank(c))
-            continue;
-        int col = int(j) + 1;
-        bool promoted = c == '+';
-        if (promoted && (++j >= l.size() || is_blank(l[j])))
-            return unexpected(position_error(ParseErrorCode::BadBoard, "'+' not followed by a piece", line, col));
-        c = l[j];
-        if (++squares > 9)
-            return unexpected(position_error(ParseErrorCode::BadBoard, "more than 9 squares in a row", line, col));
-        if (c == '.' && !promoted) {
-            ++empty;
-            continue;
-        }
-        PieceType pt = piece_from_letter(char(std::toupper(static_cast<unsigned char>(c))));
-        if (pt == NO_PIECE_TYPE)
-            return unexpected(position_error(ParseErrorCode::BadBoard, std::string("unknown piece '") + c + "'", line,
-                                             int(j) + 1));
-        if (empty > 0)
-            b.put(std::to_string(empty), line, col);
-        empty = 0;
-        b.put(std::string(promoted ? "+" : "") + c, line, col);
-    }
-    if (squares != 9)
-        return unexpected(position_error(ParseErrorCode::BadBoard,
-                                         "a row has " + std::to_string(squares) + " squares, expected 9", line,
-                                         int(l.size()) + 1));
-    if (empty > 0)
-        b.put(std::to_string(empty), line, int(l.size()));
-    return {};
-}
-
-// "0 0 0 0 0 0 0 0": counts of P L N S G B R K in hand.
-Result<void, ParseError> hand_line(std::string_view l, int line, bool white, SfenBuilder& b) {
-    static constexpr std::string_view ORDER = "PLNSGBRK";
-    std::size_t j = 0;
-    for (char letter : ORDER) {
-        while (j < l.size() && is_blank(l[j]))
-            ++j;
-        std::size_t k = j;
-        while (j < l.size() && is_digit(l[j]) && j - k < 3)
-            ++j;
-        if (k == j)
-            return unexpected(position_error(ParseErrorCode::BadHand, std::string("hand: expected the count of ")
-                                             + letter, line, int(k) + 1));
-        int n = std::stoi(std::string(l.substr(k, j - k)));
-        if (letter == 'K' && n != 0)
-            return unexpected(position_error(ParseErrorCode::BadHand, "hand: a king cannot be held", line, int(k) + 1));
-        char c = white ? char(std::tolower(letter)) : letter;
-        if (n > 0)
-            b.put((n > 1 ? std::to_string(n) : "") + c, line, int(k) + 1);
-    }
-    while (j < l.size() && is_blank(l[j]))
-        ++j;
-    if (j < l.size())
-        return unexpected(position_error(ParseErrorCode::BadHand, "hand: unexpected text", line, int(j) + 1));
-    return {};
-}
-
-}  // namespace
-
-Result<std::string, ParseError> read_xshogi_position(std::string_view text) {
-    PositionLines in;
-    for (std::size_t start = 0; start <= text.size();) {
-        std::size_t nl = std::min(text.find('\n', start), text.size());
-        in.lines.push_back(text.substr(start, nl - start));
-        start = nl + 1;
-    }
-    SfenBuilder b;
-    int last_line = int(in.lines.size());
-    for (int rank = 0; rank < 9; ++rank) {
-        auto l = in.next(rank == 0);
-        if (!l)
-            return unexpected(position_error(ParseErrorCode::BadBoard, "expected 9 board rows", last_line, 1));
-        if (rank > 0)
-            b.put("/", l->second, 1);
-        if (auto r = board_row(l->first, l->second, b); !r)
-            return unexpected(r.error());
-    }
-    b.put(" ", 0, 0);
-    std::size_t hand_start = b.sfen.size();
-    for (bool white : {false, true}) {
-        auto l = in.next(false);
-        if (!l)
-            return unexpected(position_error(ParseErrorCode::BadHand, "expected two hand lines", last_line, 1));
-        if (auto r = hand_line(l->first, l->second, white, b); !r)
-            return unexpected(r.error());
-    }
-    std::string hands = b.sfen.substr(hand_start);
-    auto side = in.next(false);
-    std::string who = side ? lower(trim(side->first)) : "";
-    if (!side || (who.rfind("black", 0) != 0 && who.rfind("white", 0) != 0))
-        return unexpected(position_error(ParseErrorCode::BadSideToMove, "expected 'black to play' or 'white to play'",
-                                         side ? side->second : last_line, 1));
-    std::string sfen = b.sfen.substr(0, hand_start) + (who[0] == 'b' ? "b " : "w ") + (hands.empty() ? "-" : hands)
-                     + " 1";
-    Position pos;
-    if (auto r = pos.set(sfen, SfenRules::Relaxed); !r) {
-        ParseError e = r.error();
-        std::size_t k = std::size_t(std::max(e.column - 1, 0));
-        auto [line, col] = k < b.where.size() && b.where[k].first > 0 ? b.where[k] : std::make_pair(side->second, 1);
-        return unexpected(position_error(e.code, e.message, line, col));
-    }
-    return pos.sfen();
-}
-
-std::string write_xshogi_position(const Position& pos, std::string_view title) {
-    std::string out = "# xshogi position file -- " + std::string(title) + "\n#\n";
-    for (int r = RANK_1; r <= RANK_9; ++r) {
-        for (int f = FILE_9; f >= FILE_1; --f) {
-            Piece pc = pos.piece_on(make_square(File(f), Rank(r)));
-            char letter = pc == NO_PIECE ? '.' : piece_letter(type_of(pc));
-            out += pc != NO_PIECE && is_promoted(type_of(pc)) ? '+' : ' ';
-            out += pc != NO_PIECE && color_of(pc) == WHITE ? char(std::tolower(letter)) : letter;
-        }
-        out += '\n';
-    }
-    static constexpr PieceType ORDER[] = {PAWN, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK};
-    for (Color c : {BLACK, WHITE}) {
-        for (PieceType pt : ORDER)
-            out += std::to_string(pos.hand(c).count(pt)) + " ";
-        out += "0\n";
-    }
-    out += pos.side_to_move() == BLACK ? "black to play\n" : "white to play\n";
-    return out;
 }
 
 }  // namespace hisha::notation

@@ -1,6 +1,6 @@
-// PSN and the files of xshogi and GNU Shogi: game records (PSN tags + Western movetext, and
-// xshogi's "Save Game" files with coordinate moves) read into and written from a GameRecord,
-// and xshogi's "Save Position" files read into and written from an SFEN.
+// PSN and the game files of xshogi and GNU Shogi: game records (PSN tags + Western movetext,
+// and xshogi's "Save Game" files with coordinate moves) read into and written from a
+// GameRecord. (xshogi's "Save Position" files, a board diagram, are in diagram.h.)
 //
 // Reading (one reader for all game files, following xshogi's "Load Game" and PSN):
 //   - `#` lines before the moves: the first is the title, `# A vs. B` names the players
@@ -38,13 +38,5 @@ Result<std::vector<GameRecord>, ParseError> read_psn_games(std::string_view text
 std::string write_psn(const GameRecord& rec);
 /// xshogi's game file: `# xshogi game file -- <title>`, `# <black> vs. <white>`, coordinate moves.
 std::string write_xshogi_game(const GameRecord& rec);
-
-/// Reads xshogi's position file (nine board rows of two-character squares, two hand lines of
-/// P L N S G B R K counts, "black to play" / "white to play") into an SFEN with move number 1
-/// (the file has none). Leading `#` and blank lines are skipped, so gnushogi's three-line
-/// header reads too.
-Result<std::string, ParseError> read_xshogi_position(std::string_view text);
-/// The position file xshogi's "Save Position" writes (two header lines).
-std::string write_xshogi_position(const core::Position& pos, std::string_view title = "Hisha");
 
 }  // namespace hisha::notation
