@@ -152,7 +152,8 @@ std::optional<RecordResult> special_result(std::string_view name, Color stm) {
         return RecordResult{Winner::Draw, EndReason::MoveLimit, {}, {}};
     if (name == "TSUMI")
         return RecordResult{mover_loses, EndReason::Checkmate, {}, {}};
-    // No counterpart in RecordResult: an interruption by the side to move.
+    // An interruption by the side to move. No mate (tsume), error and take-back have no
+    // EndReason of their own and read as one too.
     if (name == "CHUDAN" || name == "FUZUMI" || name == "ERROR" || name == "MATTA")
         return RecordResult{Winner::None, EndReason::Abort, stm, {}};
     return std::nullopt;
@@ -169,6 +170,8 @@ struct Statement {
 
 using Status = Result<void, ParseError>;
 
+// Reads one record statement by statement: header, then the start position up to the side
+// line (set up through the core), then moves, times and comments, until the first special.
 class CsaReader {
 public:
     Result<GameRecord, ParseError> read(std::string_view text);
