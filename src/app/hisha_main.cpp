@@ -2,13 +2,19 @@
 #include <cstdio>
 #include <cstring>
 
+#include <iostream>
+
+#include "bench_command.h"
 #include "perft_command.h"
+#include "protocol/usi_engine.h"
 
 namespace {
 void usage() {
     std::puts(
         "Hisha 0.1, a shogi system (GNU Shogi compatible)\n"
-        "usage: hisha perft DEPTH [--sfen SFEN] [--divide]   count the legal move tree\n"
+        "usage: hisha usi                                    run as a USI engine\n"
+        "       hisha bench [DEPTH]                          fixed-depth search bench (last line nodes=N ...)\n"
+        "       hisha perft DEPTH [--sfen SFEN] [--divide]   count the legal move tree\n"
         "       hisha help                                   this text");
 }
 }  // namespace
@@ -16,6 +22,12 @@ void usage() {
 int main(int argc, char** argv) {
     if (argc >= 2 && std::strcmp(argv[1], "perft") == 0)
         return hisha::app::perft_command(argc - 2, argv + 2);
+    if (argc >= 2 && std::strcmp(argv[1], "bench") == 0)
+        return hisha::app::bench_command(argc - 2, argv + 2);
+    if (argc >= 2 && std::strcmp(argv[1], "usi") == 0) {
+        hisha::protocol::UsiEngine usi(std::cin, std::cout);
+        return usi.run();
+    }
     usage();
     bool asked = argc >= 2 && (std::strcmp(argv[1], "help") == 0 || std::strcmp(argv[1], "--help") == 0);
     return argc < 2 || asked ? 0 : 2;

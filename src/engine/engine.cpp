@@ -1,0 +1,166 @@
+// Engine options and the search facade.
+#include "engine.h"
+
+#include <algorithm>
+#include <cctype>
+#include <future>
+
+namespace hisha::engine {
+
+namespace {
+std::string lower(std::string s) {
+    for (char& c : s)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// Positions of the bench: the start, openings, middlegames with pieces in hand, endgames.
+const char* const BENCH_POSITIONS[] = {
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "lnsgk1snl/1r4gb1/p1pppp1pp/6p2/1p7/2P6/PP1PPPPPP/1BG4R1/LN1SKGSNL b - 9",
+    "ln1g1g1nl/1r1s2k2/p1pp1p1pp/4p1p2/1p5P1/2P1P4/PPSP1PP1P/1BK1GS1R1/LN1G3NL b Bs 27",
+    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+    "l7l/3s5/prnp2kp1/2p1Gppnp/1P7/PnPP1P3/3BP2PP/1S1G5/LN1K1G1+rL b SBG3ps 91",
+    "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+    "ln3k1nl/1r3g3/p1ppps1pp/1s3pp2/1p7/2P1P1P2/PPSP1P1PP/2G1K1SR1/LN3G1NL b Bbg 31",
+    "lr5nl/3g1kg2/2n1ppsp1/p1ps1bp1p/1p7/P1P1P1P1P/1PSPBP3/2G1G1S2/LNK3RNL w 2P 45",
+    "3g1k1nl/1r3sg2/p2pp1bpp/2p2pp2/1p3P3/2PPP1PP1/PPS1S3P/1KG4R1/LN1G3NL b BSNLPp 61",
+    "4k4/9/4P4/9/9/9/9/9/4K4 b GS2r2b3g3s4n4l17p 1",
+};
+}  // namespace
+
+Engine::Engine() {
+    using T = EngineOption::Type;
+    options_ = {
+        {"USI_Hash", T::Spin, "64", 1, 65536, {}, "", "transposition table size in MB"},
+        {"Threads", T::Spin, "1", 1, 256, {}, "", "search threads (Lazy SMP)"},
+        {"MultiPV", T::Spin, "1", 1, 600, {}, "", "number of best lines to show"},
+        {"USI_Ponder", T::Check, "false", 0, 0, {}, "", "think on the opponent's time"},
+        {"NetworkDelay", T::Spin, "120", 0, 10000, {}, "", "ms kept in reserve on every move"},
+        {"MinimumThinkingTime", T::Spin, "20", 0, 10000, {}, "", "least ms spent on a move"},
+        {"EnteringKingRule", T::Combo, "CSARule27", 0, 0, {"NoEnteringKing", "CSARule27"}, "",
+         "whether an entering-king declaration wins (bestmove win)"},
+        {"Contempt", T::Spin, "0", -1000, 1000, {}, "", "centipawns by which a draw counts as a loss for the engine"},
+    };
+    for (auto& o : options_) {
+        o.value = o.default_value;
+        apply(o);
+    }
+}
+
+Engine::~Engine() {
+    pool_.stop();
+    pool_.pondering_ = false;
+    pool_.wait();
+}
+
+std::string Engine::set_option(const std::string& name, const std::string& value) {
+    for (auto& o : options_) {
+        if (lower(o.name) != lower(name))
+            continue;
+        switch (o.type) {
+        case EngineOption::Type::Spin: {
+            char* end = nullptr;
+            long v = std::strtol(value.c_str(), &end, 10);
+            if (value.empty() || *end)
+                return "option " + o.name + ": '" + value + "' is not an integer";
+            if (v < o.min || v > o.max)
+                return "option " + o.name + ": " + value + " is outside " + std::to_string(o.min) + ".."
+                     + std::to_string(o.max);
+            o.value = std::to_string(v);
+            break;
+        }
+        case EngineOption::Type::Check: {
+            std::string v = lower(value);
+            if (v != "true" && v != "false")
+                return "option " + o.name + ": expected true or false";
+            o.value = v;
+            break;
+        }
+        case EngineOption::Type::Combo: {
+            auto it = std::find_if(o.vars.begin(), o.vars.end(), [&](const std::string& s) { return lower(s) == lower(value); });
+            if (it == o.vars.end())
+                return "option " + o.name + ": '" + value + "' is not one of its choices";
+            o.value = *it;
+            break;
+        }
+        default: o.value = value == "<empty>" ? "" : value;
+        }
+        apply(o);
+        return "";
+    }
+    return "no such option: " + name;
+}
+
+std::string Engine::option(const std::string& name) const {
+    for (const auto& o : options_)
+        if (lower(o.name) == lower(name))
+            return o.value;
+    return "";
+}
+
+void Engine::apply(const EngineOption& o) {
+    if (o.name == "USI_Hash")
+        pool_.tt.resize(std::size_t(std::stoul(o.value)));
+    else if (o.name == "Threads")
+        pool_.set_threads(std::stoi(o.value));
+    else if (o.name == "NetworkDelay")
+        pool_.network_delay = std::stoi(o.value);
+    else if (o.name == "MinimumThinkingTime")
+        pool_.minimum_thinking = std::stoi(o.value);
+}
+
+SearchOptions Engine::search_options() const {
+    SearchOptions s;
+    s.multipv = std::stoi(option("MultiPV"));
+    s.threads = std::stoi(option("Threads"));
+    s.declaration_rule = option("EnteringKingRule") == "CSARule27";
+    s.contempt = std::stoi(option("Contempt"));
+    return s;
+}
+
+void Engine::go(const core::Position& pos, const Limits& limits, std::function<void(const SearchInfo&)> on_info,
+                std::function<void(const SearchResult&)> on_bestmove, std::vector<core::Move> search_moves,
+                TimePoint start) {
+    pool_.wait();
+    pool_.on_info = std::move(on_info);
+    pool_.on_bestmove = std::move(on_bestmove);
+    pool_.start(pos, limits, search_options(), start, std::move(search_moves));
+}
+
+void Engine::stop() { pool_.stop(); }
+void Engine::ponderhit() { pool_.ponderhit(); }
+void Engine::wait() { pool_.wait(); }
+void Engine::new_game() { pool_.clear(); }
+
+SearchResult Engine::search(const core::Position& pos, const Limits& limits, std::function<void(const SearchInfo&)> on_info) {
+    std::promise<SearchResult> done;
+    go(pos, limits, std::move(on_info), [&](const SearchResult& r) { done.set_value(r); });
+    SearchResult r = done.get_future().get();
+    pool_.wait();
+    return r;
+}
+
+std::uint64_t Engine::bench(int depth, int* time_ms) {
+    std::string threads = option("Threads"), hash = option("USI_Hash");
+    set_option("Threads", "1");
+    set_option("USI_Hash", "16");
+    new_game();
+    std::uint64_t total = 0;
+    auto t0 = Clock::now();
+    for (const char* sfen : BENCH_POSITIONS) {
+        core::Position pos;
+        if (!pos.set(sfen, core::SfenRules::Relaxed))
+            continue;
+        Limits l;
+        l.depth = depth;
+        total += search(pos, l).nodes;
+    }
+    if (time_ms)
+        *time_ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+    set_option("Threads", threads);
+    set_option("USI_Hash", hash);
+    return total;
+}
+
+}  // namespace hisha::engine

@@ -1,0 +1,52 @@
+// MovePicker: hands out the moves of a node one at a time, best guesses first, generating
+// each stage only when the previous one is exhausted (a cutoff on the TT move generates
+// nothing). Stages: TT move, good captures (and promotions), killers and counter-move,
+// quiet moves by history, bad captures; evasions when in check; captures only in qsearch.
+#pragma once
+
+#include "core/movegen.h"
+#include "core/position.h"
+#include "history.h"
+#include "value.h"
+
+namespace hisha::engine {
+
+class MovePicker {
+public:
+    /// Main search.
+    MovePicker(const core::Position& pos, core::Move tt_move, const History& h, const core::Move* killers,
+               core::Move counter);
+    /// Quiescence search: captures and promotions (evasions when in check).
+    MovePicker(const core::Position& pos, core::Move tt_move, const History& h);
+
+    /// The next pseudo-legal move, or none. With skip_quiets, quiet moves are left out.
+    core::Move next_move(bool skip_quiets = false);
+
+private:
+    enum Stage {
+        MAIN_TT, CAPTURE_INIT, GOOD_CAPTURE, REFUTATION, QUIET_INIT, QUIET, BAD_CAPTURE,
+        EVASION_TT, EVASION_INIT, EVASION,
+        QSEARCH_TT, QCAPTURE_INIT, QCAPTURE,
+    };
+
+    void score_captures();
+    void score_quiets();
+    void score_evasions();
+    core::Move pick_best();  // selection sort step over [cur_, end_)
+    bool is_refutation(core::Move m) const;
+
+    const core::Position& pos_;
+    const History& h_;
+    core::Move tt_move_;
+    core::Move refutations_[3];
+    int refutation_count_ = 0, refutation_index_ = 0;
+    int stage_;
+    core::ScoredMove* cur_;
+    core::ScoredMove* end_;
+    core::ScoredMove* end_bad_;
+    union {
+        core::ScoredMove moves_[core::MAX_MOVES];
+    };
+};
+
+}  // namespace hisha::engine

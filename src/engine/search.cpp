@@ -1,0 +1,639 @@
+// The search. Worker::search follows Stockfish's step structure, adapted to shogi rules.
+#include "search.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/movegen.h"
+#include "core/rules.h"
+#include "mate1ply.h"
+#include "movepick.h"
+#include "see.h"
+
+namespace hisha::engine {
+
+using namespace core;
+
+namespace {
+// Late-move reduction table, indexed by depth and move number.
+struct Reductions {
+    int r[64][64];
+    Reductions() {
+        for (int d = 1; d < 64; ++d)
+            for (int m = 1; m < 64; ++m)
+                r[d][m] = int(0.5 + std::log(double(d)) * std::log(double(m)) / 2.1);
+    }
+};
+const Reductions REDUCTIONS;
+int reduction(Depth d, int move_count) { return REDUCTIONS.r[std::min(d, 63)][std::min(move_count, 63)]; }
+
+int stat_bonus(Depth d) { return std::min(16 * d * d + 100 * d - 80, 1600); }
+bool is_capture(const Position& pos, Move m) { return !m.is_drop() && pos.piece_on(m.to()) != NO_PIECE; }
+
+// pv = m followed by the child's PV (none-terminated).
+void update_pv(Move* pv, Move m, const Move* child) {
+    *pv++ = m;
+    if (child)
+        while (*child)
+            *pv++ = *child++;
+    *pv = Move::none();
+}
+}  // namespace
+
+// --- Worker
+
+Worker::Worker(ThreadPool& pool, int idx) : index(idx), pool_(pool), stack_(MAX_PLY + 10) { history_.clear(); }
+
+void Worker::start_search() {
+    completed_depth = 0;
+    sel_depth = 0;
+    calls_ = 0;
+    iterative_deepening();
+}
+
+void Worker::iterative_deepening() {
+    Stack* ss = &stack_[4];  // room for ss - 4 .. ss - 1 sentinels
+    Move root_pv[MAX_PLY + 1];
+    for (int i = 0; i < int(stack_.size()); ++i) {
+        stack_[i].ply = i - 4;
+        stack_[i].current_move = Move::none();
+        stack_[i].killers[0] = stack_[i].killers[1] = Move::none();
+        stack_[i].static_eval = VALUE_NONE;
+        stack_[i].pv = nullptr;
+    }
+    ss->pv = root_pv;
+    int multipv = std::min<int>(pool_.options.multipv, int(root_moves.size()));
+    Value best = -VALUE_INFINITE;
+    int max_depth = pool_.limits.depth ? pool_.limits.depth : MAX_PLY - 10;
+
+    for (root_depth_ = 1; root_depth_ <= max_depth && !pool_.stop_; ++root_depth_) {
+        // Lazy SMP: helper threads skip some depths so that they search different trees.
+        if (index > 0 && root_depth_ > 2 && ((root_depth_ + index) % 4 == 0))
+            continue;
+        for (RootMove& rm : root_moves)
+            rm.previous_score = rm.score;
+        for (pv_index_ = 0; pv_index_ < multipv && !pool_.stop_; ++pv_index_) {
+            sel_depth = 0;
+            // Aspiration window around the previous score of this line.
+            Value prev = root_moves[pv_index_].average;
+            Value delta = 20 + std::abs(prev) / 20;
+            Value alpha = root_depth_ >= 4 && prev != -VALUE_INFINITE ? std::max(prev - delta, -VALUE_INFINITE)
+                                                                       : -VALUE_INFINITE;
+            Value beta = root_depth_ >= 4 && prev != -VALUE_INFINITE ? std::min(prev + delta, VALUE_INFINITE)
+                                                                      : VALUE_INFINITE;
+            while (true) {
+                best = search<ROOT>(ss, alpha, beta, root_depth_, false);
+                std::stable_sort(root_moves.begin() + pv_index_, root_moves.end());
+                if (pool_.stop_)
+                    break;
+                if (index == 0 && (best <= alpha || best >= beta) && pool_.time.elapsed() > 3000)
+                    report(root_depth_, alpha, beta);
+                if (best <= alpha) {
+                    beta = (alpha + beta) / 2;
+                    alpha = std::max(best - delta, -VALUE_INFINITE);
+                } else if (best >= beta)
+                    beta = std::min(best + delta, VALUE_INFINITE);
+                else
+                    break;
+                delta += delta / 2;
+            }
+            std::stable_sort(root_moves.begin(), root_moves.begin() + pv_index_ + 1);
+            if (index == 0 && (!pool_.stop_ || pv_index_ == 0))
+                report(root_depth_, -VALUE_INFINITE, VALUE_INFINITE);
+        }
+        if (!pool_.stop_)
+            completed_depth = root_depth_;
+        if (index != 0)
+            continue;
+        // A proven mate needs no deeper search.
+        if (is_mate_score(root_moves[0].score) && VALUE_MATE - std::abs(root_moves[0].score) <= root_depth_
+            && !pool_.limits.infinite && !pool_.pondering_)
+            break;
+        if (pool_.time.limited() && !pool_.pondering_) {
+            // Stop between iterations when the next one would likely overrun the optimum.
+            double factor = root_moves.size() == 1 ? 0.2 : 1.0;
+            if (pool_.time.elapsed() > pool_.time.optimum() * factor * 0.6)
+                break;
+        }
+        if (pool_.limits.nodes && pool_.nodes_searched() >= pool_.limits.nodes)
+            break;
+    }
+    if (index == 0)
+        (void)best;
+}
+
+void Worker::check_time() {
+    if (++calls_ < 1024)
+        return;
+    calls_ = 0;
+    if (pool_.limits.nodes && pool_.nodes_searched() >= pool_.limits.nodes)
+        pool_.stop_ = true;
+    if (pool_.pondering_ || !pool_.time.limited())
+        return;
+    if (pool_.time.elapsed() >= pool_.time.maximum())
+        pool_.stop_ = true;
+}
+
+// The value of a position that repeats one earlier in the game or the search: a draw, unless
+// one side gave check with every move since then (that side loses). VALUE_NONE when no
+// repetition.
+Value Worker::repetition_value(int ply) const {
+    const StateInfo* st = pos->state();
+    int end = std::min(st->plies_from_null, 32);
+    if (end < 4)
+        return VALUE_NONE;
+    Key k = st->key();
+    const StateInfo* s = st->previous->previous;
+    for (int d = 4; d <= end; d += 2) {
+        s = s->previous->previous;
+        if (s->key() == k) {
+            Color us = pos->side_to_move();
+            if (st->continuous_check[~us] * 2 >= d)
+                return mate_in(ply);  // the opponent checked all along: we win
+            if (st->continuous_check[us] * 2 >= d)
+                return mated_in(ply);
+            return us == pool_.root_color ? -pool_.options.contempt : pool_.options.contempt;
+        }
+    }
+    return VALUE_NONE;
+}
+
+template <Worker::NodeType NT>
+Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_node) {
+    constexpr bool PV_NODE = NT != NON_PV;
+    constexpr bool ROOT_NODE = NT == ROOT;
+    if (depth <= 0)
+        return qsearch<PV_NODE ? PV : NON_PV>(ss, alpha, beta);
+
+    Position& p = *pos;
+    Move pv[MAX_PLY + 1];
+    ss->in_check = p.in_check();
+    ss->move_count = 0;
+    (ss + 1)->killers[0] = (ss + 1)->killers[1] = Move::none();
+    if (PV_NODE && sel_depth < ss->ply + 1)
+        sel_depth = ss->ply + 1;
+
+    // Step 1. Stop, repetition, declaration, mate distance.
+    if (!ROOT_NODE) {
+        if (index == 0)
+            check_time();
+        if (pool_.stop_.load(std::memory_order_relaxed) || ss->ply >= MAX_PLY)
+            return ss->in_check || ss->ply < MAX_PLY ? VALUE_DRAW : pool_.evaluator->evaluate(p);
+        if (Value r = repetition_value(ss->ply); r != VALUE_NONE)
+            return r;
+        if (pool_.options.declaration_rule && check_declaration(p).ok())
+            return mate_in(ss->ply + 1);
+        alpha = std::max(mated_in(ss->ply), alpha);
+        beta = std::min(mate_in(ss->ply + 1), beta);
+        if (alpha >= beta)
+            return alpha;
+    }
+
+    // Step 2. Transposition table.
+    Key key = p.key();
+    TTData tt;
+    TranspositionTable::Entry* slot;
+    bool tt_hit = pool_.tt.probe(key, tt, slot);
+    Value tt_value = tt_hit ? value_from_tt(tt.value, ss->ply) : VALUE_NONE;
+    Move tt_move = ROOT_NODE ? root_moves[pv_index_].move : tt_hit ? p.to_move(tt.move) : Move::none();
+    bool tt_pv = PV_NODE || (tt_hit && tt.is_pv);
+    if (!PV_NODE && tt_hit && tt.depth >= depth && tt_value != VALUE_NONE
+        && (tt.bound & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER)))
+        return tt_value;
+
+    // Step 3. Static evaluation; a mate in one ends the search here.
+    Value eval;
+    if (ss->in_check)
+        eval = ss->static_eval = VALUE_NONE;
+    else {
+        if (!ROOT_NODE && depth >= 1) {
+            Move mate = mate_in_one(p);
+            if (mate) {
+                Value v = mate_in(ss->ply + 1);
+                pool_.tt.store(slot, key, value_to_tt(v, ss->ply), tt_pv, BOUND_EXACT, MAX_PLY - 20, mate.to_move16(),
+                               VALUE_NONE);
+                return v;
+            }
+        }
+        ss->static_eval = eval = tt_hit && tt.eval != VALUE_NONE ? tt.eval : pool_.evaluator->evaluate(p);
+        if (tt_value != VALUE_NONE && (tt.bound & (tt_value > eval ? BOUND_LOWER : BOUND_UPPER)))
+            eval = tt_value;
+    }
+    bool improving = !ss->in_check && (ss - 2)->static_eval != VALUE_NONE && ss->static_eval > (ss - 2)->static_eval;
+
+    if (!PV_NODE && !ss->in_check) {
+        // Step 4. Razoring: hopeless at low depth, verify with qsearch.
+        if (depth <= 3 && eval + 250 + 200 * depth * depth < alpha) {
+            Value v = qsearch<NON_PV>(ss, alpha - 1, alpha);
+            if (v < alpha)
+                return v;
+        }
+        // Step 5. Reverse futility: far above beta at low depth.
+        if (depth < 8 && eval - (120 - 30 * improving) * depth >= beta && eval < VALUE_KNOWN_WIN)
+            return eval;
+        // Step 6. Null move: give the opponent a free move; if still above beta, cut.
+        if (depth >= 3 && eval >= beta && ss->static_eval >= beta - 20 * depth + 150
+            && (ss - 1)->current_move != Move::null() && !is_mate_score(beta)) {
+            Depth r = 3 + depth / 4 + std::min((eval - beta) / 200, 3);
+            ss->current_move = Move::null();
+            p.do_null_move(ss->st);
+            nodes.fetch_add(1, std::memory_order_relaxed);
+            Value v = -search<NON_PV>(ss + 1, -beta, -beta + 1, depth - r, !cut_node);
+            p.undo_null_move();
+            if (v >= beta && !is_mate_score(v))
+                return v;
+        }
+    }
+
+    // Step 7. Internal iterative reduction: no TT move in a PV or cut node.
+    if ((PV_NODE || cut_node) && depth >= 6 && !tt_move)
+        depth -= 2;
+
+    // Step 8. Moves loop.
+    Move prev = (ss - 1)->current_move;
+    Move counter = prev.is_ok() ? history_.counter[prev.piece_after()][prev.to()] : Move::none();
+    MovePicker mp(p, tt_move, history_, ss->killers, counter);
+    Value best = -VALUE_INFINITE;
+    Move best_move = Move::none();
+    Move quiets[64];
+    int quiet_count = 0;
+    Move captures[32];
+    int capture_count = 0;
+    bool skip_quiets = false;
+    Color us = p.side_to_move();
+
+    for (Move m; (m = mp.next_move(skip_quiets));) {
+        if (ROOT_NODE) {
+            bool listed = false;
+            for (int i = pv_index_; i < int(root_moves.size()); ++i)
+                listed |= root_moves[i].move == m;
+            if (!listed)
+                continue;
+        }
+        if (!p.legal(m))
+            continue;
+        ++ss->move_count;
+        int mc = ss->move_count;
+        bool capture = is_capture(p, m);
+        bool quiet = !capture && !m.is_promotion();
+        bool gives_check = p.gives_check(m);
+
+        // Step 9. Pruning at shallow depth.
+        if (!ROOT_NODE && best > VALUE_MATED_IN_MAX_PLY && !ss->in_check) {
+            int lmr_depth = std::max(depth - 1 - reduction(depth, mc), 0);
+            if (quiet && !gives_check) {
+                // Late-move pruning.
+                if (mc >= (3 + depth * depth) / (2 - improving))
+                    skip_quiets = true;
+                // Futility pruning.
+                if (lmr_depth < 7 && ss->static_eval + 150 + 120 * lmr_depth <= alpha)
+                    continue;
+                if (lmr_depth < 8 && !see_ge(p, m, -30 * lmr_depth * lmr_depth))
+                    continue;
+                if (skip_quiets && mc > 1)
+                    continue;
+            } else if (!see_ge(p, m, -150 * depth))
+                continue;
+        }
+
+        // Step 10. Extensions: checks that do not lose material.
+        Depth extension = 0;
+        if (gives_check && (depth > 6 || see_ge(p, m, 0)))
+            extension = 1;
+        Depth new_depth = depth - 1 + extension;
+
+        // Step 11. Make the move.
+        ss->current_move = m;
+        p.do_move(m, ss->st);
+        nodes.fetch_add(1, std::memory_order_relaxed);
+        Value v = -VALUE_INFINITE;
+
+        // Step 12. Late-move reduction, then full-depth and PV re-searches.
+        if (depth >= 2 && mc > 1 + ROOT_NODE && (quiet || !tt_pv)) {
+            int r = reduction(depth, mc);
+            r += cut_node;
+            r -= tt_pv;
+            r -= gives_check;
+            if (quiet)
+                r -= std::clamp(int(history_.main[us][from_index(m)][m.to()]) / 6000, -2, 2);
+            Depth d = std::clamp(new_depth - r, 1, new_depth + 1);
+            v = -search<NON_PV>(ss + 1, -(alpha + 1), -alpha, d, true);
+            if (v > alpha && d < new_depth)
+                v = -search<NON_PV>(ss + 1, -(alpha + 1), -alpha, new_depth, !cut_node);
+        } else if (!PV_NODE || mc > 1)
+            v = -search<NON_PV>(ss + 1, -(alpha + 1), -alpha, new_depth, !cut_node);
+        if (PV_NODE && (mc == 1 || (v > alpha && (ROOT_NODE || v < beta)))) {
+            (ss + 1)->pv = pv;
+            pv[0] = Move::none();
+            v = -search<PV>(ss + 1, -beta, -alpha, new_depth, false);
+        }
+
+        p.undo_move(m);
+        if (pool_.stop_.load(std::memory_order_relaxed))
+            return VALUE_ZERO;
+
+        if (ROOT_NODE) {
+            RootMove& rm = *std::find_if(root_moves.begin(), root_moves.end(),
+                                         [&](const RootMove& r) { return r.move == m; });
+            rm.average = rm.average == -VALUE_INFINITE ? v : (2 * v + rm.average) / 3;
+            if (mc == 1 || v > alpha) {
+                rm.score = v;
+                rm.seldepth = sel_depth;
+                rm.pv.assign(1, m);
+                for (Move* q = (ss + 1)->pv; q && *q; ++q)
+                    rm.pv.push_back(*q);
+            } else
+                rm.score = -VALUE_INFINITE;
+        }
+
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                best_move = m;
+                if (PV_NODE && !ROOT_NODE)
+                    update_pv(ss->pv, m, (ss + 1)->pv);
+                if (v >= beta)
+                    break;
+                alpha = v;
+            }
+        }
+        if (m != best_move) {
+            if (quiet && quiet_count < 64)
+                quiets[quiet_count++] = m;
+            else if (capture && capture_count < 32)
+                captures[capture_count++] = m;
+        }
+    }
+
+    // Step 13. No legal move: in shogi that loses, in check or not.
+    if (!ss->move_count)
+        return mated_in(ss->ply);
+
+    // Step 14. Learn from the cutoff.
+    if (best_move && best >= beta) {
+        int bonus = stat_bonus(depth);
+        if (!is_capture(p, best_move) && !best_move.is_promotion()) {
+            update_quiet_stats(ss, best_move, bonus, quiets, quiet_count);
+        } else {
+            PieceType cap = type_of(p.piece_on(best_move.to()));
+            history_.capture[best_move.piece_after()][best_move.to()][cap].update(bonus);
+        }
+        for (int i = 0; i < capture_count; ++i) {
+            Move c = captures[i];
+            history_.capture[c.piece_after()][c.to()][type_of(p.piece_on(c.to()))].update(-bonus);
+        }
+    }
+
+    Bound b = best >= beta ? BOUND_LOWER : PV_NODE && best_move ? BOUND_EXACT : BOUND_UPPER;
+    pool_.tt.store(slot, key, value_to_tt(best, ss->ply), tt_pv, b, depth, best_move.to_move16(), ss->static_eval);
+    return best;
+}
+
+template <Worker::NodeType NT>
+Value Worker::qsearch(Stack* ss, Value alpha, Value beta, Depth depth) {
+    constexpr bool PV_NODE = NT == PV;
+    Position& p = *pos;
+    Move pv[MAX_PLY + 1];
+    if (PV_NODE) {
+        (ss + 1)->pv = pv;
+        ss->pv[0] = Move::none();
+    }
+    ss->in_check = p.in_check();
+    if (pool_.stop_.load(std::memory_order_relaxed) || ss->ply >= MAX_PLY)
+        return ss->ply >= MAX_PLY && !ss->in_check ? pool_.evaluator->evaluate(p) : VALUE_DRAW;
+    if (Value r = repetition_value(ss->ply); r != VALUE_NONE)
+        return r;
+    if (pool_.options.declaration_rule && check_declaration(p).ok())
+        return mate_in(ss->ply + 1);
+
+    Key key = p.key();
+    TTData tt;
+    TranspositionTable::Entry* slot;
+    bool tt_hit = pool_.tt.probe(key, tt, slot);
+    Value tt_value = tt_hit ? value_from_tt(tt.value, ss->ply) : VALUE_NONE;
+    Depth tt_depth = ss->in_check || depth >= 0 ? 0 : -1;
+    if (!PV_NODE && tt_hit && tt.depth >= tt_depth && tt_value != VALUE_NONE
+        && (tt.bound & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER)))
+        return tt_value;
+
+    Value best, futility_base;
+    if (ss->in_check) {
+        best = futility_base = -VALUE_INFINITE;
+        ss->static_eval = VALUE_NONE;
+    } else {
+        ss->static_eval = best = tt_hit && tt.eval != VALUE_NONE ? tt.eval : pool_.evaluator->evaluate(p);
+        if (tt_value != VALUE_NONE && (tt.bound & (tt_value > best ? BOUND_LOWER : BOUND_UPPER)))
+            best = tt_value;
+        // Stand pat.
+        if (best >= beta) {
+            if (!tt_hit)
+                pool_.tt.store(slot, key, value_to_tt(best, ss->ply), false, BOUND_LOWER, -6, Move16(),
+                               ss->static_eval);
+            return best;
+        }
+        alpha = std::max(alpha, best);
+        futility_base = ss->static_eval + 200;
+    }
+
+    Move tt_move = tt_hit ? p.to_move(tt.move) : Move::none();
+    MovePicker mp(p, tt_move, history_);
+    Move best_move = Move::none();
+    int move_count = 0;
+    for (Move m; (m = mp.next_move());) {
+        if (!p.legal(m))
+            continue;
+        ++move_count;
+        bool capture = is_capture(p, m);
+        if (!ss->in_check) {
+            // Deep in qsearch, only captures; losing exchanges and hopeless captures pruned.
+            if (depth < -4 && !capture)
+                continue;
+            if (!p.gives_check(m) && futility_base > -VALUE_KNOWN_WIN) {
+                Value fv = futility_base + see_value(type_of(p.piece_on(m.to())));
+                if (fv <= alpha) {
+                    best = std::max(best, fv);
+                    continue;
+                }
+            }
+            if (!see_ge(p, m, 0))
+                continue;
+        }
+        ss->current_move = m;
+        p.do_move(m, ss->st);
+        nodes.fetch_add(1, std::memory_order_relaxed);
+        Value v = -qsearch<NT>(ss + 1, -beta, -alpha, depth - 1);
+        p.undo_move(m);
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                best_move = m;
+                if (PV_NODE)
+                    update_pv(ss->pv, m, (ss + 1)->pv);
+                if (v >= beta)
+                    break;
+                alpha = v;
+            }
+        }
+    }
+    // In check with no legal move: mated (no move at all loses too, but outside check
+    // qsearch looks only at captures, so "none" proves nothing there).
+    if (ss->in_check && move_count == 0)
+        return mated_in(ss->ply);
+    pool_.tt.store(slot, key, value_to_tt(best, ss->ply), false, best >= beta ? BOUND_LOWER : BOUND_UPPER, tt_depth,
+                   best_move.to_move16(), ss->static_eval);
+    return best;
+}
+
+void Worker::update_quiet_stats(Stack* ss, Move m, int bonus, const Move* quiets, int quiet_count) {
+    Color us = pos->side_to_move();
+    if (ss->killers[0] != m) {
+        ss->killers[1] = ss->killers[0];
+        ss->killers[0] = m;
+    }
+    history_.main[us][from_index(m)][m.to()].update(bonus);
+    for (int i = 0; i < quiet_count; ++i)
+        history_.main[us][from_index(quiets[i])][quiets[i].to()].update(-bonus);
+    Move prev = (ss - 1)->current_move;
+    if (prev.is_ok())
+        history_.counter[prev.piece_after()][prev.to()] = m;
+}
+
+void Worker::report(int depth, Value alpha, Value beta) {
+    if (!pool_.on_info)
+        return;
+    int elapsed = std::max(1, pool_.time.elapsed());
+    std::uint64_t n = pool_.nodes_searched();
+    int multipv = std::min<int>(pool_.options.multipv, int(root_moves.size()));
+    for (int i = 0; i < multipv; ++i) {
+        const RootMove& rm = root_moves[i];
+        bool updated = rm.score != -VALUE_INFINITE;
+        if (!updated && depth == 1)
+            continue;
+        SearchInfo info;
+        info.depth = updated ? depth : std::max(1, depth - 1);
+        info.seldepth = rm.seldepth;
+        info.multipv = i + 1;
+        info.score = updated ? rm.score : rm.previous_score;
+        info.lowerbound = i == pv_index_ && info.score >= beta;
+        info.upperbound = i == pv_index_ && info.score <= alpha;
+        info.nodes = n;
+        info.time_ms = elapsed;
+        info.nps = n * 1000 / std::uint64_t(elapsed);
+        info.hashfull = pool_.tt.hashfull();
+        info.pv = rm.pv;
+        pool_.on_info(info);
+    }
+}
+
+// --- ThreadPool
+
+ThreadPool::ThreadPool() : evaluator(make_default_evaluator()) { set_threads(1); }
+
+ThreadPool::~ThreadPool() {
+    stop_ = true;
+    pondering_ = false;
+    wait();
+}
+
+void ThreadPool::set_threads(int n) {
+    wait();
+    n = std::clamp(n, 1, 256);
+    workers_.clear();
+    for (int i = 0; i < n; ++i)
+        workers_.push_back(std::make_unique<Worker>(*this, i));
+}
+
+void ThreadPool::clear() {
+    wait();
+    tt.clear();
+    for (auto& w : workers_)
+        w->clear_history();
+}
+
+std::uint64_t ThreadPool::nodes_searched() const {
+    std::uint64_t n = 0;
+    for (const auto& w : workers_)
+        n += w->nodes.load(std::memory_order_relaxed);
+    return n;
+}
+
+void ThreadPool::start(const Position& pos, const Limits& l, const SearchOptions& opts, TimePoint start_time,
+                       std::vector<Move> search_moves) {
+    wait();
+    limits = l;
+    options = opts;
+    stop_ = false;
+    pondering_ = l.ponder;
+    root_color = pos.side_to_move();
+    time.init(l, root_color, pos.game_ply(), start_time, network_delay, minimum_thinking);
+    tt.new_search();
+    std::vector<RootMove> roots;
+    for (const ScoredMove& sm : MoveList<LEGAL>(pos))
+        if (search_moves.empty() || std::find(search_moves.begin(), search_moves.end(), sm.move) != search_moves.end())
+            roots.emplace_back().move = sm.move;
+    for (auto& w : workers_) {
+        w->pos = pos.clone();
+        w->root_moves = roots;
+        w->nodes = 0;
+    }
+    searching_ = true;
+    main_ = std::thread([this] { run(); });
+}
+
+void ThreadPool::ponderhit() {
+    time.restart(Clock::now());
+    pondering_ = false;
+}
+
+void ThreadPool::wait() {
+    if (main_.joinable())
+        main_.join();
+}
+
+void ThreadPool::run() {
+    Worker& main = *workers_[0];
+    bool declare = options.declaration_rule && check_declaration(*main.pos).ok();
+    if (!main.root_moves.empty() && !declare) {
+        std::vector<std::thread> helpers;
+        for (std::size_t i = 1; i < workers_.size(); ++i)
+            helpers.emplace_back([w = workers_[i].get()] { w->start_search(); });
+        main.start_search();
+        // In ponder and infinite mode the best move waits for stop (or a ponder hit).
+        while (!stop_ && (pondering_ || limits.infinite))
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        stop_ = true;
+        for (auto& h : helpers)
+            h.join();
+    } else {
+        while (!stop_ && (pondering_ || limits.infinite))
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    SearchResult r = declare ? SearchResult{Move::win(), Move::none(), VALUE_MATE, 0, 0} : result();
+    searching_ = false;
+    if (on_bestmove)
+        on_bestmove(r);
+}
+
+SearchResult ThreadPool::result() const {
+    const Worker& main = *workers_[0];
+    SearchResult r;
+    r.nodes = nodes_searched();
+    if (main.root_moves.empty())
+        return r;  // no legal move: the caller resigns
+    // Prefer the deepest finished thread when it agrees on a better score.
+    const Worker* best = &main;
+    for (const auto& w : workers_)
+        if (w->completed_depth > best->completed_depth && w->root_moves[0].score > best->root_moves[0].score
+            && !w->root_moves[0].pv.empty())
+            best = w.get();
+    const RootMove& rm = best->root_moves[0];
+    r.best = rm.move;
+    r.ponder = rm.pv.size() > 1 ? rm.pv[1] : Move::none();
+    r.score = rm.score == -VALUE_INFINITE ? rm.previous_score : rm.score;
+    r.depth = best->completed_depth;
+    return r;
+}
+
+template Value Worker::search<Worker::ROOT>(Stack*, Value, Value, Depth, bool);
+
+}  // namespace hisha::engine

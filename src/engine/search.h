@@ -1,0 +1,159 @@
+// Search: iterative deepening with aspiration windows over a principal variation search with
+// a transposition table, quiescence over captures and promotions, check extensions, null-move
+// pruning, late-move reductions, futility pruning and razoring, killer/history/counter-move
+// ordering and SEE. Shogi rules enter through the core: a repeated position is a draw unless
+// one side checked all the way (that side loses), a valid entering-king declaration wins,
+// and a side with no legal move has lost. Several threads search the same tree (Lazy SMP).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "core/position.h"
+#include "evaluate.h"
+#include "history.h"
+#include "timeman.h"
+#include "tt.h"
+#include "value.h"
+
+namespace hisha::engine {
+
+/// One line of search output ("info" in USI terms).
+struct SearchInfo {
+    int depth = 0;
+    int seldepth = 0;
+    int multipv = 1;
+    Value score = 0;
+    bool lowerbound = false, upperbound = false;
+    std::uint64_t nodes = 0;
+    std::uint64_t nps = 0;
+    int time_ms = 0;
+    int hashfull = 0;
+    std::vector<core::Move> pv;
+};
+
+struct SearchResult {
+    core::Move best;    // none when there is no legal move; Move::win() for a declaration
+    core::Move ponder;
+    Value score = 0;
+    int depth = 0;
+    std::uint64_t nodes = 0;
+};
+
+struct RootMove {
+    core::Move move;
+    Value score = -VALUE_INFINITE, previous_score = -VALUE_INFINITE, average = -VALUE_INFINITE;
+    int seldepth = 0;
+    std::vector<core::Move> pv;
+    bool operator<(const RootMove& o) const {
+        return score != o.score ? score > o.score : previous_score > o.previous_score;
+    }
+};
+
+struct SearchOptions {
+    int multipv = 1;
+    int threads = 1;
+    bool declaration_rule = true;  // CSA 27-point rule
+    int contempt = 0;              // draw score from the engine's view (positive avoids draws)
+};
+
+class ThreadPool;
+
+/// The state of one search thread.
+class Worker {
+public:
+    Worker(ThreadPool& pool, int index);
+    void start_search();
+    void clear_history() { history_.clear(); }
+
+    std::unique_ptr<core::Position> pos;
+    std::vector<RootMove> root_moves;
+    std::atomic<std::uint64_t> nodes{0};
+    int completed_depth = 0;
+    int sel_depth = 0;
+    int index;
+
+private:
+    struct Stack {
+        core::Move* pv;
+        core::Move current_move;
+        core::Move killers[2];
+        Value static_eval;
+        int ply;
+        int move_count;
+        bool in_check;
+        core::StateInfo st;
+    };
+    enum NodeType { NON_PV, PV, ROOT };
+
+    void iterative_deepening();
+    template <NodeType NT>
+    Value search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_node);
+    template <NodeType NT>
+    Value qsearch(Stack* ss, Value alpha, Value beta, Depth depth = 0);
+    Value repetition_value(int ply) const;
+    void update_quiet_stats(Stack* ss, core::Move m, int bonus, const core::Move* quiets, int quiet_count);
+    void check_time();
+    void report(int depth, Value alpha, Value beta);
+
+    ThreadPool& pool_;
+    History history_;
+    int root_depth_ = 0;
+    int pv_index_ = 0;
+    int calls_ = 0;
+    std::vector<Stack> stack_;
+};
+
+/// Starts, stops and waits for searches; owns the workers, the TT and the evaluator. Each
+/// search runs on its own threads (one per worker), started by start() and joined by wait().
+class ThreadPool {
+public:
+    ThreadPool();
+    ~ThreadPool();
+    void set_threads(int n);
+    int thread_count() const { return int(workers_.size()); }
+    /// Forgets what was learned (new game).
+    void clear();
+
+    /// Starts a search of pos (cloned, with its history) in the background. `start_time` is
+    /// when the request arrived (time limits count from it).
+    void start(const core::Position& pos, const Limits& limits, const SearchOptions& opts,
+               TimePoint start_time, std::vector<core::Move> search_moves = {});
+    void stop() { stop_ = true; }
+    void ponderhit();
+    /// Blocks until the current search (if any) has reported its best move.
+    void wait();
+    bool searching() const { return searching_; }
+
+    TranspositionTable tt;
+    std::shared_ptr<const Evaluator> evaluator;
+    std::function<void(const SearchInfo&)> on_info;
+    std::function<void(const SearchResult&)> on_bestmove;
+
+    // --- shared search state (read by the workers)
+    std::atomic<bool> stop_{false};
+    std::atomic<bool> pondering_{false};
+    Limits limits;
+    SearchOptions options;
+    TimeManager time;
+    std::uint64_t nodes_searched() const;
+    core::Color root_color = core::BLACK;
+    int network_delay = 120;   // ms kept in reserve on every move
+    int minimum_thinking = 20;  // ms
+
+private:
+    friend class Worker;
+    void run();
+    SearchResult result() const;
+
+    std::vector<std::unique_ptr<Worker>> workers_;
+    std::thread main_;
+    std::atomic<bool> searching_{false};
+};
+
+}  // namespace hisha::engine

@@ -1,0 +1,42 @@
+// Time allocation per clock type.
+#include "timeman.h"
+
+#include <algorithm>
+
+namespace hisha::engine {
+
+void TimeManager::init(const Limits& l, core::Color us, int ply, TimePoint start, int delay, int minimum) {
+    start_ = start;
+    limited_ = l.use_time() && !l.infinite;
+    if (!limited_) {
+        optimum_ = maximum_ = 1 << 30;
+        return;
+    }
+    if (l.movetime) {
+        optimum_ = maximum_ = std::max(1, l.movetime - delay);
+        return;
+    }
+    int left = std::max(0, l.time[us]);
+    int inc = l.inc[us];
+    int byo = l.byoyomi;
+    // Moves still to play in this control: the given number, or an estimate that shrinks as
+    // the game goes on (shogi games last about 120 plies; keep a reserve).
+    int mtg = l.moves_to_go ? std::min(l.moves_to_go, 50) : std::clamp(50 - ply / 4, 20, 50);
+    // Everything this move may still use without losing on time.
+    int hard = left + byo + (inc ? inc : 0) - delay;
+    int base = left / mtg + inc * 3 / 4;
+    if (byo) {
+        // Byoyomi time is lost if unused: think for most of it, plus a share of the main time.
+        optimum_ = base + byo * 9 / 10 - delay;
+        maximum_ = std::min(hard, left / 4 + byo - delay);
+    } else {
+        optimum_ = base;
+        maximum_ = std::min(hard - delay, std::max(base, left / 5 + inc));
+    }
+    if (l.moves_to_go == 1)  // the last move of a control: use what is safely there
+        optimum_ = std::max(optimum_, (left + inc) * 7 / 10 - delay);
+    maximum_ = std::max(1, maximum_);
+    optimum_ = std::clamp(optimum_, std::min(minimum, maximum_), maximum_);
+}
+
+}  // namespace hisha::engine

@@ -1,0 +1,76 @@
+// Transposition table storage and replacement.
+#include "tt.h"
+
+#include <cstring>
+
+namespace hisha::engine {
+
+namespace {
+constexpr int DEPTH_OFFSET = -7;  // stored depth = depth - offset (qsearch depths are negative)
+}
+
+void TranspositionTable::resize(std::size_t mb) {
+    mb = mb < 1 ? 1 : mb;
+    std::size_t count = mb * 1024 * 1024 / sizeof(Cluster);
+    if (count != cluster_count_) {
+        table_.reset(new Cluster[count]);
+        cluster_count_ = count;
+    }
+    mb_ = mb;
+    clear();
+}
+
+void TranspositionTable::clear() {
+    std::memset(static_cast<void*>(table_.get()), 0, cluster_count_ * sizeof(Cluster));
+    generation_ = 0;
+}
+
+bool TranspositionTable::probe(core::Key key, TTData& out, Entry*& slot) const {
+    Cluster* c = cluster_of(key);
+    std::uint16_t k16 = std::uint16_t(key >> 48);
+    for (Entry& e : c->entry)
+        if (e.key16 == k16 && e.depth8) {
+            out = TTData{core::Move16(e.move16), Value(e.value16), Value(e.eval16), Depth(e.depth8) + DEPTH_OFFSET,
+                         Bound(e.genbound8 & 3), bool(e.genbound8 & 4)};
+            e.genbound8 = std::uint8_t(generation_ | (e.genbound8 & 7));  // refresh
+            slot = &e;
+            return true;
+        }
+    // Replace the entry with the least depth, preferring old generations.
+    Entry* replace = &c->entry[0];
+    auto worth = [&](const Entry& e) {
+        return int(e.depth8) - 8 * int(std::uint8_t(generation_ - (e.genbound8 & 0xf8)) / GENERATION_DELTA);
+    };
+    for (Entry& e : c->entry)
+        if (worth(e) < worth(*replace))
+            replace = &e;
+    slot = replace;
+    out = TTData{core::Move16(), VALUE_NONE, VALUE_NONE, 0, BOUND_NONE, false};
+    return false;
+}
+
+void TranspositionTable::store(Entry* e, core::Key key, Value v, bool pv, Bound b, Depth d, core::Move16 m,
+                               Value ev) {
+    std::uint16_t k16 = std::uint16_t(key >> 48);
+    // Keep the old move when none is given for the same position.
+    if (m.raw() || k16 != e->key16)
+        e->move16 = m.raw();
+    // Overwrite less valuable entries only (exact bounds and deeper searches win).
+    if (b == BOUND_EXACT || k16 != e->key16 || d - DEPTH_OFFSET + 2 * pv > int(e->depth8) - 4) {
+        e->key16 = k16;
+        e->value16 = std::int16_t(v);
+        e->eval16 = std::int16_t(ev);
+        e->depth8 = std::uint8_t(d - DEPTH_OFFSET);
+        e->genbound8 = std::uint8_t(generation_ | (std::uint8_t(pv) << 2) | b);
+    }
+}
+
+int TranspositionTable::hashfull() const {
+    int count = 0;
+    for (std::size_t i = 0; i < 1000 && i < cluster_count_; ++i)
+        for (const Entry& e : table_[i].entry)
+            count += e.depth8 && (e.genbound8 & 0xf8) == generation_;
+    return count / 3;
+}
+
+}  // namespace hisha::engine

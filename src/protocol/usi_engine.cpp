@@ -1,0 +1,272 @@
+// USI command handling.
+#include "usi_engine.h"
+
+#include <iostream>
+#include <sstream>
+
+#include "core/movegen.h"
+#include "notation/usi.h"
+
+namespace hisha::protocol {
+
+using namespace core;
+
+const UsiEngine::Command UsiEngine::COMMANDS[] = {
+    {"usi", &UsiEngine::cmd_usi, "identify the engine and list its options"},
+    {"isready", &UsiEngine::cmd_isready, "answer readyok when ready"},
+    {"setoption", &UsiEngine::cmd_setoption, "setoption name <id> [value <x>]"},
+    {"usinewgame", &UsiEngine::cmd_usinewgame, "a new game starts"},
+    {"position", &UsiEngine::cmd_position, "position startpos|sfen <sfen> [moves <m>...]"},
+    {"go", &UsiEngine::cmd_go,
+     "go [btime t] [wtime t] [byoyomi t] [binc t] [winc t] [movestogo n] [movetime t] [depth d] [nodes n] "
+     "[infinite] [ponder] [mate t|infinite] [searchmoves m...]"},
+    {"stop", &UsiEngine::cmd_stop, "stop thinking and answer bestmove"},
+    {"ponderhit", &UsiEngine::cmd_ponderhit, "the pondered move was played"},
+    {"gameover", &UsiEngine::cmd_gameover, "gameover win|lose|draw"},
+    {"quit", &UsiEngine::cmd_quit, "exit"},
+    {"d", &UsiEngine::cmd_display, "show the position as an SFEN with its legal moves"},
+    {"perft", &UsiEngine::cmd_perft, "perft <depth>: count the legal move tree"},
+    {"bench", &UsiEngine::cmd_bench, "bench [depth]: fixed-depth search of the bench positions"},
+    {"eval", &UsiEngine::cmd_eval, "static evaluation of the position"},
+    {"help", &UsiEngine::cmd_help, "list the commands"},
+};
+
+UsiEngine::UsiEngine(std::istream& in, std::ostream& out) : in_(in), out_(out), pos_(std::make_unique<Position>()) {}
+
+UsiEngine::~UsiEngine() {
+    engine_.stop();
+    engine_.pool().pondering_ = false;
+    engine_.wait();
+}
+
+void UsiEngine::send(const std::string& line) {
+    std::lock_guard<std::mutex> lock(out_mutex_);
+    out_ << line << '\n' << std::flush;
+}
+
+int UsiEngine::run() {
+    std::string line;
+    while (!quit_ && std::getline(in_, line))
+        handle(line);
+    engine_.stop();
+    engine_.pool().pondering_ = false;
+    engine_.wait();
+    return 0;
+}
+
+bool UsiEngine::handle(const std::string& raw) {
+    std::string line = raw;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+        line.pop_back();
+    std::istringstream args(line);
+    std::string name;
+    if (!(args >> name))
+        return true;
+    for (const Command& c : COMMANDS)
+        if (name == c.name) {
+            (this->*c.handler)(args);
+            return true;
+        }
+    send("info string unknown command: " + name);
+    return false;
+}
+
+void UsiEngine::cmd_usi(std::istringstream&) {
+    send("id name Hisha 0.1");
+    send("id author the Hisha developers");
+    for (const auto& o : engine_.options()) {
+        std::string line = "option name " + o.name + " type ";
+        switch (o.type) {
+        case engine::EngineOption::Type::Spin:
+            line += "spin default " + o.default_value + " min " + std::to_string(o.min) + " max " + std::to_string(o.max);
+            break;
+        case engine::EngineOption::Type::Check: line += "check default " + o.default_value; break;
+        case engine::EngineOption::Type::Combo:
+            line += "combo default " + o.default_value;
+            for (const auto& v : o.vars)
+                line += " var " + v;
+            break;
+        case engine::EngineOption::Type::Button: line += "button"; break;
+        case engine::EngineOption::Type::String:
+            line += "string default " + (o.default_value.empty() ? std::string("<empty>") : o.default_value);
+            break;
+        case engine::EngineOption::Type::Filename:
+            line += "filename default " + (o.default_value.empty() ? std::string("<empty>") : o.default_value);
+            break;
+        }
+        send(line);
+    }
+    send("usiok");
+}
+
+void UsiEngine::cmd_isready(std::istringstream&) { send("readyok"); }
+
+void UsiEngine::cmd_setoption(std::istringstream& args) {
+    std::string token, name, value;
+    bool in_value = false;
+    args >> token;  // "name"
+    while (args >> token) {
+        if (!in_value && token == "value") {
+            in_value = true;
+            continue;
+        }
+        std::string& target = in_value ? value : name;
+        target += (target.empty() ? "" : " ") + token;
+    }
+    if (engine_.searching()) {
+        send("info string setoption ignored while searching");
+        return;
+    }
+    std::string err = engine_.set_option(name, value);
+    if (!err.empty())
+        send("info string " + err);
+}
+
+void UsiEngine::cmd_usinewgame(std::istringstream&) {
+    if (!engine_.searching())
+        engine_.new_game();
+}
+
+void UsiEngine::cmd_position(std::istringstream& args) {
+    std::string rest;
+    std::getline(args, rest);
+    auto rec = notation::parse_usi_position(rest);
+    if (!rec) {
+        send("info string bad position: " + rec.error().to_string());
+        return;
+    }
+    auto pos = std::make_unique<Position>();
+    if (auto r = pos->set(rec->start_sfen, SfenRules::Relaxed); !r) {
+        send("info string bad position: " + r.error().to_string());
+        return;
+    }
+    for (const auto& m : rec->moves)
+        pos->play(m.move);
+    pos_ = std::move(pos);
+}
+
+void UsiEngine::cmd_go(std::istringstream& args) {
+    auto start = engine::Clock::now();
+    engine::Limits l;
+    std::vector<Move> search_moves;
+    std::string token;
+    bool mate = false;
+    auto num = [&](auto& target) {
+        long long v = 0;
+        if (args >> v)
+            target = std::remove_reference_t<decltype(target)>(std::max(0LL, v));
+    };
+    while (args >> token) {
+        if (token == "btime") num(l.time[BLACK]);
+        else if (token == "wtime") num(l.time[WHITE]);
+        else if (token == "byoyomi") num(l.byoyomi);
+        else if (token == "binc") num(l.inc[BLACK]);
+        else if (token == "winc") num(l.inc[WHITE]);
+        else if (token == "movestogo") num(l.moves_to_go);
+        else if (token == "movetime") num(l.movetime);
+        else if (token == "depth") num(l.depth);
+        else if (token == "nodes") num(l.nodes);
+        else if (token == "infinite") l.infinite = true;
+        else if (token == "ponder") l.ponder = true;
+        else if (token == "mate") {
+            mate = true;
+            args >> token;
+        } else if (token == "searchmoves") {
+            while (args >> token) {
+                auto m = notation::parse_usi_move(*pos_, token);
+                if (m)
+                    search_moves.push_back(*m);
+            }
+        }
+    }
+    if (mate) {
+        send("checkmate notimplemented");
+        return;
+    }
+    engine_.go(
+        *pos_, l, [this](const engine::SearchInfo& info) { send(info_line(info)); },
+        [this](const engine::SearchResult& r) {
+            if (!r.best)
+                send("bestmove resign");
+            else if (r.ponder)
+                send("bestmove " + to_usi(r.best) + " ponder " + to_usi(r.ponder));
+            else
+                send("bestmove " + to_usi(r.best));
+        },
+        search_moves, start);
+}
+
+std::string UsiEngine::info_line(const engine::SearchInfo& info) const {
+    std::ostringstream s;
+    s << "info depth " << info.depth << " seldepth " << info.seldepth << " multipv " << info.multipv << " score ";
+    if (engine::is_mate_score(info.score))
+        s << "mate " << (info.score > 0 ? engine::VALUE_MATE - info.score : -(engine::VALUE_MATE + info.score));
+    else
+        s << "cp " << info.score;
+    if (info.lowerbound)
+        s << " lowerbound";
+    else if (info.upperbound)
+        s << " upperbound";
+    s << " nodes " << info.nodes << " nps " << info.nps << " time " << info.time_ms << " hashfull " << info.hashfull;
+    if (!info.pv.empty()) {
+        s << " pv";
+        for (Move m : info.pv)
+            s << ' ' << to_usi(m);
+    }
+    return s.str();
+}
+
+void UsiEngine::cmd_stop(std::istringstream&) {
+    engine_.pool().pondering_ = false;
+    engine_.stop();
+}
+
+void UsiEngine::cmd_ponderhit(std::istringstream&) { engine_.ponderhit(); }
+
+void UsiEngine::cmd_gameover(std::istringstream&) {
+    engine_.pool().pondering_ = false;
+    engine_.stop();
+}
+
+void UsiEngine::cmd_quit(std::istringstream&) {
+    quit_ = true;
+    engine_.pool().pondering_ = false;
+    engine_.stop();
+}
+
+void UsiEngine::cmd_display(std::istringstream&) {
+    send("info string sfen " + pos_->sfen());
+    std::string moves = "info string moves";
+    for (const auto& sm : MoveList<LEGAL, true>(*pos_))
+        moves += ' ' + to_usi(sm.move);
+    send(moves);
+}
+
+void UsiEngine::cmd_perft(std::istringstream& args) {
+    int depth = 1;
+    args >> depth;
+    auto p = pos_->clone();
+    auto t0 = engine::Clock::now();
+    std::uint64_t n = perft(*p, std::clamp(depth, 0, 10));
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(engine::Clock::now() - t0).count();
+    send("info string perft " + std::to_string(depth) + " nodes " + std::to_string(n) + " time " + std::to_string(ms));
+}
+
+void UsiEngine::cmd_bench(std::istringstream& args) {
+    int depth = 9;
+    args >> depth;
+    int ms = 0;
+    std::uint64_t n = engine_.bench(std::clamp(depth, 1, 30), &ms);
+    send("info string bench nodes " + std::to_string(n) + " time " + std::to_string(ms));
+}
+
+void UsiEngine::cmd_eval(std::istringstream&) {
+    send("info string eval " + std::to_string(engine_.pool().evaluator->evaluate(*pos_)) + " (side to move)");
+}
+
+void UsiEngine::cmd_help(std::istringstream&) {
+    for (const Command& c : COMMANDS)
+        send(std::string("info string ") + c.name + ": " + c.help);
+}
+
+}  // namespace hisha::protocol
