@@ -20,6 +20,8 @@ PACKAGES=(
     googletest
     libbenchmark-dev
     libclang-rt-14-dev
+    # Peers for tests
+    gnushogi
 )
 
 is_installed() {
