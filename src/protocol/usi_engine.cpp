@@ -48,8 +48,13 @@ int UsiEngine::run() {
     std::string line;
     while (!quit_ && std::getline(in_, line))
         handle(line);
-    engine_.stop();
-    engine_.pool().pondering_ = false;
+    // At the end of input a bounded search (depth, nodes, time) may finish and report, so
+    // that `echo "position ...\ngo depth 10" | hisha usi` works; an unbounded one stops.
+    const auto& l = engine_.pool().limits;
+    if (quit_ || l.infinite || engine_.pool().pondering_) {
+        engine_.pool().pondering_ = false;
+        engine_.stop();
+    }
     engine_.wait();
     return 0;
 }

@@ -1,0 +1,110 @@
+// A scripted USI conversation through the real command handler.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <thread>
+
+#include "protocol/usi_engine.h"
+
+using hisha::protocol::UsiEngine;
+
+namespace {
+// Runs a script and returns every line the engine wrote.
+std::vector<std::string> converse(const std::string& script) {
+    std::istringstream in(script);
+    std::ostringstream out;
+    {
+        UsiEngine usi(in, out);
+        usi.run();
+    }
+    std::vector<std::string> lines;
+    std::istringstream o(out.str());
+    for (std::string l; std::getline(o, l);)
+        lines.push_back(l);
+    return lines;
+}
+bool has_prefix(const std::vector<std::string>& lines, const std::string& p) {
+    for (const auto& l : lines)
+        if (l.rfind(p, 0) == 0)
+            return true;
+    return false;
+}
+}  // namespace
+
+TEST(UsiEngine, HandshakeListsOptionsThenUsiok) {
+    auto lines = converse("usi\nisready\nquit\n");
+    ASSERT_FALSE(lines.empty());
+    EXPECT_EQ(lines[0], "id name Hisha 0.1");
+    EXPECT_TRUE(has_prefix(lines, "option name USI_Hash type spin"));
+    EXPECT_TRUE(has_prefix(lines, "option name Threads type spin"));
+    EXPECT_TRUE(has_prefix(lines, "option name MultiPV type spin"));
+    auto usiok = std::find(lines.begin(), lines.end(), "usiok");
+    auto ready = std::find(lines.begin(), lines.end(), "readyok");
+    ASSERT_NE(usiok, lines.end());
+    ASSERT_NE(ready, lines.end());
+    EXPECT_LT(usiok, ready);
+}
+
+TEST(UsiEngine, GoDepthAnswersOneBestmoveAfterInfo) {
+    auto lines = converse("usi\nisready\nusinewgame\nposition startpos moves 7g7f 3c3d\ngo depth 4\n");
+    int bestmoves = 0;
+    bool info_before = false;
+    for (const auto& l : lines) {
+        if (l.rfind("info depth", 0) == 0 && bestmoves == 0)
+            info_before = true;
+        bestmoves += l.rfind("bestmove ", 0) == 0;
+    }
+    EXPECT_EQ(bestmoves, 1);
+    EXPECT_TRUE(info_before);
+    EXPECT_TRUE(has_prefix(lines, "info depth 4 "));
+}
+
+TEST(UsiEngine, MateIsReportedInPliesAndWinIsDeclared) {
+    auto mate = converse("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1\ngo depth 3\n");
+    EXPECT_TRUE(has_prefix(mate, "bestmove G*5b"));
+    bool mate1 = false;
+    for (const auto& l : mate)
+        mate1 |= l.find("score mate 1 ") != std::string::npos;
+    EXPECT_TRUE(mate1);
+    auto win = converse("position sfen 4K4/RRBB5/PPPPPP3/9/9/9/9/9/8k b 2P 1\ngo byoyomi 1000\n");
+    EXPECT_TRUE(has_prefix(win, "bestmove win"));
+}
+
+TEST(UsiEngine, MatedSideResigns) {
+    auto lines = converse("position sfen 3lkl3/9/3GPG3/9/9/9/9/9/4K4 b - 1 moves 5c5b+\ngo byoyomi 1000\n");
+    EXPECT_TRUE(has_prefix(lines, "bestmove resign"));
+}
+
+TEST(UsiEngine, StopEndsAnInfiniteSearchAndPonderhitAPonder) {
+    std::istringstream in;
+    std::ostringstream out;
+    UsiEngine usi(in, out);
+    usi.handle("position startpos");
+    usi.handle("go infinite");
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_EQ(out.str().find("bestmove"), std::string::npos);  // never before stop
+    usi.handle("stop");
+    usi.handle("isready");  // waits for nothing, answers at once
+    for (int i = 0; i < 200 && out.str().find("bestmove") == std::string::npos; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_NE(out.str().find("bestmove"), std::string::npos);
+}
+
+TEST(UsiEngine, BadInputIsReportedAndIgnored) {
+    auto lines = converse("position sfen garbage\nsetoption name Threads value lots\nsetoption name Nope value 1\n"
+                          "position startpos moves 7g7e\nfrobnicate\nisready\n");
+    EXPECT_TRUE(has_prefix(lines, "info string bad position"));
+    EXPECT_TRUE(has_prefix(lines, "info string option Threads"));
+    EXPECT_TRUE(has_prefix(lines, "info string no such option: Nope"));
+    EXPECT_TRUE(has_prefix(lines, "info string unknown command: frobnicate"));
+    EXPECT_EQ(lines.back(), "readyok");
+}
+
+TEST(UsiEngine, SetoptionChangesMultiPV) {
+    auto lines = converse("setoption name MultiPV value 3\nposition startpos\ngo depth 3\n");
+    EXPECT_TRUE(has_prefix(lines, "info depth 3 seldepth"));
+    bool pv3 = false;
+    for (const auto& l : lines)
+        pv3 |= l.find(" multipv 3 ") != std::string::npos;
+    EXPECT_TRUE(pv3);
+}
