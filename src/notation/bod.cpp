@@ -145,7 +145,9 @@ Result<bool, ParseError> BodReader::feed_row(std::string_view line, int line_no)
     std::string_view r = skip_spaces(s);
     if (auto n = read_digit(r))
         rank = *n;
-    if (rank > 9 || rank_seen_[rank - 1])
+    if (rank > 9)
+        return core::unexpected(bod_error(ParseErrorCode::BadBoard, "more than 9 rows", line_no, column_of(line, s)));
+    if (rank_seen_[rank - 1])
         return core::unexpected(bod_error(ParseErrorCode::BadBoard, "rank " + std::to_string(rank) + " given twice",
                                           line_no, column_of(line, s)));
     rank_seen_[rank - 1] = true;
@@ -190,7 +192,7 @@ Result<std::string, ParseError> BodReader::sfen(Color default_side) const {
     if (rows_ != 9)
         return core::unexpected(bod_error(ParseErrorCode::BadBoard,
                                           "the board has " + std::to_string(rows_) + " rows, not 9",
-                                          rows_ ? last_row_line_ : first_line_, 0));
+                                          rows_ ? last_row_line_ : first_line_, 1));
     core::Hand hands[core::COLOR_NB] = {hands_[0], hands_[1]};
     if (rest_to_) {
         int left[core::HAND_TYPE_NB];
@@ -234,7 +236,7 @@ Result<std::string, ParseError> BodReader::sfen(Color default_side) const {
     out += (hand.empty() ? "-" : hand) + " " + std::to_string(move_number_);
     core::Position pos;
     if (auto r = pos.set(out, core::SfenRules::Relaxed); !r)
-        return core::unexpected(bod_error(ParseErrorCode::IllegalPosition, r.error().message, first_line_, 0));
+        return core::unexpected(bod_error(ParseErrorCode::IllegalPosition, r.error().message, first_line_, 1));
     return out;
 }
 

@@ -16,7 +16,8 @@ class Ki2Writer : public detail::RecordVisitor {
 public:
     Ki2Writer(const GameRecord& rec, std::string& out) : rec_(rec), out_(out) {}
 
-    void on_move(const core::Position& before, const MoveRecord& mr, core::Move previous, int, int) override {
+    void on_move(const core::Position& before, const MoveRecord& mr, core::Move previous, int,
+                 std::int64_t) override {
         std::string token = ki2_move_text(before, mr.move, previous);
         if (in_line_ > 0)
             out_ += std::string(std::size_t(std::max(1, 12 - last_width_)), ' ');
@@ -26,7 +27,8 @@ public:
             end_line();
         out_ += detail::comment_lines(mr.comments);
     }
-    void on_line_end(const core::Position& end, int next_ply, bool main_line, const std::array<int, 2>&) override {
+    void on_line_end(const core::Position& end, int next_ply, bool main_line,
+                     const std::array<std::int64_t, 2>&) override {
         end_line();
         if (!main_line)
             return;

@@ -83,11 +83,12 @@ std::optional<Tail> read_tail(std::string_view s) {
     s = skip_spaces(s);
     if (consume(s, "(")) {
         s = skip_ascii_spaces(s);
+        // Bounded so that sums over a whole game stay far from overflowing.
         auto minutes = read_int(s);
-        if (!minutes || !consume(s, ":"))
+        if (!minutes || *minutes > 9999 || !consume(s, ":"))
             return std::nullopt;
         auto seconds = read_int(s);
-        if (!seconds)
+        if (!seconds || *seconds > 99)
             return std::nullopt;
         t.time_ms = (*minutes * 60 + *seconds) * 1000;
         s = skip_ascii_spaces(s);
@@ -554,10 +555,11 @@ std::string start_block(const GameRecord& rec) {
     return write_bod(*pos);
 }
 
-std::string time_column(int ms, int cumulative_ms) {
-    int s = ms / 1000, c = cumulative_ms / 1000;
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "(%2d:%02d/%02d:%02d:%02d)", s / 60, s % 60, c / 3600, c / 60 % 60, c % 60);
+std::string time_column(std::int64_t ms, std::int64_t cumulative_ms) {
+    long long s = ms / 1000, c = cumulative_ms / 1000;
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "(%2lld:%02lld/%02lld:%02lld:%02lld)", s / 60, s % 60, c / 3600, c / 60 % 60,
+                  c % 60);
     return buf;
 }
 
@@ -582,18 +584,20 @@ public:
     KifWriter(const GameRecord& rec, std::string& out)
         : rec_(rec), out_(out), times_(any_time(rec.moves) || rec.result.time_ms) {}
 
-    void on_move(const Position& before, const MoveRecord& mr, Move previous, int ply, int cumulative_ms) override {
+    void on_move(const Position& before, const MoveRecord& mr, Move previous, int ply,
+                 std::int64_t cumulative_ms) override {
         write_line(ply, kif_move_text(before, mr.move, previous), mr.time_ms.value_or(0), cumulative_ms,
                    !mr.variations.empty());
         out_ += comment_lines(mr.comments);
     }
-    void on_line_end(const Position& end, int next_ply, bool main_line, const std::array<int, 2>& cum) override {
+    void on_line_end(const Position& end, int next_ply, bool main_line,
+                     const std::array<std::int64_t, 2>& cum) override {
         if (!main_line)
             return;
         std::string_view word = special_word(rec_.result, end.side_to_move());
         if (word.empty())
             return;
-        int t = rec_.result.time_ms.value_or(0);
+        std::int64_t t = rec_.result.time_ms.value_or(0);
         write_line(next_ply, std::string(word), t, cum[end.side_to_move()] + t, false);
         out_ += summary_text(rec_.result, next_ply - 1, end.side_to_move(), uses_handicap_names(rec_)) + "\n";
     }
@@ -601,7 +605,7 @@ public:
 
 private:
     // The move text is padded to 13 columns before the time, as Kifu for Windows does.
-    void write_line(int ply, const std::string& text, int ms, int cumulative_ms, bool plus) {
+    void write_line(int ply, const std::string& text, std::int64_t ms, std::int64_t cumulative_ms, bool plus) {
         out_ += ply_prefix(ply) + text;
         if (times_)
             out_ += std::string(std::size_t(std::max(1, 13 - display_width(text))), ' ')
@@ -615,7 +619,7 @@ private:
 };
 
 void walk_line(Position& pos, const std::vector<MoveRecord>& moves, int first_ply, Move previous,
-               std::array<int, 2> cum, bool main_line, RecordVisitor& v) {
+               std::array<std::int64_t, 2> cum, bool main_line, RecordVisitor& v) {
     std::size_t played = 0;
     Move prev = previous;
     for (const auto& mr : moves) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,10 +49,10 @@ public:
     virtual ~RecordVisitor() = default;
     /// A move, with the position before it and the cumulative time of its player after it.
     virtual void on_move(const core::Position& before, const MoveRecord& mr, core::Move previous, int ply,
-                         int cumulative_ms) = 0;
+                         std::int64_t cumulative_ms) = 0;
     /// The end of a line: `next_ply` is the ply a special move would take.
     virtual void on_line_end(const core::Position& end, int next_ply, bool main_line,
-                             const std::array<int, 2>& cumulative_ms) = 0;
+                             const std::array<std::int64_t, 2>& cumulative_ms) = 0;
     /// A variation starting at `ply` follows.
     virtual void on_variation(int ply) = 0;
 };

@@ -154,11 +154,11 @@ TEST(BodErrors, MessagesWithLineAndColumn) {
         {with_line(4, "| ・v飛 ・ ・ ・ ・ ・v角|二"), "line 5, col 18: BOD: a square must start with ' ' or 'v'"},
         {with_line(4, "| ・v飛 ・ ・ ・ ・ ・v角 ・ ・|二"), "line 5, col 20: BOD: a row must hold 9 squares and end with '|'"},
         {with_line(4, "| ・v飛 ・ ・ ・ ・ ・v角 ・|一"), "line 5, col 21: BOD: rank 1 given twice"},
-        {with_line(4, ""), "line 12: BOD: the board has 8 rows, not 9"},
+        {with_line(4, ""), "line 12, col 1: BOD: the board has 8 rows, not 9"},
         {with_line(0, "後手の持駒：象"), "line 1, col 7: BOD: unknown piece in hand"},
         {with_line(0, "後手の持駒：歩十九"), "line 1, col 7: BOD: too many 歩 in hand"},
         {with_line(0, "後手の持駒：龍"), "line 1, col 7: BOD: unknown piece in hand"},
-        {with_line(6, "| 玉 ・ ・ ・ ・ ・ ・ ・ ・|四"), "line 1: BOD: two Black kings"},
+        {with_line(6, "| 玉 ・ ・ ・ ・ ・ ・ ・ ・|四"), "line 1, col 1: BOD: two Black kings"},
         {"先手：羽生\n", "BOD: no board diagram"},
     };
     for (const auto& c : cases) {

@@ -409,7 +409,7 @@ TEST(KifErrors, MessagesWithLineAndColumn) {
         {"   1 ７六歩(77)\nmore text\n", "line 2, col 1: unrecognised line: more text"},
         {"a:\x82\xa0\nb:\x81\x20\n", "line 2, col 3: bytes that are not valid shift_jis"},
         {"\n \n", "empty record"},
-        {"後手の持駒：なし\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|一\n   1 ７六歩(77)\n", "line 2: BOD: the board has 1 rows, not 9"},
+        {"後手の持駒：なし\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|一\n   1 ７六歩(77)\n", "line 2, col 1: BOD: the board has 1 rows, not 9"},
     };
     for (const auto& c : cases)
         EXPECT_EQ(error_of(c.text), c.message) << c.text;
