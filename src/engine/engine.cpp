@@ -7,6 +7,8 @@
 
 namespace hisha::engine {
 
+using core::Move;
+
 namespace {
 std::string lower(std::string s) {
     for (char& c : s)
@@ -41,6 +43,12 @@ Engine::Engine() {
         {"EnteringKingRule", T::Combo, "CSARule27", 0, 0, {"NoEnteringKing", "CSARule27"}, "",
          "whether an entering-king declaration wins (bestmove win)"},
         {"Contempt", T::Spin, "0", -1000, 1000, {}, "", "centipawns by which a draw counts as a loss for the engine"},
+        {"OwnBook", T::Check, "true", 0, 0, {}, "", "play from the opening book when it has the position"},
+        {"BookFile", T::Filename, "", 0, 0, {}, "", "opening book: GNU Shogi text book or SFEN book"},
+        {"Skill", T::Spin, "20", 0, 20, {}, "",
+         "playing strength: 0 = 15 kyu ... 14 = 1 kyu, 15 = 1 dan ... 19 = 5 dan, 20 = full strength"},
+        {"USI_LimitStrength", T::Check, "false", 0, 0, {}, "", "play at USI_Strength instead of full strength"},
+        {"USI_Strength", T::Spin, "-15", -15, 5, {}, "", "grade when limited: -15..-1 kyu, 1..5 dan"},
     };
     for (auto& o : options_) {
         o.value = o.default_value;
@@ -86,8 +94,9 @@ std::string Engine::set_option(const std::string& name, const std::string& value
         }
         default: o.value = value == "<empty>" ? "" : value;
         }
+        book_error_.clear();
         apply(o);
-        return "";
+        return book_error_;
     }
     return "no such option: " + name;
 }
@@ -108,6 +117,26 @@ void Engine::apply(const EngineOption& o) {
         pool_.network_delay = std::stoi(o.value);
     else if (o.name == "MinimumThinkingTime")
         pool_.minimum_thinking = std::stoi(o.value);
+    else if (o.name == "BookFile") {
+        book_.clear();
+        if (!o.value.empty())
+            if (auto r = book_.load_file(o.value); !r)
+                book_error_ = r.error().to_string();
+    }
+}
+
+int Engine::skill() const {
+    if (option("USI_LimitStrength") == "true") {
+        int s = std::stoi(option("USI_Strength"));
+        return s < 0 ? 15 + std::max(s, -15) : std::min(14 + std::max(s, 1), 19);
+    }
+    return std::stoi(option("Skill"));
+}
+
+std::string Engine::grade(int skill) {
+    if (skill >= 20)
+        return "full strength";
+    return skill < 15 ? std::to_string(15 - skill) + " kyu" : std::to_string(skill - 14) + " dan";
 }
 
 SearchOptions Engine::search_options() const {
@@ -116,6 +145,7 @@ SearchOptions Engine::search_options() const {
     s.threads = std::stoi(option("Threads"));
     s.declaration_rule = option("EnteringKingRule") == "CSARule27";
     s.contempt = std::stoi(option("Contempt"));
+    s.skill = skill();
     return s;
 }
 
@@ -125,6 +155,12 @@ void Engine::go(const core::Position& pos, const Limits& limits, std::function<v
     pool_.wait();
     pool_.on_info = std::move(on_info);
     pool_.on_bestmove = std::move(on_bestmove);
+    pool_.book_move = Move::none();
+    if (option("OwnBook") == "true" && !book_.empty()) {
+        Move m = book_.probe(pos, rng_);
+        if (m && (search_moves.empty() || std::find(search_moves.begin(), search_moves.end(), m) != search_moves.end()))
+            pool_.book_move = m;
+    }
     pool_.start(pos, limits, search_options(), start, std::move(search_moves));
 }
 
@@ -142,9 +178,13 @@ SearchResult Engine::search(const core::Position& pos, const Limits& limits, std
 }
 
 std::uint64_t Engine::bench(int depth, int* time_ms) {
-    std::string threads = option("Threads"), hash = option("USI_Hash");
+    std::string threads = option("Threads"), hash = option("USI_Hash"), book = option("OwnBook"),
+                skill = option("Skill"), limit = option("USI_LimitStrength");
     set_option("Threads", "1");
     set_option("USI_Hash", "16");
+    set_option("OwnBook", "false");
+    set_option("Skill", "20");
+    set_option("USI_LimitStrength", "false");
     new_game();
     std::uint64_t total = 0;
     auto t0 = Clock::now();
@@ -160,6 +200,9 @@ std::uint64_t Engine::bench(int depth, int* time_ms) {
         *time_ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
     set_option("Threads", threads);
     set_option("USI_Hash", hash);
+    set_option("OwnBook", book);
+    set_option("Skill", skill);
+    set_option("USI_LimitStrength", limit);
     return total;
 }
 

@@ -7,9 +7,11 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <random>
 #include <vector>
 
 #include "core/position.h"
+#include "book.h"
 #include "search.h"
 
 namespace hisha::engine {
@@ -56,11 +58,18 @@ public:
     std::uint64_t bench(int depth, int* time_ms);
 
     ThreadPool& pool() { return pool_; }
+    Book& book() { return book_; }
+    /// The kyu/dan grade a skill level stands for ("15 kyu" .. "5 dan", "full strength").
+    static std::string grade(int skill);
+    int skill() const;
 
 private:
     void apply(const EngineOption& o);
     SearchOptions search_options() const;
     ThreadPool pool_;
+    Book book_;
+    std::string book_error_;  // why the last BookFile did not load
+    std::mt19937_64 rng_{std::random_device{}()};
     std::vector<EngineOption> options_;
 };
 

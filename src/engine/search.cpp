@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "core/movegen.h"
 #include "core/rules.h"
@@ -305,6 +306,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
         // Step 11. Make the move.
         ss->current_move = m;
         p.do_move(m, ss->st);
+        pool_.tt.prefetch(p.key());
         nodes.fetch_add(1, std::memory_order_relaxed);
         Value v = -VALUE_INFINITE;
 
@@ -460,6 +462,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, Depth depth) {
         }
         ss->current_move = m;
         p.do_move(m, ss->st);
+        pool_.tt.prefetch(p.key());
         nodes.fetch_add(1, std::memory_order_relaxed);
         Value v = -qsearch<NT>(ss + 1, -beta, -alpha, depth - 1);
         p.undo_move(m);
@@ -527,6 +530,10 @@ void Worker::report(int depth, Value alpha, Value beta) {
 
 // --- ThreadPool
 
+std::uint64_t skill_nodes(int skill) {
+    return std::uint64_t(100.0 * std::pow(1.65, std::clamp(skill, 0, 19)));
+}
+
 ThreadPool::ThreadPool() : evaluator(make_default_evaluator()) { set_threads(1); }
 
 ThreadPool::~ThreadPool() {
@@ -567,6 +574,10 @@ void ThreadPool::start(const Position& pos, const Limits& l, const SearchOptions
     root_color = pos.side_to_move();
     time.init(l, root_color, pos.game_ply(), start_time, network_delay, minimum_thinking);
     tt.new_search();
+    if (options.skill < 20) {
+        options.multipv = std::max(options.multipv, 4);
+        limits.nodes = limits.nodes ? std::min(limits.nodes, skill_nodes(options.skill)) : skill_nodes(options.skill);
+    }
     std::vector<RootMove> roots;
     for (const ScoredMove& sm : MoveList<LEGAL>(pos))
         if (search_moves.empty() || std::find(search_moves.begin(), search_moves.end(), sm.move) != search_moves.end())
@@ -593,6 +604,15 @@ void ThreadPool::wait() {
 void ThreadPool::run() {
     Worker& main = *workers_[0];
     bool declare = options.declaration_rule && check_declaration(*main.pos).ok();
+    if (book_move && !declare) {
+        while (!stop_ && (pondering_ || limits.infinite))
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        SearchResult r{book_move, Move::none(), 0, 0, 0};
+        searching_ = false;
+        if (on_bestmove)
+            on_bestmove(r);
+        return;
+    }
     if (!main.root_moves.empty() && !declare) {
         std::vector<std::thread> helpers;
         for (std::size_t i = 1; i < workers_.size(); ++i)
@@ -626,7 +646,23 @@ SearchResult ThreadPool::result() const {
         if (w->completed_depth > best->completed_depth && w->root_moves[0].score > best->root_moves[0].score
             && !w->root_moves[0].pv.empty())
             best = w.get();
-    const RootMove& rm = best->root_moves[0];
+    const RootMove* chosen = &best->root_moves[0];
+    // Below full strength, pick among the best few lines, the weaker the more freely: a
+    // softmax over the score loss with a temperature that grows as the level falls.
+    if (options.skill < 20 && main.root_moves.size() > 1 && main.completed_depth > 0) {
+        int n = std::min<int>(options.multipv, int(main.root_moves.size()));
+        double temperature = 10.0 + 12.0 * (20 - options.skill);
+        Value top = main.root_moves[0].score;
+        std::vector<double> w;
+        for (int i = 0; i < n; ++i) {
+            Value sc = main.root_moves[i].score == -VALUE_INFINITE ? main.root_moves[i].previous_score : main.root_moves[i].score;
+            w.push_back(is_mate_score(top) || sc == -VALUE_INFINITE ? (i == 0 ? 1.0 : 0.0) : std::exp((sc - top) / temperature));
+        }
+        std::mt19937_64 rng(std::random_device{}());
+        std::discrete_distribution<int> pick(w.begin(), w.end());
+        chosen = &main.root_moves[pick(rng)];
+    }
+    const RootMove& rm = *chosen;
     r.best = rm.move;
     r.ponder = rm.pv.size() > 1 ? rm.pv[1] : Move::none();
     r.score = rm.score == -VALUE_INFINITE ? rm.previous_score : rm.score;

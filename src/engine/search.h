@@ -60,7 +60,11 @@ struct SearchOptions {
     int threads = 1;
     bool declaration_rule = true;  // CSA 27-point rule
     int contempt = 0;              // draw score from the engine's view (positive avoids draws)
+    int skill = 20;                // 0 (15 kyu) .. 19 (5 dan), 20 = full strength
 };
+
+/// Nodes a search may spend at a skill level below 20 (weaker levels see less).
+std::uint64_t skill_nodes(int skill);
 
 class ThreadPool;
 
@@ -142,6 +146,7 @@ public:
     SearchOptions options;
     TimeManager time;
     std::uint64_t nodes_searched() const;
+    core::Move book_move;       // when set, start() reports it without searching
     core::Color root_color = core::BLACK;
     int network_delay = 120;   // ms kept in reserve on every move
     int minimum_thinking = 20;  // ms
