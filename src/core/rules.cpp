@@ -32,6 +32,12 @@ DeclarationCheck check_declaration(const Position& pos, int white_credit) {
     Color us = pos.side_to_move();
     Square k = pos.king_square(us);
     r.required = us == BLACK ? 28 : 27;
+    // Most positions fail the first test; answer them without counting (the search asks at
+    // every node).
+    if (k == SQ_NONE || !in_zone(us, k)) {
+        r.failure = k == SQ_NONE ? DeclarationFailure::NoKing : DeclarationFailure::KingNotInZone;
+        return r;
+    }
     Bitboard zone_pieces = pos.pieces(us) & ZONE_BB[us];
     if (k != SQ_NONE)
         zone_pieces ^= k;
