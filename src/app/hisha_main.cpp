@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "bench_command.h"
+#include "convert_command.h"
 #include "perft_command.h"
 #include "protocol/usi_engine.h"
 
@@ -15,6 +16,7 @@ void usage() {
         "usage: hisha usi                                    run as a USI engine\n"
         "       hisha bench [DEPTH]                          fixed-depth search bench (last line nodes=N ...)\n"
         "       hisha perft DEPTH [--sfen SFEN] [--divide]   count the legal move tree\n"
+        "       hisha convert [--to FORMAT] IN [OUT]         convert a game record (kif ki2 csa psn western sfen usi)\n"
         "       hisha help                                   this text");
 }
 }  // namespace
@@ -22,6 +24,8 @@ void usage() {
 int main(int argc, char** argv) {
     if (argc >= 2 && std::strcmp(argv[1], "perft") == 0)
         return hisha::app::perft_command(argc - 2, argv + 2);
+    if (argc >= 2 && std::strcmp(argv[1], "convert") == 0)
+        return hisha::app::convert_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "bench") == 0)
         return hisha::app::bench_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "usi") == 0) {

@@ -1,0 +1,103 @@
+// `hisha convert [--to FORMAT] [--encoding utf-8|sjis] IN [OUT]`: reads a game record in any
+// format (detected) and writes it in another; `-` is standard input or output.
+#include "convert_command.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <string>
+
+#include "notation/formats.h"
+
+namespace hisha::app {
+
+namespace {
+int usage() {
+    std::fprintf(stderr,
+                 "usage: hisha convert [--to FORMAT] [--encoding utf-8|sjis] IN [OUT]\n"
+                 "  FORMAT: kif kifu ki2 ki2u csa csa2.2 psn western xshogi sfen usi\n"
+                 "  IN/OUT may be '-' (standard input/output); without --to the format comes from OUT's\n"
+                 "  extension, else KIF. .kif and .ki2 files are written in Shift_JIS unless --encoding says.\n");
+    return 2;
+}
+}  // namespace
+
+int convert_command(int argc, char** argv) {
+    std::string to, encoding, in, out;
+    for (int i = 0; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--to" && i + 1 < argc)
+            to = argv[++i];
+        else if (a == "--encoding" && i + 1 < argc)
+            encoding = argv[++i];
+        else if (a == "-h" || a == "--help")
+            return usage();
+        else if (!a.empty() && a[0] == '-' && a != "-") {
+            std::fprintf(stderr, "hisha convert: unknown option '%s'\n", a.c_str());
+            return usage();
+        } else if (in.empty())
+            in = a;
+        else if (out.empty())
+            out = a;
+        else
+            return usage();
+    }
+    if (in.empty())
+        return usage();
+
+    std::string bytes;
+    if (in == "-")
+        bytes.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    else {
+        std::ifstream f(in, std::ios::binary);
+        if (!f) {
+            std::fprintf(stderr, "hisha convert: cannot read %s\n", in.c_str());
+            return 1;
+        }
+        std::stringstream ss;
+        ss << f.rdbuf();
+        bytes = ss.str();
+    }
+
+    std::optional<notation::Format> fmt;
+    if (!to.empty() && !(fmt = notation::format_from_name(to))) {
+        std::fprintf(stderr, "hisha convert: unknown format '%s'\n", to.c_str());
+        return usage();
+    }
+    if (!fmt && !out.empty() && out != "-")
+        fmt = notation::format_from_extension(out);
+    if (!fmt)
+        fmt = notation::Format::Kif;
+
+    notation::Encoding enc = notation::Encoding::Utf8;
+    std::string ext = out.size() > 4 ? out.substr(out.size() - 4) : "";
+    if (encoding.empty() && (ext == ".kif" || ext == ".ki2"))
+        enc = notation::Encoding::ShiftJis;
+    if (encoding == "sjis" || encoding == "shift_jis" || encoding == "cp932")
+        enc = notation::Encoding::ShiftJis;
+    else if (!encoding.empty() && encoding != "utf-8" && encoding != "utf8") {
+        std::fprintf(stderr, "hisha convert: unknown encoding '%s' (utf-8 or sjis)\n", encoding.c_str());
+        return 2;
+    }
+
+    auto rec = notation::read_record(bytes, in == "-" ? std::string_view() : std::string_view(in));
+    if (!rec) {
+        std::fprintf(stderr, "%s: %s\n", in.c_str(), rec.error().to_string().c_str());
+        return 1;
+    }
+    std::string text = notation::write_record(*rec, *fmt, enc);
+    if (out.empty() || out == "-") {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return 0;
+    }
+    std::ofstream f(out, std::ios::binary);
+    if (!(f << text)) {
+        std::fprintf(stderr, "hisha convert: cannot write %s\n", out.c_str());
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace hisha::app
