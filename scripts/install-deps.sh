@@ -2,6 +2,7 @@
 # Installs the Debian 12 packages Hisha needs to build, test and run, but only the missing ones.
 # Idempotent and quiet when everything is present; safe for CI (non-interactive).
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 # One package per line; extend as new modules need them.
 PACKAGES=(
@@ -33,8 +34,26 @@ for pkg in "${PACKAGES[@]}"; do
     is_installed "$pkg" || missing+=("$pkg")
 done
 
+# Node.js and npm (the tsshogi cross-check, later the web UI): from Debian when the commands
+# are missing (a machine may already have them from elsewhere).
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    missing+=(nodejs npm)
+fi
+
+# npm packages of the project's own folders, from their lock files.
+install_npm() {
+    local dir
+    for dir in tests/e2e/tsshogi; do
+        if [[ -f "$dir/package-lock.json" && ! -d "$dir/node_modules" ]]; then
+            echo "install-deps: npm ci in $dir"
+            (cd "$dir" && npm ci --no-audit --no-fund --silent)
+        fi
+    done
+}
+
 if ((${#missing[@]} == 0)); then
     echo "install-deps: all ${#PACKAGES[@]} packages present"
+    install_npm
     exit 0
 fi
 
@@ -52,4 +71,5 @@ echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_npm
 echo "install-deps: done"
