@@ -8,6 +8,7 @@
 #include "convert_command.h"
 #include "perft_command.h"
 #include "protocol/usi_engine.h"
+#include "tune_command.h"
 
 namespace {
 void usage() {
@@ -16,6 +17,8 @@ void usage() {
         "usage: hisha usi                                    run as a USI engine\n"
         "       hisha bench [DEPTH]                          fixed-depth search bench (last line nodes=N ...)\n"
         "       hisha perft DEPTH [--sfen SFEN] [--divide]   count the legal move tree\n"
+        "       hisha selfplay --games N --out FILE          positions with results for tuning\n"
+        "       hisha tune DATA... [--emit-header PATH]      fit the evaluation to game results\n"
         "       hisha convert [--to FORMAT] IN [OUT]         convert a game record (kif ki2 csa psn western sfen usi)\n"
         "       hisha help                                   this text");
 }
@@ -26,6 +29,10 @@ int main(int argc, char** argv) {
         return hisha::app::perft_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "convert") == 0)
         return hisha::app::convert_command(argc - 2, argv + 2);
+    if (argc >= 2 && std::strcmp(argv[1], "selfplay") == 0)
+        return hisha::app::selfplay_command(argc - 2, argv + 2);
+    if (argc >= 2 && std::strcmp(argv[1], "tune") == 0)
+        return hisha::app::tune_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "bench") == 0)
         return hisha::app::bench_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "usi") == 0) {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "tuned_params.h"
+
 namespace hisha::engine {
 
 using namespace core;
@@ -101,6 +103,9 @@ EvalParams EvalParams::defaults() {
     std::copy(std::begin(attacked), std::end(attacked), p.attacked_near_king.begin());
     p.hand_threat = -15;
     p.tempo = 20;
+    if (TUNED_SIZE == size())
+        for (auto [i, v] : TUNED_PARAMS)
+            p.data()[i] = v;
     return p;
 }
 

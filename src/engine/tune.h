@@ -1,0 +1,53 @@
+// Texel tuning: fit the linear evaluation's parameters to game results. Each sample is a
+// quiet position from a game with its result (1 = Black won, 0.5 draw, 0 White won); the
+// loss is the mean squared error between the result and sigmoid(eval / scale). Self-play
+// produces the samples.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "evaluate.h"
+
+namespace hisha::engine {
+
+struct TuneSample {
+    std::vector<std::pair<int, int>> features;  // (parameter index, coefficient), Black's view
+    float result;                               // 1, 0.5 or 0 for Black
+};
+
+struct TuneOptions {
+    int epochs = 300;
+    double learning_rate = 2.0;
+    double scale = 0;  // centipawns per logit unit; 0 = fit it first
+    std::function<void(int epoch, double loss)> progress;
+};
+
+/// Reads "sfen<TAB>result" lines into samples (features of `eval`'s parameters). Lines that
+/// do not parse are counted in *bad.
+std::vector<TuneSample> load_samples(const std::string& text, const ClassicEvaluator& eval, int* bad = nullptr);
+/// Mean squared error of the parameters on the samples at a scale.
+double tune_loss(const std::vector<TuneSample>& samples, const EvalParams& p, double scale);
+/// The scale that minimises the loss for the current parameters.
+double fit_scale(const std::vector<TuneSample>& samples, const EvalParams& p);
+/// Adam on the loss; material of the king and empty table cells stay as they are. Returns the
+/// final loss.
+double tune(const std::vector<TuneSample>& samples, EvalParams& p, TuneOptions opts);
+
+struct SelfPlayOptions {
+    int games = 100;
+    std::uint64_t nodes = 5000;   // per move
+    int random_plies = 6;         // random legal moves at the start, for variety
+    int max_plies = 320;
+    int threads = 1;
+    std::uint64_t seed = 1;
+    std::function<void(int done, int total)> progress;
+};
+
+/// Plays games of the engine against itself and returns sample lines ("sfen\tresult\n") of
+/// quiet positions (not in check, the move played was not a capture or promotion).
+std::string self_play(const SelfPlayOptions& opts);
+
+}  // namespace hisha::engine
