@@ -181,8 +181,8 @@ Result<GameRecord, ParseError> KakinokiReader::read(std::string_view text) {
         if (auto r = begin_moves(); !r)
             return core::unexpected(r.error());
     if (format_ == KakinokiFormat::Ki2 && !special_seen_ && summary_) {
-        Color stm = rec_.moves.size() % 2 ? ~start_position(rec_)->side_to_move() : start_position(rec_)->side_to_move();
-        if (auto r = result_from_summary(*summary_, stm))
+        Color first = start_position(rec_)->side_to_move();
+        if (auto r = result_from_summary(*summary_, rec_.moves.size() % 2 ? ~first : first))
             rec_.result = *r;
     }
     prune_empty_variations(rec_.moves);
@@ -205,7 +205,8 @@ Result<void, ParseError> KakinokiReader::read_line(std::string_view line) {
     if (consume(rest, "変化") && (consume(rest, "：") || consume(rest, ":")))
         return read_branch(line, rest);
     if (t.substr(0, 6) == "まで") {
-        summary_ = std::string(t);
+        if (frames_.size() <= 1)  // a variation's own まで line says nothing about the game
+            summary_ = std::string(t);
         return {};
     }
     BodReader probe;

@@ -211,6 +211,9 @@ TEST(Ki2Read, ResultsFromMadeLinesAndMoveStream) {
     GameRecord stream = ki2_ok("▲７六歩 △投了\n", "in the stream");
     EXPECT_EQ(stream.result.reason, core::EndReason::Resignation);
     EXPECT_EQ(stream.result.winner, core::Winner::Black);
+    GameRecord branch = ki2_ok("▲７六歩 △３四歩\nまで2手で後手の勝ち\n\n変化：2手\n△８四歩\nまで2手で先手の勝ち\n", "branch");
+    EXPECT_EQ(branch.result.winner, core::Winner::White);
+    ASSERT_EQ(branch.moves[1].variations.size(), 1u);
     GameRecord free_text = ki2_ok("▲７六歩\nまで1手で記録終了\n", "free text");
     EXPECT_EQ(free_text.result.reason, core::EndReason::None);
     GameRecord several = ki2_ok("☗７六歩☖３四歩　▼２六歩 ▽８四歩\n*comment\n▲２五歩\n", "marks");
