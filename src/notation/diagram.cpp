@@ -121,7 +121,7 @@ private:
     Result<void, ParseError> right_part(std::size_t li, std::size_t from, std::optional<int> rank);
     Result<void, ParseError> hand_box(std::string_view inside, int line, int column);
     void side_line(std::size_t from);
-    std::string sfen_hands() const;
+    void add_hands(SfenBuilder& sfen) const;
 
     std::vector<std::string_view> lines_;
     std::size_t indent_ = 0;
@@ -132,6 +132,7 @@ private:
     Color side_ = BLACK;
     int ply_ = 1;
     int side_line_ = 0;
+    int board_line_ = 1;  // the board's top border
 };
 
 DiagramReader::DiagramReader(std::string_view text) {
@@ -153,6 +154,7 @@ Result<std::string, ParseError> DiagramReader::read() {
         return unexpected(diagram_error(ParseErrorCode::BadBoard, "no board: expected a line starting with +---",
                                         int(lines_.size()), 1));
     indent_ = lines_[li].find('+');
+    board_line_ = int(li) + 1;
     int rank = 0;
     for (; li < lines_.size() && rank < 9; ++li) {
         std::string_view l = lines_[li];
@@ -179,12 +181,16 @@ Result<std::string, ParseError> DiagramReader::read() {
             return unexpected(r.error());
     }
     side_line(li);
-    std::string sfen = board_.sfen + (side_ == BLACK ? " b " : " w ") + sfen_hands() + " " + std::to_string(ply_);
+    SfenBuilder sfen = board_;
+    int at = side_line_ > 0 ? side_line_ : board_line_;
+    sfen.put(side_ == BLACK ? " b " : " w ", at, 1);
+    add_hands(sfen);
+    sfen.put(" " + std::to_string(ply_), at, 1);
     Position pos;
-    if (auto r = pos.set(sfen, SfenRules::Relaxed); !r) {
+    if (auto r = pos.set(sfen.sfen, SfenRules::Relaxed); !r) {
         ParseError e = r.error();
         std::size_t k = std::size_t(std::max(e.column - 1, 0));
-        auto [line, col] = k < board_.where.size() ? board_.where[k] : std::make_pair(side_line_, 1);
+        auto [line, col] = k < sfen.where.size() ? sfen.where[k] : std::make_pair(board_line_, 1);
         return unexpected(diagram_error(e.code, e.message, line, col));
     }
     return pos.sfen();
@@ -303,16 +309,20 @@ void DiagramReader::side_line(std::size_t from) {
     }
 }
 
-std::string DiagramReader::sfen_hands() const {
-    std::string out;
+// The hands field, each piece at the place in the diagram that gave it.
+void DiagramReader::add_hands(SfenBuilder& sfen) const {
+    bool any = false;
     for (Color c : {BLACK, WHITE})
         for (PieceType pt : HAND_ORDER)
             if (int n = counts_[c][pt]; n > 0) {
-                out += n > 1 ? std::to_string(n) : "";
                 char letter = piece_letter(pt);
-                out += c == WHITE ? char(std::tolower(letter)) : letter;
+                auto [line, col] = hand_where_[c][pt];
+                sfen.put((n > 1 ? std::to_string(n) : "") + (c == WHITE ? char(std::tolower(letter)) : letter), line,
+                         col);
+                any = true;
             }
-    return out.empty() ? "-" : out;
+    if (!any)
+        sfen.put("-", board_line_, 1);
 }
 
 }  // namespace
@@ -461,29 +471,32 @@ Result<std::string, ParseError> read_xshogi_position(std::string_view text) {
         if (auto r = board_row(l->first, l->second, b); !r)
             return unexpected(r.error());
     }
-    b.put(" ", 0, 0);
-    std::size_t hand_start = b.sfen.size();
+    SfenBuilder hands;
+    int hand_line_no = 0;
     for (bool white : {false, true}) {
         auto l = in.next(false);
         if (!l)
             return unexpected(position_error(ParseErrorCode::BadHand, "expected two hand lines", last_line, 1));
-        if (auto r = hand_line(l->first, l->second, white, b); !r)
+        if (auto r = hand_line(l->first, l->second, white, hands); !r)
             return unexpected(r.error());
+        hand_line_no = hand_line_no ? hand_line_no : l->second;
     }
-    std::string hands = b.sfen.substr(hand_start);
     auto side = in.next(false);
     std::string who = side ? lower(trim(side->first)) : "";
     if (!side || (who.rfind("black", 0) != 0 && who.rfind("white", 0) != 0))
         return unexpected(position_error(ParseErrorCode::BadSideToMove, "expected 'black to play' or 'white to play'",
                                          side ? side->second : last_line, 1));
-    std::string sfen = b.sfen.substr(0, hand_start) + (who[0] == 'b' ? "b " : "w ") + (hands.empty() ? "-" : hands)
-                     + " 1";
+    b.put(who[0] == 'b' ? " b " : " w ", side->second, 1);
+    if (hands.sfen.empty())
+        hands.put("-", hand_line_no, 1);
+    b.put(hands.sfen, 0, 0);
+    std::copy(hands.where.begin(), hands.where.end(), b.where.end() - std::ptrdiff_t(hands.where.size()));
+    b.put(" 1", side->second, 1);
     Position pos;
-    if (auto r = pos.set(sfen, SfenRules::Relaxed); !r) {
+    if (auto r = pos.set(b.sfen, SfenRules::Relaxed); !r) {
         ParseError e = r.error();
-        std::size_t k = std::size_t(std::max(e.column - 1, 0));
-        auto [line, col] = k < b.where.size() && b.where[k].first > 0 ? b.where[k] : std::make_pair(side->second, 1);
-        return unexpected(position_error(e.code, e.message, line, col));
+        std::size_t k = std::min(std::size_t(std::max(e.column - 1, 0)), b.where.size() - 1);
+        return unexpected(position_error(e.code, e.message, b.where[k].first, b.where[k].second));
     }
     return pos.sfen();
 }

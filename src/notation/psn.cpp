@@ -418,10 +418,18 @@ bool GameReader::movetext_line(std::size_t at) const {
     if (number_prefix(w) > 0 || all_of_chars(w, is_dot))
         return true;
     std::string l = lower(w);
-    static constexpr std::string_view WORDS[] = {"resigns", "resign", "sennichite", "jishogi", "1-0", "0-1",
-                                                 "1/2-1/2", "*"};
+    static constexpr std::string_view WORDS[] = {"resigns", "resign", "resigned", "sennichite", "jishogi", "draw",
+                                                 "drawn", "mate", "checkmate", "1-0", "0-1", "1/2-1/2", "*"};
     if (std::find(std::begin(WORDS), std::end(WORDS), l) != std::end(WORDS))
         return true;
+    if (l == "black" || l == "white") {  // "Black wins" (xshogi's last line), not "Black: A."
+        std::size_t j = tok.end;
+        while (j < src_.text().size() && is_blank(src_.text()[j]))
+            ++j;
+        MoveTextToken next = token_at(j);
+        std::string n = lower(src_.text().substr(next.begin, next.end - next.begin));
+        return n.rfind("win", 0) == 0 || n == "won" || n == "mates!";
+    }
     return looks_like_move(w);
 }
 
@@ -589,16 +597,40 @@ bool tag_like(std::string_view text) {
     return j < text.size() && text[j] == '"';
 }
 
-// A comment in brackets that it does not contain (its own ']' would end it early) and that
-// cannot pass for a tag.
+// True when every `close` in text ends an earlier `open` and every `open` is closed (the
+// reader counts nesting).
+bool balanced(std::string_view text, char open, char close) {
+    int depth = 0;
+    for (char c : text) {
+        depth += (c == open) - (c == close);
+        if (depth < 0)
+            return false;
+    }
+    return depth == 0;
+}
+
+// A comment in the first bracket pair that holds it intact and cannot pass for a tag; failing
+// all three, braces with the text's own braces turned into parentheses.
 std::string comment_block(std::string_view text) {
-    char open = '[', close = ']';
-    if (text.find(']') != std::string_view::npos || tag_like(text))
-        open = '{', close = '}';
+    static constexpr std::pair<char, char> PAIRS[] = {{'[', ']'}, {'{', '}'}, {'(', ')'}};
     std::string body(text);
-    if (body.find(close) != std::string::npos)
-        std::replace(body.begin(), body.end(), close, ')');
-    return std::string(1, open) + " " + body + " " + close;
+    char open = '{', close = '}';
+    auto fits = std::find_if(std::begin(PAIRS), std::end(PAIRS), [&](auto p) {
+        return balanced(text, p.first, p.second) && !(p.first == '[' && tag_like(text));
+    });
+    if (fits != std::end(PAIRS)) {
+        open = fits->first;
+        close = fits->second;
+    } else {
+        std::replace(body.begin(), body.end(), '{', '(');
+        std::replace(body.begin(), body.end(), '}', ')');
+    }
+    std::string out(1, open);
+    out += ' ';
+    out += body;
+    out += ' ';
+    out += close;
+    return out;
 }
 
 // Movetext in lines of at most WIDTH columns; comments on lines of their own.
@@ -632,7 +664,7 @@ private:
     std::string out_;
 };
 
-// The movetext word that ends a game, by how it ended ("" when open). "Resigns" says that
+// The movetext word that ends a game, by how it ended ("" when it has not ended). "Resigns" says that
 // the side to move resigned, so it is written only when that is the loser.
 std::string result_word_for(const RecordResult& r, Color to_move) {
     switch (r.reason) {
@@ -730,8 +762,8 @@ std::string write_psn(const GameRecord& rec) {
         }
     }
     Color last = rec.moves.size() % 2 ? ~first : first;
-    if (std::string w = result_word_for(rec.result, last); !w.empty())
-        text.word(w);
+    std::string w = result_word_for(rec.result, last);
+    text.word(w.empty() ? "*" : w);  // PGN's "unfinished": every game ends with a word
     return out + text.take();
 }
 
