@@ -179,8 +179,9 @@ ScoredMove* drops(ScoredMove* list, const Position& pos, Bitboard target) {
         if constexpr (Legal) {
             Square k = pos.king_square(~Us);
             if (k != SQ_NONE) {
-                Square front = Square(k + (Us == BLACK ? 1 : -1));  // where our pawn would check
-                if (PAWN_ATTACKS[Us][front].test(k) && t.test(front) && pos.pawn_drop_mates(front))
+                // The one square where our pawn would check (none when the king is on its edge).
+                Bitboard front = PAWN_ATTACKS[~Us][k] & t;
+                if (front.any() && pos.pawn_drop_mates(front.lsb()))
                     t ^= front;
             }
         }

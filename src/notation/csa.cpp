@@ -3,6 +3,8 @@
 // writer for V2.2 and V3.0.
 #include "csa.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -758,16 +760,14 @@ void write_start(const GameRecord& rec, std::string& out) {
 std::string format_time(int ms, CsaVersion v) {
     if (ms < 0)
         ms = 0;
-    std::string s(1, 'T');
-    s += std::to_string(ms / 1000);
+    char buf[32];
     if (v == CsaVersion::V3_0 && ms % 1000 != 0) {
-        std::string frac = std::to_string(1000 + ms % 1000).substr(1);
-        while (frac.back() == '0')
-            frac.pop_back();
-        s += '.';
-        s += frac;
-    }
-    return s;
+        int n = std::snprintf(buf, sizeof buf, "T%d.%03d", ms / 1000, ms % 1000);
+        while (n > 0 && buf[n - 1] == '0')  // "T1.250" -> "T1.25"
+            buf[--n] = '\0';
+    } else
+        std::snprintf(buf, sizeof buf, "T%d", ms / 1000);
+    return buf;
 }
 
 void write_comments(const std::vector<std::string>& comments, std::string& out) {
