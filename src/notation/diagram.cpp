@@ -501,8 +501,10 @@ Result<std::string, ParseError> read_xshogi_position(std::string_view text) {
     return pos.sfen();
 }
 
-std::string write_xshogi_position(const Position& pos, std::string_view title) {
-    std::string out = "# xshogi position file -- " + std::string(title) + "\n#\n";
+std::string write_xshogi_position(const Position& pos, std::string_view title, PositionFileHeader header) {
+    std::string out = "# xshogi position file -- ";
+    out += title;
+    out += header == PositionFileHeader::Xshogi ? "\n#\n" : "\n\n\n";
     for (int r = RANK_1; r <= RANK_9; ++r) {
         for (int f = FILE_9; f >= FILE_1; --f) {
             Piece pc = pos.piece_on(make_square(File(f), Rank(r)));

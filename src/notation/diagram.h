@@ -23,8 +23,13 @@ namespace hisha::notation {
 /// (the file has none). Leading `#` and blank lines are skipped, so gnushogi's three-line
 /// header reads too.
 Result<std::string, ParseError> read_xshogi_position(std::string_view text);
-/// The position file xshogi's "Save Position" writes (two header lines).
-std::string write_xshogi_position(const core::Position& pos, std::string_view title = "Hisha");
+/// Which program's header a position file gets: xshogi's "Save Position" writes two lines
+/// (`# xshogi position file -- <title>` and `#`), gnushogi's `xsave` the first and two empty
+/// lines; each program skips its own count when reading.
+enum class PositionFileHeader { Xshogi, Gnushogi };
+/// The position file xshogi's "Save Position" (or gnushogi's `xsave`) writes.
+std::string write_xshogi_position(const core::Position& pos, std::string_view title = "Hisha",
+                                  PositionFileHeader header = PositionFileHeader::Xshogi);
 
 /// The e-mail diagram of a position, ending with "Black to move (move N)" / "White to move (move N)".
 std::string write_diagram(const core::Position& pos);

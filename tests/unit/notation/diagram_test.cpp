@@ -167,6 +167,8 @@ TEST(Diagram, ErrorsNameLineAndColumn) {
     expect_diagram_error(replaced(start, "| wN | wL |  a", "| wN | bP |  a"), C::IllegalPosition, 3, 42,
                          "Black pawn on 1a could never move");
     expect_diagram_error(replaced(start, "|    | wR |", "|    | wK |"), C::IllegalPosition, 5, 7, "two White kings");
+    expect_diagram_error(replaced(start, "|                  |\n| bL | bN", "| R 40P            |\n| bL | bN"),
+                         C::BadHand, 18, 57, "hand: 40 P is more than the 31 that exist");
 }
 
 TEST(XshogiPosition, WritesGoldenFiles) {
@@ -184,6 +186,16 @@ TEST(XshogiPosition, RoundTripsWithMoveNumberOne) {
         ASSERT_TRUE(back) << sfen << ": " << back.error().to_string();
         EXPECT_EQ(*back, pos->sfen(false) + " 1");
     }
+}
+
+TEST(XshogiPosition, GnushogiHeaderReadsBack) {
+    auto pos = pos_of(MATSURI);
+    std::string text = write_xshogi_position(*pos, "", PositionFileHeader::Gnushogi);
+    EXPECT_EQ(text.rfind("# xshogi position file -- \n\n\n l6nl\n", 0), std::string::npos);
+    EXPECT_EQ(text.rfind("# xshogi position file -- \n\n\n l . .", 0), 0u);
+    auto back = read_xshogi_position(text);
+    ASSERT_TRUE(back) << back.error().to_string();
+    EXPECT_EQ(*back, pos->sfen());
 }
 
 TEST(XshogiPosition, ReadsGnushogisHeaderAndLooseSpacing) {

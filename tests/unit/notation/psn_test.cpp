@@ -161,6 +161,30 @@ TEST(Psn, TagsAndCommentsGoToTheirPlaces) {
     EXPECT_EQ(s.result.reason, core::EndReason::Checkmate);
 }
 
+TEST(Psn, EveryHandicapRoundTrips) {
+    for (const auto& info : core::all_handicaps()) {
+        SCOPED_TRACE(info.id);
+        GameRecord rec;
+        rec.set_handicap(info.handicap);
+        core::Position pos;
+        ASSERT_TRUE(pos.set(info.sfen).has_value());
+        for (int ply = 0; ply < 6; ++ply) {
+            core::MoveList<core::LEGAL, true> moves(pos);
+            core::Move m = moves.begin()->move;
+            rec.moves.push_back(MoveRecord{m, {}, {}, {}});
+            pos.play(m);
+        }
+        for (const std::string& text : {write_psn(rec), write_xshogi_game(rec)}) {
+            GameRecord back = must_read(text);
+            EXPECT_EQ(back.start_sfen, rec.start_sfen) << text;
+            EXPECT_EQ(back.main_line(), rec.main_line()) << text;
+            if (info.handicap != core::Handicap::Even) {
+                EXPECT_EQ(back.handicap, info.handicap) << text;
+            }
+        }
+    }
+}
+
 TEST(Psn, ResultWords) {
     struct Case {
         const char* text;
