@@ -5,9 +5,11 @@
 #include <iostream>
 
 #include "bench_command.h"
+#include "match_command.h"
 #include "convert_command.h"
 #include "perft_command.h"
 #include "protocol/usi_engine.h"
+#include "tsume_command.h"
 #include "tune_command.h"
 
 namespace {
@@ -17,9 +19,11 @@ void usage() {
         "usage: hisha usi                                    run as a USI engine\n"
         "       hisha bench [DEPTH]                          fixed-depth search bench (last line nodes=N ...)\n"
         "       hisha perft DEPTH [--sfen SFEN] [--divide]   count the legal move tree\n"
+        "       hisha match --engine N=CMD --engine N=CMD --tc TC [...]   engine matches (--help)\n"
         "       hisha selfplay --games N --out FILE          positions with results for tuning\n"
         "       hisha tune DATA... [--emit-header PATH]      fit the evaluation to game results\n"
         "       hisha convert [--to FORMAT] IN [OUT]         convert a game record (kif ki2 csa psn western sfen usi)\n"
+        "       hisha tsume [--time-limit S] [FILE|-]        solve mating problems (shortest mate; --help)\n"
         "       hisha help                                   this text");
 }
 }  // namespace
@@ -33,8 +37,12 @@ int main(int argc, char** argv) {
         return hisha::app::selfplay_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "tune") == 0)
         return hisha::app::tune_command(argc - 2, argv + 2);
+    if (argc >= 2 && std::strcmp(argv[1], "tsume") == 0)
+        return hisha::app::tsume_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "bench") == 0)
         return hisha::app::bench_command(argc - 2, argv + 2);
+    if (argc >= 2 && std::strcmp(argv[1], "match") == 0)
+        return hisha::app::match_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "usi") == 0) {
         hisha::protocol::UsiEngine usi(std::cin, std::cout);
         return usi.run();
