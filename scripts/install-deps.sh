@@ -21,6 +21,11 @@ PACKAGES=(
     googletest
     libbenchmark-dev
     libclang-rt-14-dev
+    # The game server: Asio/Beast (1.81 for C++20 coroutines with as_tuple), SQLite, JSON, argon2id
+    libboost1.81-dev
+    libsqlite3-dev
+    nlohmann-json3-dev
+    libsodium-dev
     # Peers for tests
     gnushogi
 )

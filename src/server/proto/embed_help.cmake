@@ -1,0 +1,17 @@
+# Turns the help text into a C++ source holding it as one string (chunks stay under the
+# compilers' string-literal limits).
+file(READ ${IN} text)
+string(LENGTH "${text}" n)
+set(out "// Generated from shoogi_help.txt by embed_help.cmake: do not edit.\n#include <string_view>\nnamespace hisha::server::proto {\nextern const char HELP_TEXT[] =\n")
+set(pos 0)
+while(pos LESS n)
+  string(SUBSTRING "${text}" ${pos} 2000 chunk)
+  string(REPLACE "\\" "\\\\" chunk "${chunk}")
+  string(REPLACE "\"" "\\\"" chunk "${chunk}")
+  string(REPLACE "\n" "\\n\"\n\"" chunk "${chunk}")
+  string(REPLACE "\t" "\\t" chunk "${chunk}")
+  string(APPEND out "\"${chunk}\"\n")
+  math(EXPR pos "${pos} + 2000")
+endwhile()
+string(APPEND out ";\n}\n")
+file(WRITE ${OUT} "${out}")

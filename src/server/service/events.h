@@ -1,0 +1,51 @@
+// Events the service sends to connected players (and spectators). Each protocol formats them
+// its own way; a Listener is a connection as the service sees it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/game.h"
+#include "core/move.h"
+#include "server/service/clock.h"
+
+namespace hisha::server::service {
+
+enum class EventKind : std::uint8_t {
+    GameOffered,   // a CSA match was found: both must agree
+    GameRejected,  // an offered game was rejected (text: who rejected)
+    GameStarted,
+    Move,          // a move was played (also a handicap removal)
+    Undo,          // the last move was taken back
+    GameEnded,
+    Say,           // from the opponent in a game
+    Shout,
+    Tell,
+    Chat,          // CSA %%CHAT
+    Notice,        // anything else worth a line (challenge accepted ...)
+};
+
+struct Event {
+    EventKind kind = EventKind::Notice;
+    std::int64_t game_id = 0;
+    int ply = 0;                    // Move: index of the move; Undo: the new length
+    std::string from;               // who caused it (mover, sender)
+    std::string text;               // message text, notice, handicap move text
+    core::Move move;                // Move: the board move (none for a handicap removal)
+    std::string usi, csa, western;  // Move: its spellings
+    Millis spent_ms = 0;            // Move: time charged
+    std::vector<std::string> notices;  // Move: "White's king is checked by 3c." ...
+    core::Winner winner = core::Winner::None;   // GameEnded
+    core::EndReason reason = core::EndReason::None;
+    std::string detail;
+};
+
+/// A connection that receives events. Called on the service's thread; must not block.
+class Listener {
+public:
+    virtual ~Listener() = default;
+    virtual void deliver(const Event& e) = 0;
+};
+
+}  // namespace hisha::server::service

@@ -1,0 +1,668 @@
+// Service: games. The move list is the truth (row.moves, durable before any reply); the core
+// Game is rebuilt from it after an undo or a load. UNDO follows Shoogi Server's rules, clocks
+// are judged by the server's own timer, ratings are applied once a result can no longer be
+// taken back.
+#include <algorithm>
+
+#include "core/handicap.h"
+#include "notation/coordinate.h"
+#include "notation/csa.h"
+#include "notation/usi.h"
+#include "notation/western.h"
+#include "server/service/glicko.h"
+#include "server/service/service.h"
+
+namespace hisha::server::service {
+
+using core::BLACK;
+using core::WHITE;
+
+namespace {
+
+bool is_handicap_text(std::string_view t) { return t.starts_with("HANDICAP:") || t.find('@') != std::string_view::npos; }
+
+char sfen_letter(core::Piece pc) {
+    static const char* letters = " PLNSBRGK";
+    char c = letters[core::unpromote(core::type_of(pc))];
+    return core::color_of(pc) == BLACK ? c : char(c - 'A' + 'a');
+}
+
+// Reads "HANDICAP:L@1a,R@8b" (the prefix optional, letters in either case) in the even start
+// with Black to move; gives the start SFEN after the removal (White to move) and the
+// canonical text.
+Reply<std::string> handicap_sfen(const core::Position& pos, std::string_view text, std::string& canonical) {
+    std::string_view t = text;
+    if (t.starts_with("HANDICAP:") || t.starts_with("handicap:"))
+        t.remove_prefix(9);
+    if (pos.sfen(false) != core::Position().sfen(false))
+        return fail("a handicap can only be the first move of an even game");
+    core::Piece board[core::SQ_NB];
+    for (int s = 0; s < core::SQ_NB; ++s)
+        board[s] = pos.piece_on(core::Square(s));
+    canonical = "HANDICAP:";
+    bool first = true;
+    while (!t.empty()) {
+        auto comma = t.find(',');
+        std::string_view item = t.substr(0, comma);
+        if (item.size() != 4 || item[1] != '@')
+            return fail("bad handicap item '" + std::string(item) + "' (use L@1a,R@8b)");
+        core::PieceType pt = notation::piece_from_letter(char(std::toupper(static_cast<unsigned char>(item[0]))));
+        int file = item[2] - '1', rank = std::tolower(static_cast<unsigned char>(item[3])) - 'a';
+        if (pt == core::NO_PIECE_TYPE || pt == core::KING || file < 0 || file > 8 || rank < 0 || rank > 8)
+            return fail("bad handicap item '" + std::string(item) + "'");
+        core::Square s = core::make_square(core::File(file), core::Rank(rank));
+        if (board[s] != core::make_piece(WHITE, pt))
+            return fail("there is no White " + notation::piece_name(pt) + " on " + core::square_to_usi(s));
+        board[s] = core::NO_PIECE;
+        canonical += (first ? "" : ",") + std::string(1, notation::piece_letter(pt)) + "@" + core::square_to_usi(s);
+        first = false;
+        if (comma == std::string_view::npos)
+            break;
+        t.remove_prefix(comma + 1);
+    }
+    if (first)
+        return fail("no handicap pieces given");
+    std::string sfen;
+    for (int r = 0; r < 9; ++r) {
+        int empty = 0;
+        for (int f = 8; f >= 0; --f) {
+            core::Piece pc = board[core::make_square(core::File(f), core::Rank(r))];
+            if (pc == core::NO_PIECE) {
+                ++empty;
+                continue;
+            }
+            if (empty)
+                sfen += char('0' + empty);
+            empty = 0;
+            if (core::is_promoted(core::type_of(pc)))
+                sfen += '+';
+            sfen += sfen_letter(pc);
+        }
+        if (empty)
+            sfen += char('0' + empty);
+        if (r < 8)
+            sfen += '/';
+    }
+    return sfen + " w - 1";
+}
+
+void reset_to(core::Game& game, const std::string& sfen) {
+    if (auto h = core::handicap_from_sfen(sfen))
+        game.reset(*h);
+    else
+        (void)game.reset(sfen);
+}
+
+bool end_caused_by_move(core::EndReason r) {
+    switch (r) {
+    case core::EndReason::Checkmate:
+    case core::EndReason::NoLegalMoves:
+    case core::EndReason::Resignation:
+    case core::EndReason::Sennichite:
+    case core::EndReason::PerpetualCheck:
+    case core::EndReason::Declaration:
+    case core::EndReason::MoveLimit: return true;
+    default: return false;
+    }
+}
+
+const char* winner_text(core::Winner w) {
+    switch (w) {
+    case core::Winner::Black: return "black";
+    case core::Winner::White: return "white";
+    case core::Winner::Draw: return "draw";
+    default: return "";
+    }
+}
+
+core::Winner winner_from_text(std::string_view s) {
+    if (s == "black")
+        return core::Winner::Black;
+    if (s == "white")
+        return core::Winner::White;
+    if (s == "draw")
+        return core::Winner::Draw;
+    return core::Winner::None;
+}
+
+}  // namespace
+
+// --- loading and saving
+
+Reply<void> Service::rebuild(LiveGame& g) {
+    g.game = core::Game();
+    if (auto r = g.game.reset(g.row.start_sfen); !r)
+        return fail("bad start position: " + r.error().message);
+    g.movers.clear();
+    for (std::size_t i = 0; i < g.row.moves.size(); ++i) {
+        const std::string& t = g.row.moves[i].text;
+        core::Color side = g.game.position().side_to_move();
+        if (t.starts_with("HANDICAP:")) {
+            std::string canonical;
+            auto sfen = handicap_sfen(g.game.position(), t, canonical);
+            if (!sfen || i != 0)
+                return fail("bad handicap move at ply " + std::to_string(i));
+            reset_to(g.game, *sfen);
+            g.movers.push_back(BLACK);
+        } else if (t == "RESIGN:B" || t == "RESIGN:W") {
+            core::Color c = t.back() == 'B' ? BLACK : WHITE;
+            g.game.resign(c);
+            g.movers.push_back(c);
+        } else if (t == "DECLARE") {
+            (void)g.game.declare();
+            g.movers.push_back(side);
+        } else {
+            auto m = notation::parse_usi_move(g.game.position(), t);
+            if (!m)
+                return fail("bad move " + t + " at ply " + std::to_string(i));
+            if (auto r = g.game.play(*m); !r)
+                return fail("illegal move " + t + " at ply " + std::to_string(i));
+            g.movers.push_back(side);
+        }
+    }
+    return {};
+}
+
+LiveGame* Service::live(std::int64_t id) {
+    auto it = games_.find(id);
+    if (it != games_.end())
+        return it->second.get();
+    auto row = store_.load_game(id);
+    if (!row)
+        return nullptr;
+    auto g = std::make_unique<LiveGame>();
+    g->row = std::move(*row);
+    if (!rebuild(*g))
+        return nullptr;
+    LiveGame* p = g.get();
+    games_[id] = std::move(g);
+    return p;
+}
+
+const LiveGame* Service::game(std::int64_t id) { return live(id); }
+
+std::vector<const LiveGame*> Service::active_games() const {
+    std::vector<const LiveGame*> out;
+    for (auto& [id, g] : games_)
+        if (g->active())
+            out.push_back(g.get());
+    return out;
+}
+
+std::vector<const LiveGame*> Service::games_of(std::string_view user) const {
+    std::vector<const LiveGame*> out;
+    for (auto& [id, g] : games_)
+        if (!g->finished() && g->color_of(user))
+            out.push_back(g.get());
+    return out;
+}
+
+Reply<void> Service::save(LiveGame& g, int from_ply) {
+    g.row.updated = env_.now();
+    std::vector<UserRow*> changed;
+    finalize_if_seen(g, changed);
+    std::vector<UserRow> before;
+    for (UserRow* u : changed)
+        before.push_back(*u);
+    if (!store_.save_game(g.row, from_ply, changed)) {
+        for (std::size_t i = 0; i < changed.size(); ++i)
+            *changed[i] = before[i];
+        return fail("storage error: " + store_.last_error());
+    }
+    return {};
+}
+
+Reply<std::int64_t> Service::insert_game(GameRow row, std::vector<MoveRow> first_moves) {
+    row.moves = std::move(first_moves);
+    row.created = row.updated = row.turn_started = env_.now();
+    if (row.tc.realtime())
+        row.remaining[0] = row.remaining[1] = row.tc.main_ms;
+    auto g = std::make_unique<LiveGame>();
+    g->row = std::move(row);
+    if (auto r = rebuild(*g); !r)
+        return fail(r.error());
+    for (std::size_t i = 0; i < g->row.moves.size(); ++i) {
+        g->row.moves[i].ply = int(i);
+        g->row.moves[i].at = g->row.created;
+    }
+    if (!store_.insert_game(g->row))
+        return fail("storage error: " + store_.last_error());
+    std::int64_t id = g->row.id;
+    games_[id] = std::move(g);
+    return id;
+}
+
+Reply<std::int64_t> Service::create_game(std::string_view black, std::string_view white, const TimeControl& tc,
+                                         std::string_view origin, std::string_view handicap_move) {
+    const UserRow* b = user(black);
+    const UserRow* w = user(white);
+    if (!b || !w)
+        return fail("no such player");
+    if (b == w)
+        return fail("a player cannot play against himself");
+    GameRow row;
+    row.black = b->name;
+    row.white = w->name;
+    row.start_sfen = std::string(core::START_SFEN);
+    row.tc = tc;
+    row.origin = std::string(origin);
+    std::vector<MoveRow> first;
+    if (!handicap_move.empty()) {
+        std::string canonical;
+        core::Position start;
+        auto sfen = handicap_sfen(start, handicap_move, canonical);
+        if (!sfen)
+            return fail(sfen.error());
+        first.push_back({0, canonical, 0, 0, true, false});
+    }
+    auto id = insert_game(std::move(row), std::move(first));
+    if (!id)
+        return id;
+    LiveGame& g = *games_[*id];
+    arm_timer(g);
+    Event e;
+    e.kind = EventKind::GameStarted;
+    emit_game(g, e);
+    flush();
+    return id;
+}
+
+// --- moves
+
+Reply<core::Move> Service::check_move(std::string_view user, std::int64_t game_id, std::string_view text) {
+    LiveGame* g = live(game_id);
+    if (!g)
+        return fail("no such game: " + std::to_string(game_id));
+    auto c = g->color_of(user);
+    if (!c)
+        return fail("game " + std::to_string(game_id) + " is not yours");
+    if (!g->active() || g->game.over())
+        return fail("game " + std::to_string(game_id) + " is over");
+    if (g->to_move() != *c)
+        return fail("it is not your turn");
+    if (is_handicap_text(text)) {
+        std::string canonical;
+        if (!g->row.moves.empty())
+            return fail("a handicap can only be the first move of an even game");
+        auto sfen = handicap_sfen(g->game.position(), text, canonical);
+        if (!sfen)
+            return fail(sfen.error());
+        return core::Move::null();
+    }
+    auto m = parse_move(g->game.position(), text);
+    if (!m)
+        return m;
+    if (auto r = g->game.position().check_move(*m); !r)
+        return fail(notation::explain_illegal(g->game.position(), *m, r.error()));
+    return m;
+}
+
+Reply<Played> Service::play(std::string_view user, std::int64_t game_id, std::string_view text, bool illegal_loses) {
+    LiveGame* gp = live(game_id);
+    if (!gp)
+        return fail("no such game: " + std::to_string(game_id));
+    LiveGame& g = *gp;
+    auto c = g.color_of(user);
+    if (!c)
+        return fail("game " + std::to_string(game_id) + " is not yours");
+    if (!g.active() || g.game.over())
+        return fail("game " + std::to_string(game_id) + " is over");
+    core::Color side = g.to_move();
+    if (side != *c)
+        return fail("it is not your turn");
+
+    // Step 1. The clock: a move that arrives after the flag loses on time.
+    Millis t = env_.now();
+    Charge ch = charge_move(g.row.tc, g.row.remaining[side], t - g.row.turn_started);
+    if (ch.flagged) {
+        end_game(g, core::winner_of(~side), core::EndReason::TimeUp);
+        (void)save(g, int(g.row.moves.size()));
+        flush();
+        return fail("time is up");
+    }
+
+    // Step 2. The move: a handicap removal or a board move checked by the core.
+    MoveRow mr;
+    Played out;
+    const core::Position& before_pos = g.game.position();
+    if (is_handicap_text(text)) {
+        if (!g.row.moves.empty())
+            return fail("a handicap can only be the first move of an even game");
+        auto sfen = handicap_sfen(before_pos, text, mr.text);
+        if (!sfen)
+            return fail(sfen.error());
+        reset_to(g.game, *sfen);
+        out.western = mr.text;
+        out.usi = mr.text;
+    } else {
+        auto m = parse_move(before_pos, text);
+        core::Result<void, core::IllegalMove> legal = m ? before_pos.check_move(*m) : core::Result<void, core::IllegalMove>{};
+        if (!m || !legal) {
+            std::string why = !m ? m.error() : notation::explain_illegal(before_pos, *m, legal.error());
+            if (illegal_loses) {
+                end_game(g, core::winner_of(~side), core::EndReason::IllegalMove, why);
+                (void)save(g, int(g.row.moves.size()));
+                flush();
+            }
+            return fail(why);
+        }
+        out.move = *m;
+        out.western = notation::write_western(before_pos, *m);
+        out.usi = core::to_usi(*m);
+        out.csa = notation::format_csa_move(*m);
+        (void)g.game.play(*m);
+        mr.text = out.usi;
+        out.notices = check_notices(g.game.position());
+    }
+
+    // Step 3. Record it; a move replayed after an undo is locked against another undo.
+    int ply = int(g.row.moves.size());
+    mr.ply = ply;
+    mr.spent_ms = ch.spent;
+    mr.at = t;
+    mr.locked = ply == g.row.undone_ply && mr.text == g.row.undone_text;
+    g.row.moves.push_back(mr);
+    g.movers.push_back(side);
+    g.row.undone_ply = -1;
+    g.row.undone_text.clear();
+    if (g.row.tc.realtime())
+        g.row.remaining[side] = ch.remaining;
+    g.row.turn_started = t;
+    g.row.seen[side] = ply + 1;
+    out.spent_ms = ch.spent;
+    if (g.game.over()) {
+        const auto& res = g.game.result();
+        end_game(g, res.winner, res.reason, res.detail);
+        out.game_over = true;
+    }
+
+    // Step 4. Durable before anyone hears of it.
+    if (auto r = save(g, ply); !r) {
+        g.row.moves.pop_back();
+        g.row.status = GameStatus::Active;
+        g.row.winner.clear();
+        g.row.reason.clear();
+        pending_.clear();
+        (void)rebuild(g);
+        return fail(r.error());
+    }
+    arm_timer(g);
+    Event e;
+    e.kind = EventKind::Move;
+    e.ply = ply;
+    e.from = g.player(side);
+    e.move = out.move;
+    e.usi = out.usi;
+    e.csa = out.csa;
+    e.western = out.western;
+    e.spent_ms = ch.spent;
+    e.notices = out.notices;
+    // The Move event goes before any GameEnded that end_game queued.
+    std::vector<std::pair<std::weak_ptr<Listener>, Event>> ended = std::move(pending_);
+    pending_.clear();
+    emit_game(g, e);
+    pending_.insert(pending_.end(), ended.begin(), ended.end());
+    flush();
+    return out;
+}
+
+Reply<void> Service::resign(std::string_view user, std::int64_t game_id) {
+    LiveGame* g = live(game_id);
+    if (!g)
+        return fail("no such game: " + std::to_string(game_id));
+    auto c = g->color_of(user);
+    if (!c)
+        return fail("game " + std::to_string(game_id) + " is not yours");
+    if (!g->active() || g->game.over())
+        return fail("game " + std::to_string(game_id) + " is over");
+    int ply = int(g->row.moves.size());
+    Millis t = env_.now();
+    MoveRow mr{ply, *c == BLACK ? "RESIGN:B" : "RESIGN:W", t - g->row.turn_started, t, false, false};
+    if (g->row.tc.realtime() && g->to_move() == *c)
+        mr.spent_ms = charge_move(g->row.tc, g->row.remaining[*c], mr.spent_ms).spent;
+    mr.locked = ply == g->row.undone_ply && mr.text == g->row.undone_text;
+    g->row.moves.push_back(mr);
+    g->movers.push_back(*c);
+    g->row.seen[*c] = ply + 1;
+    g->game.resign(*c);
+    end_game(*g, core::winner_of(~*c), core::EndReason::Resignation);
+    if (auto r = save(*g, ply); !r) {
+        g->row.moves.pop_back();
+        g->row.status = GameStatus::Active;
+        pending_.clear();
+        (void)rebuild(*g);
+        return r;
+    }
+    flush();
+    return {};
+}
+
+Reply<void> Service::declare(std::string_view user, std::int64_t game_id) {
+    LiveGame* g = live(game_id);
+    if (!g)
+        return fail("no such game: " + std::to_string(game_id));
+    auto c = g->color_of(user);
+    if (!c)
+        return fail("game " + std::to_string(game_id) + " is not yours");
+    if (!g->active() || g->game.over())
+        return fail("game " + std::to_string(game_id) + " is over");
+    if (g->to_move() != *c)
+        return fail("it is not your turn");
+    int ply = int(g->row.moves.size());
+    Millis t = env_.now();
+    Charge ch = charge_move(g->row.tc, g->row.remaining[*c], t - g->row.turn_started);
+    if (ch.flagged) {
+        end_game(*g, core::winner_of(~*c), core::EndReason::TimeUp);
+        (void)save(*g, ply);
+        flush();
+        return fail("time is up");
+    }
+    auto r = g->game.declare();
+    if (!r) {
+        end_game(*g, core::winner_of(~*c), core::EndReason::IllegalMove,
+                 std::string("declaration failed: ") + core::describe(r.error()));
+        (void)save(*g, ply);
+        flush();
+        return fail(std::string("declaration failed: ") + core::describe(r.error()));
+    }
+    g->row.moves.push_back({ply, "DECLARE", ch.spent, t, false, false});
+    g->movers.push_back(*c);
+    end_game(*g, core::winner_of(*c), core::EndReason::Declaration);
+    (void)save(*g, ply);
+    flush();
+    return {};
+}
+
+Reply<void> Service::undo(std::string_view user, std::int64_t game_id, bool opponents) {
+    LiveGame* gp = live(game_id);
+    if (!gp)
+        return fail("no such game: " + std::to_string(game_id));
+    LiveGame& g = *gp;
+    auto c = g.color_of(user);
+    if (!c)
+        return fail("game " + std::to_string(game_id) + " is not yours");
+    if (g.row.tc.realtime())
+        return fail("UNDO is for correspondence games");
+    if (g.row.moves.empty())
+        return fail("there is no move to undo");
+    int n = int(g.row.moves.size());
+    const MoveRow& last = g.row.moves.back();
+    core::Color mover = g.movers.back();
+    if (!opponents) {
+        if (mover != *c)
+            return fail("the last move is your opponent's (UNDO -o undoes it)");
+        if (g.row.seen[~*c] >= n)
+            return fail("your opponent has already seen your move");
+    } else {
+        if (mover == *c)
+            return fail("the last move is yours (UNDO without -o undoes it)");
+        if (g.row.seen[*c] < n)
+            return fail("you have not seen that move yet (load the game with BOARD)");
+    }
+    if (last.forced)
+        return fail("the first move forced with NEW cannot be undone");
+    if (last.locked)
+        return fail("that move was played again after an undo: it cannot be undone any more");
+    if (g.finished() && (!end_caused_by_move(reason_from_name(g.row.reason)) || g.row.rated_applied))
+        return fail("game " + std::to_string(game_id) + " is over");
+
+    MoveRow removed = last;
+    GameRow saved = g.row;
+    g.row.moves.pop_back();
+    g.row.undone_ply = n - 1;
+    g.row.undone_text = removed.text;
+    g.row.status = GameStatus::Active;
+    g.row.winner.clear();
+    g.row.reason.clear();
+    g.row.seen[0] = std::min(g.row.seen[0], n - 1);
+    g.row.seen[1] = std::min(g.row.seen[1], n - 1);
+    g.row.seen[*c] = n - 1;
+    g.row.turn_started = env_.now();
+    if (auto r = rebuild(g); !r) {
+        g.row = saved;
+        (void)rebuild(g);
+        return r;
+    }
+    if (auto r = save(g, n - 1); !r) {
+        g.row = saved;
+        (void)rebuild(g);
+        return r;
+    }
+    arm_timer(g);
+    Event e;
+    e.kind = EventKind::Undo;
+    e.ply = n - 1;
+    e.from = g.player(*c);
+    e.text = removed.text;
+    emit_game(g, e);
+    flush();
+    return {};
+}
+
+void Service::mark_seen(std::string_view user, std::int64_t game_id) {
+    LiveGame* g = live(game_id);
+    if (!g)
+        return;
+    auto c = g->color_of(user);
+    if (!c)
+        return;
+    int n = int(g->row.moves.size());
+    bool pending_rating = g->finished() && !g->row.rated_applied;
+    if (g->row.seen[*c] >= n && !pending_rating)
+        return;
+    g->row.seen[*c] = n;
+    (void)save(*g, n);
+    flush();
+}
+
+void Service::watch(std::string_view user, std::int64_t game_id, bool on) {
+    LiveGame* g = live(game_id);
+    if (!g)
+        return;
+    if (on)
+        g->spectators.insert(name_key(user));
+    else
+        g->spectators.erase(name_key(user));
+}
+
+// --- endings, ratings, timers
+
+void Service::end_game(LiveGame& g, core::Winner w, core::EndReason r, std::string detail) {
+    g.row.status = r == core::EndReason::Abort ? GameStatus::Aborted : GameStatus::Finished;
+    g.row.winner = winner_text(w);
+    g.row.reason = reason_name(r);
+    env_.cancel(g.row.id);
+    Event e;
+    e.kind = EventKind::GameEnded;
+    e.winner = w;
+    e.reason = r;
+    e.detail = std::move(detail);
+    e.ply = int(g.row.moves.size());
+    emit_game(g, e);
+}
+
+void Service::finalize_if_seen(LiveGame& g, std::vector<UserRow*>& changed) {
+    if (g.row.status != GameStatus::Finished || g.row.rated_applied)
+        return;
+    core::EndReason r = reason_from_name(g.row.reason);
+    bool undoable = !g.row.tc.realtime() && !g.row.moves.empty() && end_caused_by_move(r);
+    if (undoable && g.row.seen[~g.movers.back()] < int(g.row.moves.size()))
+        return;  // the mover may still take it back
+    apply_rating(g, changed);
+}
+
+void Service::apply_rating(LiveGame& g, std::vector<UserRow*>& changed) {
+    g.row.rated_applied = true;
+    UserRow* b = user_mut(g.row.black);
+    UserRow* w = user_mut(g.row.white);
+    if (!b || !w || b == w)
+        return;
+    core::Winner win = winner_from_text(g.row.winner);
+    double score_b = win == core::Winner::Black ? 1.0 : win == core::Winner::White ? 0.0 : 0.5;
+    Rating rb{b->rating, b->deviation, b->volatility}, rw{w->rating, w->deviation, w->volatility};
+    Rating nb = glicko2_update(rb, rw, score_b), nw = glicko2_update(rw, rb, 1.0 - score_b);
+    b->rating = nb.rating;
+    b->deviation = nb.deviation;
+    b->volatility = nb.volatility;
+    w->rating = nw.rating;
+    w->deviation = nw.deviation;
+    w->volatility = nw.volatility;
+    if (win == core::Winner::Black) {
+        ++b->wins;
+        ++w->losses;
+    } else if (win == core::Winner::White) {
+        ++w->wins;
+        ++b->losses;
+    } else {
+        ++b->draws;
+        ++w->draws;
+    }
+    changed.push_back(b);
+    changed.push_back(w);
+}
+
+void Service::arm_timer(LiveGame& g) {
+    if (!g.active()) {
+        env_.cancel(g.row.id);
+        return;
+    }
+    Millis allowed = g.deadline();
+    env_.schedule(g.row.id, g.row.turn_started + allowed + (g.row.tc.csa_seconds ? 0 : 1));
+}
+
+void Service::on_timer(std::int64_t game_id) {
+    auto it = games_.find(game_id);
+    if (it == games_.end() || !it->second->active())
+        return;
+    LiveGame& g = *it->second;
+    core::Color side = g.to_move();
+    Charge ch = charge_move(g.row.tc, g.row.remaining[side], env_.now() - g.row.turn_started);
+    if (!ch.flagged) {
+        arm_timer(g);  // fired early
+        return;
+    }
+    g.game.time_up(side);
+    end_game(g, core::winner_of(~side), core::EndReason::TimeUp);
+    (void)save(g, int(g.row.moves.size()));
+    flush();
+}
+
+void Service::forfeit(std::string_view user, std::int64_t game_id, core::EndReason reason, std::string detail) {
+    LiveGame* g = live(game_id);
+    if (!g)
+        return;
+    auto c = g->color_of(user);
+    if (!c)
+        return;
+    if (g->row.status == GameStatus::Offered) {
+        end_game(*g, core::Winner::None, core::EndReason::Abort, std::move(detail));
+    } else if (g->active()) {
+        end_game(*g, core::winner_of(~*c), reason, std::move(detail));
+    } else {
+        return;
+    }
+    (void)save(*g, int(g->row.moves.size()));
+    flush();
+}
+
+}  // namespace hisha::server::service

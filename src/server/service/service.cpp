@@ -1,0 +1,507 @@
+// Service: construction and start-up, accounts and tokens, presence, messages, event
+// delivery, and the helpers the protocols share (move parsing, check notices).
+#include "server/service/service.h"
+
+#include <sodium.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/movegen.h"
+#include "notation/csa.h"
+#include "notation/western.h"
+#include "server/service/pattern.h"
+
+namespace hisha::server::service {
+
+using core::BLACK;
+using core::WHITE;
+
+std::string name_key(std::string_view name) {
+    std::string k(name);
+    for (char& c : k)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return k;
+}
+
+namespace {
+
+constexpr std::pair<core::EndReason, const char*> REASON_NAMES[] = {
+    {core::EndReason::None, ""},
+    {core::EndReason::Checkmate, "checkmate"},
+    {core::EndReason::NoLegalMoves, "no_legal_moves"},
+    {core::EndReason::Resignation, "resignation"},
+    {core::EndReason::Sennichite, "sennichite"},
+    {core::EndReason::PerpetualCheck, "perpetual_check"},
+    {core::EndReason::Declaration, "declaration"},
+    {core::EndReason::ImpasseCount, "impasse_count"},
+    {core::EndReason::TimeUp, "time_up"},
+    {core::EndReason::IllegalMove, "illegal_move"},
+    {core::EndReason::MoveLimit, "move_limit"},
+    {core::EndReason::Abort, "abort"},
+    {core::EndReason::SealedMove, "sealed_move"},
+};
+
+std::string to_hex(const unsigned char* p, std::size_t n) {
+    static const char* digits = "0123456789abcdef";
+    std::string s;
+    for (std::size_t i = 0; i < n; ++i) {
+        s += digits[p[i] >> 4];
+        s += digits[p[i] & 15];
+    }
+    return s;
+}
+
+std::string token_hash(std::string_view token) {
+    unsigned char h[32];
+    crypto_generichash(h, sizeof h, reinterpret_cast<const unsigned char*>(token.data()), token.size(), nullptr, 0);
+    return to_hex(h, sizeof h);
+}
+
+const char* color_name(core::Color c) { return c == BLACK ? "Black" : "White"; }
+
+}  // namespace
+
+const char* reason_name(core::EndReason r) {
+    for (auto& [reason, name] : REASON_NAMES)
+        if (reason == r)
+            return name;
+    return "";
+}
+
+core::EndReason reason_from_name(std::string_view s) {
+    for (auto& [reason, name] : REASON_NAMES)
+        if (s == name)
+            return reason;
+    return core::EndReason::None;
+}
+
+std::optional<core::Color> LiveGame::color_of(std::string_view user) const {
+    std::string k = name_key(user);
+    if (name_key(row.black) == k)
+        return BLACK;
+    if (name_key(row.white) == k)
+        return WHITE;
+    return std::nullopt;
+}
+
+Millis LiveGame::deadline() const {
+    return time_allowed(row.tc, row.remaining[to_move()]);
+}
+
+Service::Service(store::Store& store, Environment& env, Config config)
+    : store_(store), env_(env), config_(config) {
+    if (sodium_init() < 0)
+        config_.password_ops = 0;  // checked in hash_password
+}
+
+Service::~Service() = default;
+
+Reply<void> Service::start() {
+    for (auto& u : store_.all_users())
+        users_[name_key(u.name)] = u;
+    challenges_ = store_.challenges();
+    Millis t = env_.now();
+    for (auto& row : store_.open_games()) {
+        auto g = std::make_unique<LiveGame>();
+        g->row = std::move(row);
+        if (g->row.status == GameStatus::Offered) {  // an unagreed CSA offer does not survive a restart
+            g->row.status = GameStatus::Aborted;
+            g->row.reason = reason_name(core::EndReason::Abort);
+            store_.save_game(g->row, int(g->row.moves.size()));
+            continue;
+        }
+        if (auto r = rebuild(*g); !r)
+            return fail("game " + std::to_string(g->row.id) + ": " + r.error());
+        if (g->row.tc.realtime())
+            g->row.turn_started = t;  // the clock was stopped while the server was down
+        std::int64_t id = g->row.id;
+        games_[id] = std::move(g);
+        arm_timer(*games_[id]);
+    }
+    return {};
+}
+
+// --- accounts
+
+bool Service::valid_name(std::string_view name) {
+    if (name.empty() || name.size() > 32 || !std::isalnum(static_cast<unsigned char>(name[0])))
+        return false;
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+    });
+}
+
+std::string Service::hash_password(std::string_view pw) const {
+    char out[crypto_pwhash_STRBYTES];
+    unsigned long long ops = std::max<unsigned long long>(config_.password_ops, crypto_pwhash_OPSLIMIT_MIN);
+    std::size_t mem = std::max<std::size_t>(config_.password_mem, crypto_pwhash_MEMLIMIT_MIN);
+    if (crypto_pwhash_str_alg(out, pw.data(), pw.size(), ops, mem, crypto_pwhash_ALG_ARGON2ID13) != 0)
+        return {};
+    return out;
+}
+
+Reply<UserRow> Service::register_user(std::string_view name, std::string_view password) {
+    if (!valid_name(name))
+        return fail("invalid name: use 1-32 letters, digits, '.', '_' or '-', starting with a letter or digit");
+    if (password.size() < 4 || password.size() > 128)
+        return fail("the password must have 4 to 128 characters");
+    if (user(name))
+        return fail("the name " + std::string(name) + " is taken");
+    UserRow u;
+    u.name = std::string(name);
+    u.password_hash = hash_password(password);
+    if (u.password_hash.empty())
+        return fail("cannot hash the password (out of memory)");
+    u.created = u.last_login = env_.now();
+    if (!store_.save_user(u))
+        return fail("storage error: " + store_.last_error());
+    users_[name_key(name)] = u;
+    return u;
+}
+
+Reply<UserRow> Service::login(std::string_view name, std::string_view password) {
+    UserRow* u = user_mut(name);
+    if (!u || !u->bot.empty()
+        || crypto_pwhash_str_verify(u->password_hash.c_str(), password.data(), password.size()) != 0)
+        return fail("incorrect name or password");
+    u->last_login = env_.now();
+    store_.save_user(*u);
+    return *u;
+}
+
+Reply<void> Service::change_password(std::string_view name, std::string_view old_pw, std::string_view new_pw) {
+    UserRow* u = user_mut(name);
+    if (!u || crypto_pwhash_str_verify(u->password_hash.c_str(), old_pw.data(), old_pw.size()) != 0)
+        return fail("the old password is not correct");
+    if (new_pw.size() < 4 || new_pw.size() > 128)
+        return fail("the password must have 4 to 128 characters");
+    UserRow copy = *u;
+    copy.password_hash = hash_password(new_pw);
+    if (!store_.save_user(copy))
+        return fail("storage error: " + store_.last_error());
+    *u = copy;
+    return {};
+}
+
+Reply<std::string> Service::create_token(std::string_view name) {
+    if (!user(name))
+        return fail("no such user");
+    unsigned char raw[32];
+    randombytes_buf(raw, sizeof raw);
+    std::string token = to_hex(raw, sizeof raw);
+    if (!store_.save_token(token_hash(token), user(name)->name, env_.now() + config_.token_lifetime_ms))
+        return fail("storage error: " + store_.last_error());
+    return token;
+}
+
+std::optional<std::string> Service::token_user(std::string_view token) {
+    if (token.size() != 64)
+        return std::nullopt;
+    return store_.token_user(token_hash(token), env_.now());
+}
+
+void Service::revoke_token(std::string_view token) { store_.delete_token(token_hash(token)); }
+
+const UserRow* Service::user(std::string_view name) const {
+    auto it = users_.find(name_key(name));
+    return it == users_.end() ? nullptr : &it->second;
+}
+
+UserRow* Service::user_mut(std::string_view name) {
+    auto it = users_.find(name_key(name));
+    return it == users_.end() ? nullptr : &it->second;
+}
+
+std::vector<const UserRow*> Service::users(std::string_view pattern) const {
+    std::vector<const UserRow*> out;
+    for (auto& [key, u] : users_)
+        if (pattern_matches(pattern, u.name))
+            out.push_back(&u);
+    return out;
+}
+
+Reply<void> Service::ensure_bot(std::string_view name, std::string_view level) {
+    if (user(name))
+        return {};
+    if (!valid_name(name))
+        return fail("invalid bot name");
+    UserRow u;
+    u.name = std::string(name);
+    u.password_hash = "!";  // bots cannot log in
+    u.bot = std::string(level);
+    u.created = env_.now();
+    if (!store_.save_user(u))
+        return fail("storage error: " + store_.last_error());
+    users_[name_key(name)] = u;
+    return {};
+}
+
+std::string Service::setting(std::string_view name, std::string_view key) const {
+    const UserRow* u = user(name);
+    if (!u)
+        return {};
+    std::string k = std::string(key) + "=";
+    std::string_view s = u->settings;
+    while (!s.empty()) {
+        auto semi = s.find(';');
+        std::string_view item = s.substr(0, semi);
+        if (item.starts_with(k))
+            return std::string(item.substr(k.size()));
+        if (semi == std::string_view::npos)
+            break;
+        s.remove_prefix(semi + 1);
+    }
+    return {};
+}
+
+Reply<void> Service::set_setting(std::string_view name, std::string_view key, std::string_view value) {
+    UserRow* u = user_mut(name);
+    if (!u)
+        return fail("no such user");
+    if (value.find(';') != std::string_view::npos || value.find('=') != std::string_view::npos)
+        return fail("invalid value");
+    std::string out, k = std::string(key) + "=";
+    std::string_view s = u->settings;
+    while (!s.empty()) {
+        auto semi = s.find(';');
+        std::string_view item = s.substr(0, semi);
+        if (!item.empty() && !item.starts_with(k))
+            out += std::string(item) + ";";
+        if (semi == std::string_view::npos)
+            break;
+        s.remove_prefix(semi + 1);
+    }
+    out += k + std::string(value);
+    UserRow copy = *u;
+    copy.settings = out;
+    if (!store_.save_user(copy))
+        return fail("storage error: " + store_.last_error());
+    *u = copy;
+    return {};
+}
+
+// --- presence and messages
+
+void Service::connect(std::string_view name, const std::shared_ptr<Listener>& l, std::string_view protocol) {
+    connections_.push_back({l, name_key(name), std::string(protocol), env_.now()});
+}
+
+void Service::disconnect(const std::shared_ptr<Listener>& l) {
+    std::erase_if(connections_, [&](const Connection& c) {
+        auto p = c.listener.lock();
+        return !p || p == l;
+    });
+}
+
+bool Service::online(std::string_view name) const {
+    std::string k = name_key(name);
+    return std::any_of(connections_.begin(), connections_.end(),
+                       [&](const Connection& c) { return c.user_key == k && !c.listener.expired(); });
+}
+
+std::vector<OnlineUser> Service::who(std::string_view pattern) const {
+    std::map<std::string, OnlineUser> by_key;
+    for (auto& c : connections_) {
+        if (c.listener.expired())
+            continue;
+        const UserRow* u = user(c.user_key);
+        if (!u || !pattern_matches(pattern, u->name))
+            continue;
+        OnlineUser& o = by_key[c.user_key];
+        if (o.connections == 0 || c.since < o.since) {
+            o.since = c.since;
+            o.protocol = c.protocol;
+        }
+        o.name = u->name;
+        ++o.connections;
+    }
+    std::vector<OnlineUser> out;
+    for (auto& [k, o] : by_key)
+        out.push_back(o);
+    return out;
+}
+
+std::vector<MessageRow> Service::take_messages(std::string_view name) {
+    auto msgs = store_.messages_for(name);
+    std::vector<std::int64_t> ids;
+    for (auto& m : msgs)
+        ids.push_back(m.id);
+    if (!ids.empty())
+        store_.delete_messages(ids);
+    return msgs;
+}
+
+Reply<TellResult> Service::tell(std::string_view from, std::string_view to, std::string_view text, bool leave) {
+    const UserRow* target = user(to);
+    if (!target)
+        return fail("no such player: " + std::string(to));
+    if (text.empty())
+        return fail("empty message");
+    if (text.size() > config_.max_message)
+        return fail("message too long");
+    last_tell_[name_key(from)] = target->name;
+    if (online(target->name)) {
+        Event e;
+        e.kind = EventKind::Tell;
+        e.from = user(from) ? user(from)->name : std::string(from);
+        e.text = std::string(text);
+        emit_to(name_key(target->name), e);
+        flush();
+        return TellResult::Delivered;
+    }
+    if (!leave)
+        return TellResult::Offline;
+    MessageRow m;
+    m.to = target->name;
+    m.from = user(from) ? user(from)->name : std::string(from);
+    m.text = std::string(text);
+    m.kind = "tell";
+    m.at = env_.now();
+    if (!store_.insert_message(m))
+        return fail("storage error: " + store_.last_error());
+    return TellResult::Stored;
+}
+
+Reply<TellResult> Service::say(std::string_view from, std::int64_t game_id, std::string_view text, bool leave) {
+    LiveGame* g = live(game_id);
+    if (!g)
+        return fail("no such game");
+    auto c = g->color_of(from);
+    if (!c)
+        return fail("game " + std::to_string(game_id) + " is not yours");
+    const std::string& opponent = g->player(~*c);
+    if (text.empty())
+        return fail("empty message");
+    if (text.size() > config_.max_message)
+        return fail("message too long");
+    if (online(opponent)) {
+        Event e;
+        e.kind = EventKind::Say;
+        e.game_id = game_id;
+        e.from = g->player(*c);
+        e.text = std::string(text);
+        emit_to(name_key(opponent), e);
+        flush();
+        return TellResult::Delivered;
+    }
+    if (!leave)
+        return TellResult::Offline;
+    MessageRow m;
+    m.to = opponent;
+    m.from = g->player(*c);
+    m.text = "(game " + std::to_string(game_id) + ") " + std::string(text);
+    m.kind = "say";
+    m.at = env_.now();
+    if (!store_.insert_message(m))
+        return fail("storage error: " + store_.last_error());
+    return TellResult::Stored;
+}
+
+Reply<int> Service::shout(std::string_view from, std::string_view text) {
+    if (text.empty())
+        return fail("empty message");
+    if (text.size() > config_.max_message)
+        return fail("message too long");
+    std::set<std::string> reached;
+    Event e;
+    e.kind = EventKind::Shout;
+    e.from = user(from) ? user(from)->name : std::string(from);
+    e.text = std::string(text);
+    for (auto& c : connections_) {
+        if (c.listener.expired())
+            continue;
+        reached.insert(c.user_key);
+        pending_.push_back({c.listener, e});
+    }
+    flush();
+    return int(reached.size());
+}
+
+void Service::chat(std::string_view from, std::string_view text) {
+    Event e;
+    e.kind = EventKind::Chat;
+    e.from = std::string(from);
+    e.text = std::string(text.substr(0, config_.max_message));
+    for (auto& c : connections_)
+        if (c.protocol == "csa")
+            pending_.push_back({c.listener, e});
+    flush();
+}
+
+std::string Service::last_tell(std::string_view name) const {
+    auto it = last_tell_.find(name_key(name));
+    return it == last_tell_.end() ? std::string() : it->second;
+}
+
+// --- events
+
+void Service::emit_to(std::string_view user_key, Event e) {
+    for (auto& c : connections_)
+        if (c.user_key == user_key)
+            pending_.push_back({c.listener, e});
+}
+
+void Service::emit_game(const LiveGame& g, Event e) {
+    e.game_id = g.row.id;
+    std::set<std::string> keys{name_key(g.row.black), name_key(g.row.white)};
+    keys.insert(g.spectators.begin(), g.spectators.end());
+    for (auto& k : keys)
+        emit_to(k, e);
+}
+
+void Service::flush() {
+    if (flushing_)
+        return;  // the outer flush delivers what listeners cause
+    flushing_ = true;
+    while (!pending_.empty()) {
+        auto batch = std::move(pending_);
+        pending_.clear();
+        for (auto& [weak, e] : batch)
+            if (auto l = weak.lock())
+                l->deliver(e);
+    }
+    flushing_ = false;
+    std::erase_if(connections_, [](const Connection& c) { return c.listener.expired(); });
+}
+
+// --- helpers
+
+Reply<core::Move> Service::parse_move(const core::Position& pos, std::string_view text) {
+    if (text.empty())
+        return fail("no move given");
+    if ((text[0] == '+' || text[0] == '-') && text.size() == 7 && std::isdigit(static_cast<unsigned char>(text[1]))) {
+        auto m = notation::parse_csa_move(pos, text);
+        if (!m)
+            return fail(m.error().message);
+        return *m;
+    }
+    auto m = notation::parse_western(pos, text);
+    if (!m)
+        return fail(m.error().message);
+    return *m;
+}
+
+std::vector<std::string> Service::check_notices(const core::Position& pos) {
+    std::vector<std::string> out;
+    if (!pos.in_check())
+        return out;
+    core::Color c = pos.side_to_move();
+    core::Bitboard checkers = pos.checkers();
+    while (checkers.any()) {
+        core::Square s = checkers.pop_lsb();
+        out.push_back(std::string(color_name(c)) + "'s king is checked by " + core::square_to_usi(s) + ".");
+    }
+    core::MoveList<core::LEGAL, true> moves(pos);
+    for (auto& sm : moves)
+        if (!sm.move.is_drop() && sm.move.from() == pos.king_square(c)) {
+            out.push_back(std::string(color_name(c)) + "'s king could escape to the square "
+                          + core::square_to_usi(sm.move.to()) + ".");
+            break;
+        }
+    if (moves.size() == 0)
+        out.push_back(std::string(color_name(c)) + "'s king is checkmated.");
+    return out;
+}
+
+}  // namespace hisha::server::service

@@ -1,0 +1,222 @@
+// Service: Hisha's game server without sockets or SQL. Accounts, challenges, games under
+// correspondence or real-time clocks, UNDO by Shoogi Server's rules, "seen" tracking,
+// messages, WHO/USER, ratings and CSA matchmaking. One thread owns it (the server's event
+// loop, like Redis): no locks, events are delivered after each operation completes.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/game.h"
+#include "core/result.h"
+#include "server/service/events.h"
+#include "server/store/records.h"
+#include "server/store/store.h"
+
+namespace hisha::server::service {
+
+template <typename T>
+using Reply = core::Result<T, std::string>;
+inline core::Unexpected<std::string> fail(std::string msg) { return {std::move(msg)}; }
+
+/// Real time and timers; the network layer implements it with Asio, tests with a fake.
+class Environment {
+public:
+    virtual ~Environment() = default;
+    virtual Millis now() = 0;  // epoch milliseconds
+    /// Calls Service::on_timer(game_id) at `at` (replacing any earlier timer of that game).
+    virtual void schedule(std::int64_t game_id, Millis at) = 0;
+    virtual void cancel(std::int64_t game_id) = 0;
+};
+
+struct Config {
+    int default_days_per_move = 7;
+    unsigned long long password_ops = 2;          // argon2id cost (crypto_pwhash_OPSLIMIT_INTERACTIVE)
+    std::size_t password_mem = 64u << 20;         // bytes (MEMLIMIT_INTERACTIVE)
+    Millis token_lifetime_ms = 30LL * 86'400'000;
+    std::size_t max_message = 1000;
+    bool csa_auto_register = true;                // a CSA login with an unknown name creates it
+};
+
+/// A game in memory: its row, the move list replayed through the core, and who made each move.
+struct LiveGame {
+    GameRow row;
+    core::Game game;
+    std::vector<core::Color> movers;  // the side that made each entry of row.moves
+    bool agreed[2] = {false, false};  // CSA: AGREE received from black/white
+    std::set<std::string> spectators; // name keys
+
+    bool active() const { return row.status == GameStatus::Active; }
+    bool finished() const { return row.status == GameStatus::Finished || row.status == GameStatus::Aborted; }
+    /// The color `user` plays, if any (case-insensitive).
+    std::optional<core::Color> color_of(std::string_view user) const;
+    const std::string& player(core::Color c) const { return c == core::BLACK ? row.black : row.white; }
+    core::Color to_move() const { return game.position().side_to_move(); }
+    /// Time the side to move has before flagging, from the turn start.
+    Millis deadline() const;
+};
+
+struct OnlineUser {
+    std::string name;
+    Millis since = 0;
+    std::string protocol;
+    int connections = 0;
+};
+
+enum class TellResult { Delivered, Offline, Stored };
+
+/// Outcome of a move for the protocol: the canonical spellings and any check notices.
+struct Played {
+    core::Move move;
+    std::string western, usi, csa;
+    Millis spent_ms = 0;
+    std::vector<std::string> notices;
+    bool game_over = false;
+};
+
+class Service {
+public:
+    Service(store::Store& store, Environment& env, Config config = {});
+    ~Service();
+    /// Loads users, challenges and open games; resumes clocks (real-time clocks restart their
+    /// turn now: time the server was down is not charged).
+    Reply<void> start();
+
+    // --- accounts
+    Reply<UserRow> register_user(std::string_view name, std::string_view password);
+    Reply<UserRow> login(std::string_view name, std::string_view password);
+    Reply<void> change_password(std::string_view user, std::string_view old_pw, std::string_view new_pw);
+    /// A session token for the web API (valid for config.token_lifetime_ms).
+    Reply<std::string> create_token(std::string_view user);
+    std::optional<std::string> token_user(std::string_view token);
+    void revoke_token(std::string_view token);
+    const UserRow* user(std::string_view name) const;
+    /// Users whose names match the pattern (003 PATTERNS), sorted by name.
+    std::vector<const UserRow*> users(std::string_view pattern) const;
+    Reply<void> set_setting(std::string_view user, std::string_view key, std::string_view value);
+    std::string setting(std::string_view user, std::string_view key) const;
+    static bool valid_name(std::string_view name);
+    /// Creates a bot account (an engine at a level) if it does not exist.
+    Reply<void> ensure_bot(std::string_view name, std::string_view level);
+
+    // --- presence and messages
+    void connect(std::string_view user, const std::shared_ptr<Listener>& l, std::string_view protocol);
+    void disconnect(const std::shared_ptr<Listener>& l);
+    bool online(std::string_view user) const;
+    std::vector<OnlineUser> who(std::string_view pattern = "*") const;
+    /// Messages left while the user was offline; they are deleted as they are returned.
+    std::vector<MessageRow> take_messages(std::string_view user);
+    /// TELL: delivered when online; when offline, stored if `leave`, else Offline.
+    Reply<TellResult> tell(std::string_view from, std::string_view to, std::string_view text, bool leave);
+    /// SAY: to the opponent in a game of the sender.
+    Reply<TellResult> say(std::string_view from, std::int64_t game_id, std::string_view text, bool leave);
+    Reply<int> shout(std::string_view from, std::string_view text);  // number reached
+    /// The last player `user` sent a TELL to (TELL . and `.`).
+    std::string last_tell(std::string_view user) const;
+    void chat(std::string_view from, std::string_view text);  // CSA %%CHAT to every CSA client
+
+    // --- challenges (003 NEW / REMOVE)
+    /// A challenge open to `pattern`. As Black (`color` 0) `first_move` is played at once when
+    /// accepted; as White it is the move the acceptor is forced to play first (may be empty).
+    Reply<std::int64_t> new_challenge(std::string_view user, std::string_view pattern, int color,
+                                      std::string_view first_move, std::string_view comment,
+                                      std::optional<TimeControl> tc = std::nullopt);
+    const std::vector<ChallengeRow>& challenges() const { return challenges_; }
+    /// Challenges `user` may see: open to them, or their own.
+    std::vector<const ChallengeRow*> challenges_for(std::string_view user) const;
+    Reply<std::int64_t> accept_challenge(std::string_view user, std::int64_t id);
+    Reply<void> remove_challenge(std::string_view user, std::int64_t id);
+
+    // --- games
+    /// A game by id (finished games are read from the store on demand).
+    const LiveGame* game(std::int64_t id);
+    std::vector<const LiveGame*> active_games() const;
+    std::vector<const LiveGame*> games_of(std::string_view user) const;  // open games of the user
+    /// Creates an active game directly (web API, bots, tests).
+    Reply<std::int64_t> create_game(std::string_view black, std::string_view white, const TimeControl& tc,
+                                    std::string_view origin, std::string_view handicap_move = {});
+    /// Checks a move without playing it (PLAY's confirmation prompt): the parsed move.
+    Reply<core::Move> check_move(std::string_view user, std::int64_t game_id, std::string_view text);
+    /// Plays a move in 003, USI or CSA notation (or a HANDICAP:... removal). With
+    /// `illegal_loses` an illegal move ends the game (CSA); otherwise it is only refused.
+    Reply<Played> play(std::string_view user, std::int64_t game_id, std::string_view text, bool illegal_loses = false);
+    Reply<void> resign(std::string_view user, std::int64_t game_id);
+    /// Entering-king declaration by the side to move (CSA %KACHI): a wrong one loses.
+    Reply<void> declare(std::string_view user, std::int64_t game_id);
+    /// UNDO [-o] by 003's rules.
+    Reply<void> undo(std::string_view user, std::int64_t game_id, bool opponents);
+    /// The user has now seen every move of the game.
+    void mark_seen(std::string_view user, std::int64_t game_id);
+    void watch(std::string_view user, std::int64_t game_id, bool on);
+    /// The timer of a game fired: judge its clock.
+    void on_timer(std::int64_t game_id);
+    /// Aborts a game (a player disconnected from a CSA game): the other wins.
+    void forfeit(std::string_view user, std::int64_t game_id, core::EndReason reason, std::string detail = {});
+
+    // --- CSA matchmaking
+    /// Waits for an opponent under a game name (floodgate-600-10F); `color` 0 Black, 1 White,
+    /// -1 either. When one is found the game is offered to both (GameOffered).
+    Reply<void> csa_wait(std::string_view user, std::string_view game_name, int color);
+    void csa_cancel(std::string_view user);
+    Reply<void> agree(std::string_view user, std::int64_t game_id);
+    Reply<void> reject(std::string_view user, std::int64_t game_id);
+    std::vector<std::pair<std::string, std::string>> csa_waiting() const;  // (user, game name)
+
+    // --- helpers shared with the protocols
+    /// Check notices for the position after a move ("White's king is checked by 3c.").
+    static std::vector<std::string> check_notices(const core::Position& pos);
+    /// Parses a move in any notation the server accepts.
+    static Reply<core::Move> parse_move(const core::Position& pos, std::string_view text);
+    Millis now() { return env_.now(); }
+    const Config& config() const { return config_; }
+
+private:
+    struct Waiting {
+        std::string user, game_name;
+        int color;
+    };
+    struct Connection {
+        std::weak_ptr<Listener> listener;
+        std::string user_key, protocol;
+        Millis since;
+    };
+
+    LiveGame* live(std::int64_t id);
+    UserRow* user_mut(std::string_view name);
+    Reply<void> rebuild(LiveGame& g);
+    Reply<std::int64_t> insert_game(GameRow row, std::vector<MoveRow> first_moves);
+    Reply<void> save(LiveGame& g, int from_ply);
+    void end_game(LiveGame& g, core::Winner w, core::EndReason r, std::string detail = {});
+    void finalize_if_seen(LiveGame& g, std::vector<UserRow*>& changed);
+    void apply_rating(LiveGame& g, std::vector<UserRow*>& changed);
+    void arm_timer(LiveGame& g);
+    void emit_game(const LiveGame& g, Event e);
+    void emit_to(std::string_view user_key, Event e);
+    void flush();
+    std::string hash_password(std::string_view pw) const;
+
+    store::Store& store_;
+    Environment& env_;
+    Config config_;
+    std::map<std::string, UserRow> users_;  // by name key
+    std::map<std::int64_t, std::unique_ptr<LiveGame>> games_;
+    std::vector<ChallengeRow> challenges_;
+    std::vector<Connection> connections_;
+    std::vector<Waiting> waiting_;
+    std::map<std::string, std::string> last_tell_;
+    std::vector<std::pair<std::weak_ptr<Listener>, Event>> pending_;
+    bool flushing_ = false;
+};
+
+/// The lower-case key of a name (names are case-insensitive).
+std::string name_key(std::string_view name);
+/// Stable names of end reasons for storage and the JSON API ("checkmate", "time_up" ...).
+const char* reason_name(core::EndReason r);
+core::EndReason reason_from_name(std::string_view s);
+
+}  // namespace hisha::server::service

@@ -1,0 +1,80 @@
+// The rows the service keeps and the store persists: users, games with their moves,
+// challenges, messages and session tokens. Plain data, no behaviour.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "server/service/clock.h"
+
+namespace hisha::server {
+
+using service::Millis;
+using service::TimeControl;
+
+struct UserRow {
+    std::int64_t id = 0;
+    std::string name;           // as registered; looked up case-insensitively
+    std::string password_hash;  // libsodium crypto_pwhash_str (argon2id)
+    double rating = 1500.0, deviation = 350.0, volatility = 0.06;
+    int wins = 0, losses = 0, draws = 0;
+    Millis created = 0, last_login = 0;
+    std::string settings;       // "KEY=VALUE;..." (SET BLACK/WHITE/THREATENED/DRAGON/KANJI/PSTYLE/BSTYLE)
+    std::string bot;            // engine level for bot accounts ("" for people)
+};
+
+/// One entry of a game's move list. Besides board moves the list holds the 003 specials
+/// that UNDO can take back: a handicap removal and a resignation.
+struct MoveRow {
+    int ply = 0;               // 0-based index in the list
+    std::string text;          // USI move, "HANDICAP:L@1a,R@8b", "RESIGN" or "DECLARE"
+    Millis spent_ms = 0;       // time charged
+    Millis at = 0;             // wall time (epoch ms) when played
+    bool forced = false;       // the first move forced by NEW: cannot be undone
+    bool locked = false;       // replayed after an undo: cannot be undone again
+};
+
+enum class GameStatus : std::uint8_t { Offered, Active, Finished, Aborted };
+
+struct GameRow {
+    std::int64_t id = 0;
+    std::string black, white;
+    std::string start_sfen;          // the even start; a handicap is a move in `moves`
+    TimeControl tc;
+    GameStatus status = GameStatus::Active;
+    std::string winner;              // "black", "white", "draw" or ""
+    std::string reason;              // core::describe(EndReason) text, or "" while open
+    int seen[2] = {0, 0};            // plies each side has seen (black, white)
+    Millis remaining[2] = {0, 0};    // real-time main time left
+    Millis turn_started = 0;         // epoch ms when the side to move got the turn
+    Millis created = 0, updated = 0;
+    std::string origin;              // "text", "csa", "web"
+    std::string csa_game_name;       // floodgate-600-10F ...; the CSA Game_ID is derived from it
+    bool rated_applied = false;      // the result has been counted in ratings and W/L/D
+    int undone_ply = -1;             // the last undo: the ply and the move it took back
+    std::string undone_text;
+    std::vector<MoveRow> moves;
+};
+
+struct ChallengeRow {
+    std::int64_t id = 0;
+    std::string challenger;
+    std::string pattern;             // who may accept (003 PATTERNS)
+    int challenger_color = 0;        // 0 Black, 1 White
+    std::string first_move;          // the challenger's first move as Black, or the forced
+                                     // first move of the acceptor when the challenger is White
+    std::string comment;
+    TimeControl tc;
+    Millis created = 0;
+};
+
+struct MessageRow {
+    std::int64_t id = 0;
+    std::string to, from;
+    std::string text;
+    std::string kind;                // "tell", "say"
+    Millis at = 0;
+};
+
+}  // namespace hisha::server

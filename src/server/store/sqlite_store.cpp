@@ -1,0 +1,510 @@
+// The SQLite implementation of Store. Statements are prepared per call (the server's write
+// rate is moves, not queries); every multi-row write is one transaction.
+#include "server/store/sqlite_store.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <filesystem>
+
+namespace hisha::server::store {
+namespace {
+
+// The schema, one migration per entry; schema_version holds how many ran.
+constexpr const char* MIGRATIONS[] = {
+    R"sql(
+CREATE TABLE users (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    password_hash TEXT NOT NULL,
+    rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL,
+    wins INTEGER NOT NULL, losses INTEGER NOT NULL, draws INTEGER NOT NULL,
+    created INTEGER NOT NULL, last_login INTEGER NOT NULL,
+    settings TEXT NOT NULL, bot TEXT NOT NULL);
+CREATE TABLE tokens (hash TEXT PRIMARY KEY, user TEXT NOT NULL, expires INTEGER NOT NULL);
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    black TEXT NOT NULL, white TEXT NOT NULL, start_sfen TEXT NOT NULL,
+    tc_kind INTEGER NOT NULL, days INTEGER NOT NULL, main_ms INTEGER NOT NULL,
+    byoyomi_ms INTEGER NOT NULL, increment_ms INTEGER NOT NULL, csa_seconds INTEGER NOT NULL,
+    status INTEGER NOT NULL, winner TEXT NOT NULL, reason TEXT NOT NULL,
+    seen_black INTEGER NOT NULL, seen_white INTEGER NOT NULL,
+    rem_black INTEGER NOT NULL, rem_white INTEGER NOT NULL, turn_started INTEGER NOT NULL,
+    created INTEGER NOT NULL, updated INTEGER NOT NULL,
+    origin TEXT NOT NULL, csa_game_name TEXT NOT NULL, rated_applied INTEGER NOT NULL,
+    undone_ply INTEGER NOT NULL, undone_text TEXT NOT NULL);
+CREATE INDEX games_status ON games(status);
+CREATE TABLE moves (
+    game_id INTEGER NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,
+    text TEXT NOT NULL, spent_ms INTEGER NOT NULL, at INTEGER NOT NULL,
+    forced INTEGER NOT NULL, locked INTEGER NOT NULL,
+    PRIMARY KEY (game_id, ply));
+CREATE TABLE challenges (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    challenger TEXT NOT NULL, pattern TEXT NOT NULL, color INTEGER NOT NULL,
+    first_move TEXT NOT NULL, comment TEXT NOT NULL,
+    tc_kind INTEGER NOT NULL, days INTEGER NOT NULL, main_ms INTEGER NOT NULL,
+    byoyomi_ms INTEGER NOT NULL, increment_ms INTEGER NOT NULL, created INTEGER NOT NULL);
+CREATE TABLE messages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    recipient_key TEXT NOT NULL, recipient TEXT NOT NULL, sender TEXT NOT NULL,
+    text TEXT NOT NULL, kind TEXT NOT NULL, at INTEGER NOT NULL);
+CREATE INDEX messages_recipient ON messages(recipient_key);
+)sql",
+};
+
+std::string key_of(std::string_view name) {
+    std::string k(name);
+    for (char& c : k)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return k;
+}
+
+// A prepared statement with positional binding and column reading.
+class Stmt {
+public:
+    Stmt(sqlite3* db, const char* sql) { ok_ = sqlite3_prepare_v2(db, sql, -1, &st_, nullptr) == SQLITE_OK; }
+    ~Stmt() { sqlite3_finalize(st_); }
+    Stmt(const Stmt&) = delete;
+    Stmt& operator=(const Stmt&) = delete;
+    bool ok() const { return ok_; }
+
+    Stmt& bind(std::int64_t v) { sqlite3_bind_int64(st_, ++n_, v); return *this; }
+    Stmt& bind(int v) { sqlite3_bind_int64(st_, ++n_, v); return *this; }
+    Stmt& bind(bool v) { sqlite3_bind_int64(st_, ++n_, v ? 1 : 0); return *this; }
+    Stmt& bind(double v) { sqlite3_bind_double(st_, ++n_, v); return *this; }
+    Stmt& bind(std::string_view v) {
+        sqlite3_bind_text(st_, ++n_, v.data(), int(v.size()), SQLITE_TRANSIENT);
+        return *this;
+    }
+    Stmt& bind(const std::string& v) { return bind(std::string_view(v)); }
+    Stmt& bind(const char* v) { return bind(std::string_view(v)); }
+
+    /// Steps once: true when a row is available.
+    bool row() { rc_ = sqlite3_step(st_); col_ = 0; return rc_ == SQLITE_ROW; }
+    /// Runs to completion: true on success.
+    bool exec() {
+        if (!ok_)
+            return false;
+        rc_ = sqlite3_step(st_);
+        return rc_ == SQLITE_DONE || rc_ == SQLITE_ROW;
+    }
+    bool done_ok() const { return ok_ && (rc_ == SQLITE_DONE || rc_ == SQLITE_ROW); }
+
+    std::int64_t i64() { return sqlite3_column_int64(st_, col_++); }
+    int i32() { return int(sqlite3_column_int64(st_, col_++)); }
+    double dbl() { return sqlite3_column_double(st_, col_++); }
+    std::string str() {
+        const unsigned char* t = sqlite3_column_text(st_, col_);
+        int n = sqlite3_column_bytes(st_, col_++);
+        return t ? std::string(reinterpret_cast<const char*>(t), std::size_t(n)) : std::string();
+    }
+
+private:
+    sqlite3_stmt* st_ = nullptr;
+    bool ok_ = false;
+    int n_ = 0, col_ = 0, rc_ = 0;
+};
+
+constexpr const char* GAME_COLUMNS =
+    "id, black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, csa_seconds, status, "
+    "winner, reason, seen_black, seen_white, rem_black, rem_white, turn_started, created, updated, origin, "
+    "csa_game_name, rated_applied, undone_ply, undone_text";
+
+constexpr const char* USER_COLUMNS =
+    "id, name, password_hash, rating, deviation, volatility, wins, losses, draws, created, last_login, settings, bot";
+
+class SqliteStore final : public Store {
+public:
+    ~SqliteStore() override { sqlite3_close(db_); }
+
+    bool open(const std::string& path) {
+        if (path != ":memory:") {
+            std::error_code ec;
+            auto parent = std::filesystem::path(path).parent_path();
+            if (!parent.empty())
+                std::filesystem::create_directories(parent, ec);
+        }
+        if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                            nullptr) != SQLITE_OK)
+            return fail();
+        sqlite3_busy_timeout(db_, 5000);
+        if (!exec("PRAGMA journal_mode=WAL") || !exec("PRAGMA synchronous=FULL") || !exec("PRAGMA foreign_keys=ON"))
+            return false;
+        return migrate();
+    }
+
+    const std::string& last_error() const override { return error_; }
+
+    bool save_user(UserRow& u) override {
+        if (u.id == 0) {
+            Stmt s(db_, "INSERT INTO users (name, name_key, password_hash, rating, deviation, volatility, wins, "
+                        "losses, draws, created, last_login, settings, bot) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+            s.bind(u.name).bind(key_of(u.name)).bind(u.password_hash).bind(u.rating).bind(u.deviation)
+                .bind(u.volatility).bind(u.wins).bind(u.losses).bind(u.draws).bind(u.created).bind(u.last_login)
+                .bind(u.settings).bind(u.bot);
+            if (!s.exec())
+                return fail();
+            u.id = sqlite3_last_insert_rowid(db_);
+            return true;
+        }
+        Stmt s(db_, "UPDATE users SET password_hash=?, rating=?, deviation=?, volatility=?, wins=?, losses=?, "
+                    "draws=?, last_login=?, settings=?, bot=? WHERE id=?");
+        s.bind(u.password_hash).bind(u.rating).bind(u.deviation).bind(u.volatility).bind(u.wins).bind(u.losses)
+            .bind(u.draws).bind(u.last_login).bind(u.settings).bind(u.bot).bind(u.id);
+        return s.exec() || fail();
+    }
+
+    std::optional<UserRow> find_user(std::string_view name) override {
+        std::string sql = std::string("SELECT ") + USER_COLUMNS + " FROM users WHERE name_key=?";
+        Stmt s(db_, sql.c_str());
+        s.bind(key_of(name));
+        if (!s.row())
+            return std::nullopt;
+        return read_user(s);
+    }
+
+    std::vector<UserRow> all_users() override {
+        std::string sql = std::string("SELECT ") + USER_COLUMNS + " FROM users ORDER BY name_key";
+        Stmt s(db_, sql.c_str());
+        std::vector<UserRow> out;
+        while (s.row())
+            out.push_back(read_user(s));
+        return out;
+    }
+
+    bool save_token(const std::string& hash, const std::string& user, Millis expires) override {
+        Stmt s(db_, "INSERT OR REPLACE INTO tokens (hash, user, expires) VALUES (?,?,?)");
+        s.bind(hash).bind(user).bind(expires);
+        return s.exec() || fail();
+    }
+    std::optional<std::string> token_user(const std::string& hash, Millis now) override {
+        Stmt s(db_, "SELECT user FROM tokens WHERE hash=? AND expires>?");
+        s.bind(hash).bind(now);
+        if (!s.row())
+            return std::nullopt;
+        return s.str();
+    }
+    bool delete_token(const std::string& hash) override {
+        Stmt s(db_, "DELETE FROM tokens WHERE hash=?");
+        s.bind(hash);
+        return s.exec() || fail();
+    }
+
+    bool insert_game(GameRow& g) override {
+        if (!begin())
+            return false;
+        Stmt s(db_, "INSERT INTO games (black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, "
+                    "csa_seconds, status, winner, reason, seen_black, seen_white, rem_black, rem_white, turn_started, "
+                    "created, updated, origin, csa_game_name, rated_applied, undone_ply, undone_text) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        s.bind(g.black).bind(g.white).bind(g.start_sfen);
+        bind_tc(s, g.tc).bind(g.tc.csa_seconds);
+        s.bind(int(g.status)).bind(g.winner).bind(g.reason).bind(g.seen[0]).bind(g.seen[1]).bind(g.remaining[0])
+            .bind(g.remaining[1]).bind(g.turn_started).bind(g.created).bind(g.updated).bind(g.origin)
+            .bind(g.csa_game_name).bind(g.rated_applied).bind(g.undone_ply).bind(g.undone_text);
+        if (!s.exec())
+            return rollback();
+        g.id = sqlite3_last_insert_rowid(db_);
+        if (!insert_moves(g, 0))
+            return rollback();
+        return commit();
+    }
+
+    bool save_game(const GameRow& g, int from_ply, std::vector<UserRow*> users) override {
+        if (!begin())
+            return false;
+        {
+            Stmt d(db_, "DELETE FROM moves WHERE game_id=? AND ply>=?");
+            d.bind(g.id).bind(from_ply);
+            if (!d.exec())
+                return rollback();
+        }
+        if (!insert_moves(g, from_ply))
+            return rollback();
+        Stmt s(db_, "UPDATE games SET status=?, winner=?, reason=?, seen_black=?, seen_white=?, rem_black=?, "
+                    "rem_white=?, turn_started=?, updated=?, rated_applied=?, undone_ply=?, undone_text=?, "
+                    "black=?, white=? WHERE id=?");
+        s.bind(int(g.status)).bind(g.winner).bind(g.reason).bind(g.seen[0]).bind(g.seen[1]).bind(g.remaining[0])
+            .bind(g.remaining[1]).bind(g.turn_started).bind(g.updated).bind(g.rated_applied).bind(g.undone_ply)
+            .bind(g.undone_text).bind(g.black).bind(g.white).bind(g.id);
+        if (!s.exec())
+            return rollback();
+        for (UserRow* u : users)
+            if (u && !save_user(*u))
+                return rollback();
+        return commit();
+    }
+
+    std::optional<GameRow> load_game(std::int64_t id) override {
+        std::string sql = std::string("SELECT ") + GAME_COLUMNS + " FROM games WHERE id=?";
+        Stmt s(db_, sql.c_str());
+        s.bind(id);
+        if (!s.row())
+            return std::nullopt;
+        GameRow g = read_game(s);
+        load_moves(g);
+        return g;
+    }
+
+    std::vector<GameRow> open_games() override {
+        std::string sql = std::string("SELECT ") + GAME_COLUMNS + " FROM games WHERE status<? ORDER BY id";
+        Stmt s(db_, sql.c_str());
+        s.bind(int(GameStatus::Finished));
+        return read_games(s);
+    }
+
+    std::vector<GameRow> finished_games(std::string_view user, int limit) override {
+        std::string sql = std::string("SELECT ") + GAME_COLUMNS
+                        + " FROM games WHERE status>=? AND (lower(black)=? OR lower(white)=?) ORDER BY id DESC LIMIT ?";
+        Stmt s(db_, sql.c_str());
+        s.bind(int(GameStatus::Finished)).bind(key_of(user)).bind(key_of(user)).bind(limit);
+        return read_games(s);
+    }
+
+    bool insert_challenge(ChallengeRow& c) override {
+        Stmt s(db_, "INSERT INTO challenges (challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, "
+                    "byoyomi_ms, increment_ms, created) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+        s.bind(c.challenger).bind(c.pattern).bind(c.challenger_color).bind(c.first_move).bind(c.comment);
+        bind_tc(s, c.tc).bind(c.created);
+        if (!s.exec())
+            return fail();
+        c.id = sqlite3_last_insert_rowid(db_);
+        return true;
+    }
+    bool delete_challenge(std::int64_t id) override {
+        Stmt s(db_, "DELETE FROM challenges WHERE id=?");
+        s.bind(id);
+        return s.exec() || fail();
+    }
+    std::vector<ChallengeRow> challenges() override {
+        Stmt s(db_, "SELECT id, challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, byoyomi_ms, "
+                    "increment_ms, created FROM challenges ORDER BY id");
+        std::vector<ChallengeRow> out;
+        while (s.row()) {
+            ChallengeRow c;
+            c.id = s.i64();
+            c.challenger = s.str();
+            c.pattern = s.str();
+            c.challenger_color = s.i32();
+            c.first_move = s.str();
+            c.comment = s.str();
+            read_tc(s, c.tc);
+            c.created = s.i64();
+            out.push_back(std::move(c));
+        }
+        return out;
+    }
+
+    bool insert_message(MessageRow& m) override {
+        Stmt s(db_, "INSERT INTO messages (recipient_key, recipient, sender, text, kind, at) VALUES (?,?,?,?,?,?)");
+        s.bind(key_of(m.to)).bind(m.to).bind(m.from).bind(m.text).bind(m.kind).bind(m.at);
+        if (!s.exec())
+            return fail();
+        m.id = sqlite3_last_insert_rowid(db_);
+        return true;
+    }
+    std::vector<MessageRow> messages_for(std::string_view user) override {
+        Stmt s(db_, "SELECT id, recipient, sender, text, kind, at FROM messages WHERE recipient_key=? ORDER BY id");
+        s.bind(key_of(user));
+        std::vector<MessageRow> out;
+        while (s.row()) {
+            MessageRow m;
+            m.id = s.i64();
+            m.to = s.str();
+            m.from = s.str();
+            m.text = s.str();
+            m.kind = s.str();
+            m.at = s.i64();
+            out.push_back(std::move(m));
+        }
+        return out;
+    }
+    bool delete_messages(const std::vector<std::int64_t>& ids) override {
+        if (!begin())
+            return false;
+        for (auto id : ids) {
+            Stmt s(db_, "DELETE FROM messages WHERE id=?");
+            s.bind(id);
+            if (!s.exec())
+                return rollback();
+        }
+        return commit();
+    }
+
+private:
+    bool fail() {
+        error_ = db_ ? sqlite3_errmsg(db_) : "cannot open database";
+        return false;
+    }
+    bool exec(const char* sql) {
+        char* msg = nullptr;
+        if (sqlite3_exec(db_, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
+            error_ = msg ? msg : "sqlite error";
+            sqlite3_free(msg);
+            return false;
+        }
+        return true;
+    }
+    bool begin() { return exec("BEGIN IMMEDIATE"); }
+    bool commit() { return exec("COMMIT") || rollback(); }
+    bool rollback() {
+        std::string keep = sqlite3_errmsg(db_);
+        exec("ROLLBACK");
+        error_ = keep;
+        return false;
+    }
+
+    bool migrate() {
+        if (!exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"))
+            return false;
+        int version = 0;
+        {
+            Stmt s(db_, "SELECT version FROM schema_version");
+            if (s.row())
+                version = s.i32();
+            else if (!exec("INSERT INTO schema_version (version) VALUES (0)"))
+                return false;
+        }
+        int target = int(std::size(MIGRATIONS));
+        for (int v = version; v < target; ++v) {
+            if (!begin())
+                return false;
+            if (!exec(MIGRATIONS[v]))
+                return rollback();
+            Stmt s(db_, "UPDATE schema_version SET version=?");
+            s.bind(v + 1);
+            if (!s.exec())
+                return rollback();
+            if (!commit())
+                return false;
+        }
+        return true;
+    }
+
+    static Stmt& bind_tc(Stmt& s, const TimeControl& tc) {
+        return s.bind(int(tc.kind)).bind(tc.days_per_move).bind(tc.main_ms).bind(tc.byoyomi_ms).bind(tc.increment_ms);
+    }
+    static void read_tc(Stmt& s, TimeControl& tc) {
+        tc.kind = service::TimeKind(s.i32());
+        tc.days_per_move = s.i32();
+        tc.main_ms = s.i64();
+        tc.byoyomi_ms = s.i64();
+        tc.increment_ms = s.i64();
+    }
+
+    static UserRow read_user(Stmt& s) {
+        UserRow u;
+        u.id = s.i64();
+        u.name = s.str();
+        u.password_hash = s.str();
+        u.rating = s.dbl();
+        u.deviation = s.dbl();
+        u.volatility = s.dbl();
+        u.wins = s.i32();
+        u.losses = s.i32();
+        u.draws = s.i32();
+        u.created = s.i64();
+        u.last_login = s.i64();
+        u.settings = s.str();
+        u.bot = s.str();
+        return u;
+    }
+
+    static GameRow read_game(Stmt& s) {
+        GameRow g;
+        g.id = s.i64();
+        g.black = s.str();
+        g.white = s.str();
+        g.start_sfen = s.str();
+        read_tc(s, g.tc);
+        g.tc.csa_seconds = s.i32() != 0;
+        g.status = GameStatus(s.i32());
+        g.winner = s.str();
+        g.reason = s.str();
+        g.seen[0] = s.i32();
+        g.seen[1] = s.i32();
+        g.remaining[0] = s.i64();
+        g.remaining[1] = s.i64();
+        g.turn_started = s.i64();
+        g.created = s.i64();
+        g.updated = s.i64();
+        g.origin = s.str();
+        g.csa_game_name = s.str();
+        g.rated_applied = s.i32() != 0;
+        g.undone_ply = s.i32();
+        g.undone_text = s.str();
+        return g;
+    }
+
+    std::vector<GameRow> read_games(Stmt& s) {
+        std::vector<GameRow> out;
+        while (s.row())
+            out.push_back(read_game(s));
+        for (auto& g : out)
+            load_moves(g);
+        return out;
+    }
+
+    void load_moves(GameRow& g) {
+        Stmt s(db_, "SELECT ply, text, spent_ms, at, forced, locked FROM moves WHERE game_id=? ORDER BY ply");
+        s.bind(g.id);
+        while (s.row()) {
+            MoveRow m;
+            m.ply = s.i32();
+            m.text = s.str();
+            m.spent_ms = s.i64();
+            m.at = s.i64();
+            m.forced = s.i32() != 0;
+            m.locked = s.i32() != 0;
+            g.moves.push_back(std::move(m));
+        }
+    }
+
+    bool insert_moves(const GameRow& g, int from_ply) {
+        for (std::size_t i = std::size_t(std::max(0, from_ply)); i < g.moves.size(); ++i) {
+            const MoveRow& m = g.moves[i];
+            Stmt s(db_, "INSERT INTO moves (game_id, ply, text, spent_ms, at, forced, locked) VALUES (?,?,?,?,?,?,?)");
+            s.bind(g.id).bind(int(i)).bind(m.text).bind(m.spent_ms).bind(m.at).bind(m.forced).bind(m.locked);
+            if (!s.exec())
+                return false;
+        }
+        return true;
+    }
+
+    sqlite3* db_ = nullptr;
+    std::string error_;
+};
+
+}  // namespace
+
+std::unique_ptr<Store> open_sqlite(const std::string& path, std::string& error) {
+    auto s = std::make_unique<SqliteStore>();
+    if (!s->open(path)) {
+        error = s->last_error();
+        return nullptr;
+    }
+    return s;
+}
+
+std::unique_ptr<Store> open_store(const std::string& url, std::string& error) {
+    std::string path = url;
+    if (path.starts_with("sqlite://"))
+        path = path.substr(9);
+    else if (path.starts_with("sqlite:"))
+        path = path.substr(7);
+    if (url.starts_with("postgresql://") || url.starts_with("postgres://")) {
+        error = "PostgreSQL is not supported yet; use sqlite:PATH";
+        return nullptr;
+    }
+    if (path.empty()) {
+        error = "empty database path";
+        return nullptr;
+    }
+    return open_sqlite(path, error);
+}
+
+}  // namespace hisha::server::store

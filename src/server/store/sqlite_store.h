@@ -1,0 +1,14 @@
+// SQLite store: WAL journal, synchronous=FULL (a committed move survives a crash and a power
+// cut), schema created and upgraded by numbered migrations recorded in schema_version.
+#pragma once
+
+#include <memory>
+
+#include "server/store/store.h"
+
+namespace hisha::server::store {
+
+/// Opens (creating it if needed) the database at `path` (":memory:" for a private one).
+std::unique_ptr<Store> open_sqlite(const std::string& path, std::string& error);
+
+}  // namespace hisha::server::store

@@ -1,0 +1,58 @@
+// Store: persistence behind the service. Every write that acknowledges something to a player
+// (a move, an undo, a result) runs in one transaction and returns only after it committed.
+// Failures come back as false/empty with last_error(); the service answers them as errors.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "server/store/records.h"
+
+namespace hisha::server::store {
+
+class Store {
+public:
+    virtual ~Store() = default;
+    virtual const std::string& last_error() const = 0;
+
+    // --- users
+    /// Inserts a new user (id 0, sets it) or updates an existing one.
+    virtual bool save_user(UserRow& u) = 0;
+    virtual std::optional<UserRow> find_user(std::string_view name) = 0;  // case-insensitive
+    virtual std::vector<UserRow> all_users() = 0;
+
+    // --- session tokens (stored as hashes)
+    virtual bool save_token(const std::string& token_hash, const std::string& user, Millis expires) = 0;
+    virtual std::optional<std::string> token_user(const std::string& token_hash, Millis now) = 0;
+    virtual bool delete_token(const std::string& token_hash) = 0;
+
+    // --- games
+    /// Inserts a new game (id 0, sets it) with its moves.
+    virtual bool insert_game(GameRow& g) = 0;
+    /// In one transaction: moves from `from_ply` on are replaced by g.moves[from_ply..], the
+    /// game row is updated, and `users` (rating changes at the end) are saved.
+    virtual bool save_game(const GameRow& g, int from_ply, std::vector<UserRow*> users = {}) = 0;
+    virtual std::optional<GameRow> load_game(std::int64_t id) = 0;
+    /// Games not finished (offered or active), with their moves.
+    virtual std::vector<GameRow> open_games() = 0;
+    /// Finished games of a user, newest first.
+    virtual std::vector<GameRow> finished_games(std::string_view user, int limit) = 0;
+
+    // --- challenges
+    virtual bool insert_challenge(ChallengeRow& c) = 0;
+    virtual bool delete_challenge(std::int64_t id) = 0;
+    virtual std::vector<ChallengeRow> challenges() = 0;
+
+    // --- messages left for players who were offline
+    virtual bool insert_message(MessageRow& m) = 0;
+    virtual std::vector<MessageRow> messages_for(std::string_view user) = 0;
+    virtual bool delete_messages(const std::vector<std::int64_t>& ids) = 0;
+};
+
+/// Opens a store by URL: "sqlite:PATH" (or a bare path), ":memory:" for tests.
+/// Returns null and sets `error` when it cannot be opened or migrated.
+std::unique_ptr<Store> open_store(const std::string& url, std::string& error);
+
+}  // namespace hisha::server::store

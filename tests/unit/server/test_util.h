@@ -1,0 +1,91 @@
+// Helpers for the server tests: a fake environment (manual clock, recorded timers) and a
+// service over a SQLite database in a fresh temporary file.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "server/service/service.h"
+#include "server/store/sqlite_store.h"
+
+namespace hisha::server::test {
+
+class FakeEnv : public service::Environment {
+public:
+    service::Millis t = 1'700'000'000'000;
+    std::map<std::int64_t, service::Millis> timers;
+    service::Millis now() override { return t; }
+    void schedule(std::int64_t id, service::Millis at) override { timers[id] = at; }
+    void cancel(std::int64_t id) override { timers.erase(id); }
+};
+
+/// Records every event delivered to one connection.
+class Recorder : public service::Listener {
+public:
+    std::vector<service::Event> events;
+    void deliver(const service::Event& e) override { events.push_back(e); }
+    int count(service::EventKind k) const {
+        int n = 0;
+        for (auto& e : events)
+            n += e.kind == k;
+        return n;
+    }
+};
+
+inline std::string temp_db(const std::string& tag) {
+    auto dir = std::filesystem::temp_directory_path() / ("hisha_server_test_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    auto path = dir / (tag + ".db");
+    std::filesystem::remove(path);
+    std::filesystem::remove(path.string() + "-wal");
+    std::filesystem::remove(path.string() + "-shm");
+    return path.string();
+}
+
+/// A service with cheap password hashing over a fresh database.
+struct Fixture {
+    std::string path;
+    FakeEnv env;
+    std::unique_ptr<store::Store> store;
+    std::unique_ptr<service::Service> svc;
+
+    explicit Fixture(const std::string& tag) : path(temp_db(tag)) { reopen(); }
+
+    void reopen() {
+        svc.reset();
+        store.reset();
+        std::string err;
+        store = store::open_store("sqlite:" + path, err);
+        if (!store)
+            throw std::runtime_error(err);
+        service::Config cfg;
+        cfg.password_ops = 1;
+        cfg.password_mem = 8192;
+        svc = std::make_unique<service::Service>(*store, env, cfg);
+        auto r = svc->start();
+        if (!r)
+            throw std::runtime_error(r.error());
+    }
+    void add_users(std::initializer_list<const char*> names) {
+        for (auto n : names) {
+            auto r = svc->register_user(n, "secret");
+            if (!r)
+                throw std::runtime_error(r.error());
+        }
+    }
+    /// Advances the clock and fires due timers.
+    void advance(service::Millis ms) {
+        env.t += ms;
+        auto timers = env.timers;
+        for (auto& [id, at] : timers)
+            if (at <= env.t)
+                svc->on_timer(id);
+    }
+};
+
+}  // namespace hisha::server::test
