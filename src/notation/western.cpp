@@ -36,7 +36,9 @@ bool is_rank_char(char c) {
     char l = char(std::tolower(static_cast<unsigned char>(c)));
     return l >= 'a' && l <= 'i';
 }
-int rank_index(char c) { return std::tolower(static_cast<unsigned char>(c)) - 'a'; }
+// A rank as a letter a-i, or as a digit 1-9 as some books write it (P76 = P-7f).
+bool is_rank_or_digit(char c) { return is_rank_char(c) || is_file_char(c); }
+int rank_index(char c) { return is_file_char(c) ? c - '1' : std::tolower(static_cast<unsigned char>(c)) - 'a'; }
 
 // The piece named at text[i] (with `promoted` for a '+' before it); NO_PIECE_TYPE if none.
 PieceType western_piece(char ch, bool promoted) {
@@ -66,7 +68,7 @@ Result<void, ParseError> read_middle(const Compact& c, std::size_t i, std::size_
         return {};
     if (spec.drop)
         return unexpected(bad("a drop has no origin square", line, c.cols[i]));
-    if (len == 2 && is_file_char(c.text[i]) && is_rank_char(c.text[i + 1])) {
+    if (len == 2 && is_file_char(c.text[i]) && is_rank_or_digit(c.text[i + 1])) {
         spec.from_file = c.text[i] - '1';
         spec.from_rank = rank_index(c.text[i + 1]);
     } else if (len == 1 && is_file_char(c.text[i])) {
@@ -76,7 +78,7 @@ Result<void, ParseError> read_middle(const Compact& c, std::size_t i, std::size_
     } else {
         std::size_t k = i;
         if (len >= 2 && is_file_char(c.text[i]))
-            k = is_rank_char(c.text[i + 1]) ? i + 2 : i + 1;
+            k = is_rank_or_digit(c.text[i + 1]) ? i + 2 : i + 1;
         return unexpected(bad(std::string("unexpected '") + c.text[k] + "'", line, c.cols[k]));
     }
     return {};
@@ -104,11 +106,11 @@ Result<MoveSpec, ParseError> read_piece_move(const Compact& c, int line) {
     // The destination is the last two characters before the suffix.
     if (end < i + 2)
         return unexpected(bad("missing destination square", line, c.cols[end]));
-    if (is_file_char(t[end - 1]))
+    if (is_file_char(t[end - 1]) && !is_file_char(t[end - 2]))
         return unexpected(bad("expected a rank a-i", line, c.cols[end]));
     if (!is_file_char(t[end - 2]))
         return unexpected(bad("expected a destination square (file 1-9, rank a-i)", line, c.cols[end - 2]));
-    if (!is_rank_char(t[end - 1]))
+    if (!is_rank_or_digit(t[end - 1]))
         return unexpected(bad("expected a rank a-i", line, c.cols[end - 1]));
     spec.to = make_square(File(t[end - 2] - '1'), Rank(rank_index(t[end - 1])));
     if (auto r = read_middle(c, i, end - 2, spec, line); !r)

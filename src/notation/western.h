@@ -12,7 +12,8 @@
 //
 // Reading accepts the canonical form and the variants in use: no movement sign (P7f, the GNU
 // Shogi manual's sample game), 'X' for x, '\'' for a drop (SHOGI-L's preferred drop sign), an
-// origin as a square, a file or a rank (G4a-5b, G45b, Pg7f), T/H/D for tokin/horse/dragon,
+// origin as a square, a file or a rank (G4a-5b, G45b, Pg7f), ranks as digits (P76, S72x83+),
+// T/H/D for tokin/horse/dragon,
 // lower-case letters, spaces between the parts ("P - 7f"), trailing ? and ! marks, and square
 // forms (7g7f, 2d2c+). Without a suffix a move does not promote. Strict where it matters:
 // 'x' needs a capture and '-' a non-capture, a move that must promote needs '+', an origin is

@@ -133,6 +133,13 @@ TEST(Western, ReadsTheVariantsInUse) {
     EXPECT_EQ(usi_of(*c, "Px7f"), "7g7f");
     EXPECT_EQ(usi_of(*c, "PX7f"), "7g7f");
     EXPECT_EQ(usi_of(*c, "P7f"), "7g7f");
+    // Ranks as digits, as some books write them (P76 = P-7f, Wikipedia's S72x83+ = S7bx8c+).
+    core::Position start;
+    EXPECT_EQ(usi_of(start, "P76"), "7g7f");
+    EXPECT_EQ(usi_of(start, "G49-58"), "4i5h");
+    auto s = pos_of("4k4/2S6/1p7/9/9/9/9/9/4K4 b - 1");
+    EXPECT_EQ(usi_of(*s, "S72x83+"), "7b8c+");
+    EXPECT_EQ(usi_of(*s, "S7bx8c+"), "7b8c+");
     // Horse and dragon by their 81Dojo letters.
     auto hd = pos_of("4k4/9/9/9/9/9/9/1+B5+R1/4K4 b - 1");
     EXPECT_EQ(usi_of(*hd, "H-7g"), "8h7g");
