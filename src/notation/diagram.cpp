@@ -111,6 +111,8 @@ std::optional<HandToken> hand_token(std::string_view t) {
     return HandToken{pt, before ? before : after ? after : 1};
 }
 
+// Reads the board from its top border down, collecting cells into an SFEN and the hand boxes
+// beside it, then the side-to-move line below.
 class DiagramReader {
 public:
     explicit DiagramReader(std::string_view text);
@@ -303,8 +305,12 @@ void DiagramReader::side_line(std::size_t from) {
         side_ = black ? BLACK : WHITE;
         side_line_ = int(li) + 1;
         for (auto m = l.find("move "); m != std::string::npos; m = l.find("move ", m + 1))
-            if (m + 5 < l.size() && is_digit(l[m + 5]))
-                ply_ = std::max(1, std::atoi(l.c_str() + m + 5));
+            if (m + 5 < l.size() && is_digit(l[m + 5])) {
+                int n = 0;  // at most six digits: no overflow
+                for (std::size_t k = m + 5; k < l.size() && k < m + 11 && is_digit(l[k]); ++k)
+                    n = n * 10 + (l[k] - '0');
+                ply_ = std::max(1, n);
+            }
         return;
     }
 }
@@ -437,7 +443,9 @@ Result<void, ParseError> hand_line(std::string_view l, int line, bool white, Sfe
         if (k == j)
             return unexpected(position_error(ParseErrorCode::BadHand, std::string("hand: expected the count of ")
                                              + letter, line, int(k) + 1));
-        int n = std::stoi(std::string(l.substr(k, j - k)));
+        int n = 0;
+        for (std::size_t d = k; d < j; ++d)
+            n = n * 10 + (l[d] - '0');
         if (letter == 'K' && n != 0)
             return unexpected(position_error(ParseErrorCode::BadHand, "hand: a king cannot be held", line, int(k) + 1));
         char c = white ? char(std::tolower(letter)) : letter;

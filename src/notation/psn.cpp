@@ -1,4 +1,5 @@
-// PSN, xshogi and GNU Shogi game files, and xshogi position files.
+// PSN, xshogi and GNU Shogi game files: one forgiving reader for all of them, and the PSN and
+// xshogi writers.
 #include "psn.h"
 
 #include <algorithm>
@@ -79,12 +80,11 @@ public:
         std::size_t e = text_.find('\n', i);
         return e == std::string_view::npos ? text_.size() : e;
     }
-    // True when only blanks precede offset i on its line.
+    // True when only blanks precede offset i on its line (looks back over the blanks only).
     bool first_on_line(std::size_t i) const {
-        for (std::size_t k = starts_[line(i) - 1]; k < i; ++k)
-            if (!is_blank(text_[k]))
-                return false;
-        return true;
+        while (i > 0 && is_blank(text_[i - 1]))
+            --i;
+        return i == 0 || text_[i - 1] == '\n';
     }
 
 private:
