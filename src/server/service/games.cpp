@@ -565,6 +565,67 @@ void Service::watch(std::string_view user, std::int64_t game_id, bool on) {
         g->spectators.erase(name_key(user));
 }
 
+// --- move logs
+
+std::vector<LoggedMove> Service::move_log(const GameRow& row) {
+    std::vector<LoggedMove> out;
+    auto pos = std::make_unique<core::Position>();
+    if (!pos->set(row.start_sfen))
+        return out;
+    for (std::size_t i = 0; i < row.moves.size(); ++i) {
+        const MoveRow& mr = row.moves[i];
+        LoggedMove lm;
+        lm.ply = int(i);
+        lm.mover = pos->side_to_move();
+        lm.text = mr.text;
+        lm.spent_ms = mr.spent_ms;
+        lm.at = mr.at;
+        if (mr.text.starts_with("HANDICAP:")) {
+            std::string canonical;
+            auto sfen = handicap_sfen(*pos, mr.text, canonical);
+            if (!sfen || !pos->set(*sfen))
+                break;
+            lm.mover = BLACK;
+            lm.western = canonical;
+        } else if (mr.text.starts_with("RESIGN:")) {
+            lm.mover = mr.text.back() == 'B' ? BLACK : WHITE;
+            lm.western = "RESIGN";
+            lm.csa = "%TORYO";
+        } else if (mr.text == "DECLARE") {
+            lm.western = "DECLARE";
+            lm.csa = "%KACHI";
+        } else {
+            auto m = notation::parse_usi_move(*pos, mr.text);
+            if (!m)
+                break;
+            lm.move = *m;
+            lm.western = notation::write_western(*pos, *m);
+            lm.csa = notation::format_csa_move(*m);
+            pos->play(*m);
+            lm.notices = check_notices(*pos);
+        }
+        out.push_back(std::move(lm));
+    }
+    return out;
+}
+
+std::unique_ptr<core::Position> Service::position_at(const GameRow& row, int plies) {
+    auto pos = std::make_unique<core::Position>();
+    (void)pos->set(row.start_sfen);
+    int n = plies < 0 ? int(row.moves.size()) : std::min(plies, int(row.moves.size()));
+    for (int i = 0; i < n; ++i) {
+        const std::string& t = row.moves[std::size_t(i)].text;
+        if (t.starts_with("HANDICAP:")) {
+            std::string canonical;
+            if (auto sfen = handicap_sfen(*pos, t, canonical))
+                (void)pos->set(*sfen);
+        } else if (auto m = notation::parse_usi_move(*pos, t)) {
+            pos->play(*m);
+        }
+    }
+    return pos;
+}
+
 // --- endings, ratings, timers
 
 void Service::end_game(LiveGame& g, core::Winner w, core::EndReason r, std::string detail) {

@@ -70,6 +70,18 @@ struct OnlineUser {
 
 enum class TellResult { Delivered, Offline, Stored };
 
+/// One entry of a game's move log (MOVES): the mover, the 003 spelling and the notices.
+struct LoggedMove {
+    int ply = 0;
+    core::Color mover = core::BLACK;
+    std::string text;      // as stored (USI, HANDICAP:..., RESIGN:B, DECLARE)
+    std::string western;   // P-7f, HANDICAP:L@1a, RESIGN
+    std::string csa;       // +7776FU, %TORYO, %KACHI ("" for a handicap)
+    core::Move move;       // none for the specials
+    std::vector<std::string> notices;
+    Millis spent_ms = 0, at = 0;
+};
+
 /// Outcome of a move for the protocol: the canonical spellings and any check notices.
 struct Played {
     core::Move move;
@@ -172,6 +184,10 @@ public:
     static std::vector<std::string> check_notices(const core::Position& pos);
     /// Parses a move in any notation the server accepts.
     static Reply<core::Move> parse_move(const core::Position& pos, std::string_view text);
+    /// The move log of a game, replayed from its start.
+    static std::vector<LoggedMove> move_log(const GameRow& row);
+    /// The position after the first `plies` entries of the move log (all when -1).
+    static std::unique_ptr<core::Position> position_at(const GameRow& row, int plies = -1);
     Millis now() { return env_.now(); }
     const Config& config() const { return config_; }
 

@@ -1,0 +1,172 @@
+// LineSession: the read loop, line cutting and the write queue.
+#include "server/net/line_session.h"
+
+#include <boost/asio/as_tuple.hpp>
+
+namespace hisha::server::net {
+
+namespace {
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+}
+
+LineSession::LineSession(tcp::socket socket, LineLimits limits)
+    : socket_(std::move(socket)), limits_(limits), idle_timer_(socket_.get_executor()) {
+    boost::system::error_code ec;
+    peer_ = socket_.remote_endpoint(ec).address().to_string();
+}
+
+void LineSession::start(const Factory& make_handler) {
+    auto self = shared_from_this();
+    std::weak_ptr<LineSession> weak = self;
+    handler_ = make_handler(
+        [weak](std::string text) {
+            if (auto s = weak.lock())
+                s->send(std::move(text));
+        },
+        [weak] {
+            if (auto s = weak.lock())
+                s->close();
+        });
+    asio::co_spawn(socket_.get_executor(), [self] { return self->read_loop(); }, asio::detached);
+    asio::co_spawn(socket_.get_executor(), [self] { return self->watchdog(); }, asio::detached);
+    handler_->start();
+}
+
+asio::awaitable<void> LineSession::read_loop() {
+    char buf[4096];
+    while (!closed_) {
+        idle_timer_.expires_after(limits_.idle);
+        auto [ec, n] = co_await socket_.async_read_some(asio::buffer(buf), use_tuple);
+        if (ec)
+            break;
+        handle_bytes(buf, n);
+    }
+    shutdown();
+}
+
+asio::awaitable<void> LineSession::watchdog() {
+    while (!closed_) {
+        auto [ec] = co_await idle_timer_.async_wait(use_tuple);
+        if (closed_)
+            break;
+        if (!ec || idle_timer_.expiry() <= std::chrono::steady_clock::now()) {
+            if (idle_timer_.expiry() <= std::chrono::steady_clock::now()) {
+                send("Idle too long: closing.\r\n");
+                close();
+                break;
+            }
+        }
+    }
+}
+
+void LineSession::handle_bytes(const char* data, std::size_t n) {
+    for (std::size_t i = 0; i < n && !closed_; ++i) {
+        unsigned char c = static_cast<unsigned char>(data[i]);
+        // Telnet: IAC (255) starts a command; WILL/WONT/DO/DONT take one option byte; SB runs to IAC SE.
+        if (limits_.telnet) {
+            if (telnet_state_ == 1) {
+                telnet_state_ = (c >= 251 && c <= 254) ? 2 : c == 250 ? 3 : 0;
+                if (c == 255) {
+                    telnet_state_ = 0;  // an escaped 255 byte: dropped
+                }
+                continue;
+            }
+            if (telnet_state_ == 2) {
+                telnet_state_ = 0;
+                continue;
+            }
+            if (telnet_state_ == 3) {
+                if (c == 255)
+                    telnet_state_ = 4;
+                continue;
+            }
+            if (telnet_state_ == 4) {
+                telnet_state_ = c == 240 ? 0 : 3;
+                continue;
+            }
+            if (c == 255) {
+                telnet_state_ = 1;
+                continue;
+            }
+        }
+        if (c == '\n') {
+            if (discarding_) {
+                discarding_ = false;
+                partial_.clear();
+                continue;
+            }
+            if (!partial_.empty() && partial_.back() == '\r')
+                partial_.pop_back();
+            std::string line = std::move(partial_);
+            partial_.clear();
+            if (auto h = handler_)  // the handler may close the session while it runs
+                h->on_line(line);
+            continue;
+        }
+        if (discarding_)
+            continue;
+        partial_ += char(c);
+        if (partial_.size() > limits_.max_line) {
+            partial_.clear();
+            discarding_ = true;
+            if (auto h = handler_)
+                h->on_line_too_long();
+        }
+    }
+}
+
+void LineSession::send(std::string text) {
+    if (closed_ || closing_ || text.empty())
+        return;
+    queued_bytes_ += text.size();
+    if (queued_bytes_ > limits_.max_queued) {  // the client does not read: drop it
+        abort();
+        return;
+    }
+    queue_.push_back(std::make_shared<const std::string>(std::move(text)));
+    if (queue_.size() == 1)
+        write_front();
+}
+
+void LineSession::write_front() {
+    auto self = shared_from_this();
+    asio::async_write(socket_, asio::buffer(*queue_.front()), [self](boost::system::error_code ec, std::size_t) {
+        if (ec) {
+            self->shutdown();
+            return;
+        }
+        self->queued_bytes_ -= self->queue_.front()->size();
+        self->queue_.pop_front();
+        if (!self->queue_.empty())
+            self->write_front();
+        else if (self->closing_)
+            self->shutdown();
+    });
+}
+
+void LineSession::close() {
+    if (closed_)
+        return;
+    closing_ = true;
+    if (queue_.empty())
+        shutdown();
+}
+
+void LineSession::abort() { shutdown(); }
+
+void LineSession::shutdown() {
+    if (closed_)
+        return;
+    closed_ = true;
+    if (handler_) {
+        auto h = std::move(handler_);
+        h->on_disconnect();
+    }
+    boost::system::error_code ec;
+    socket_.shutdown(tcp::socket::shutdown_both, ec);
+    socket_.close(ec);
+    idle_timer_.cancel();
+    queue_.clear();
+}
+
+}  // namespace hisha::server::net

@@ -1,0 +1,58 @@
+// LineSession: one TCP connection of a line protocol (text or CSA). It owns its socket, reads
+// with a C++20 coroutine (as_tuple error codes), cuts lines at LF with a size limit, strips
+// telnet negotiation, closes idle connections, and writes through a queue with exactly one
+// write in flight.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "server/net/net.h"
+#include "server/proto/line_handler.h"
+
+namespace hisha::server::net {
+
+struct LineLimits {
+    std::size_t max_line = 4096;
+    std::size_t max_queued = 4u << 20;        // bytes waiting to be written before we give up
+    std::chrono::seconds idle{3600};
+    bool telnet = true;                       // strip IAC sequences
+};
+
+class LineSession : public std::enable_shared_from_this<LineSession> {
+public:
+    using Output = std::function<void(std::string)>;
+    using Factory = std::function<std::shared_ptr<proto::LineHandler>(Output out, std::function<void()> close)>;
+
+    LineSession(tcp::socket socket, LineLimits limits);
+    void start(const Factory& make_handler);
+    void send(std::string text);
+    /// Closes after the queued output is written.
+    void close();
+    /// Closes now (server shutdown).
+    void abort();
+    const std::string& peer() const { return peer_; }
+
+private:
+    asio::awaitable<void> read_loop();
+    asio::awaitable<void> watchdog();
+    void write_front();
+    void handle_bytes(const char* data, std::size_t n);
+    void shutdown();
+
+    tcp::socket socket_;
+    std::string peer_;
+    LineLimits limits_;
+    asio::steady_timer idle_timer_;
+    std::shared_ptr<proto::LineHandler> handler_;
+    std::deque<std::shared_ptr<const std::string>> queue_;
+    std::size_t queued_bytes_ = 0;
+    std::string partial_;
+    bool discarding_ = false;
+    int telnet_state_ = 0;
+    bool closing_ = false, closed_ = false;
+};
+
+}  // namespace hisha::server::net

@@ -1,0 +1,29 @@
+// Protocols: the text and CSA factories (the HTTP side lives in http_server.cpp).
+#include "server/net/protocols.h"
+
+#include "server/proto/text_shell.h"
+
+namespace hisha::server::net {
+
+struct Protocols::Http {};
+
+Protocols::Protocols(service::Service& svc, asio::io_context& ioc, const ServerOptions& opt)
+    : svc_(svc), ioc_(ioc), opt_(opt) {}
+
+Protocols::~Protocols() = default;
+
+LineSession::Factory Protocols::text_factory() {
+    return [this](LineSession::Output out, std::function<void()> close) -> std::shared_ptr<proto::LineHandler> {
+        return std::make_shared<proto::TextShell>(svc_, std::move(out), std::move(close));
+    };
+}
+
+LineSession::Factory Protocols::csa_factory() { return {}; }
+
+bool Protocols::has_http() const { return false; }
+
+void Protocols::start_http(tcp::acceptor&) {}
+
+void Protocols::stop() {}
+
+}  // namespace hisha::server::net

@@ -1,0 +1,194 @@
+// run_server: opens the store, starts the service, binds the listeners and runs the loop.
+#include "server/net/server.h"
+
+#include <boost/asio/as_tuple.hpp>
+
+#include <chrono>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "server/net/line_session.h"
+#include "server/net/net.h"
+#include "server/net/protocols.h"
+#include "server/store/store.h"
+
+namespace hisha::server::net {
+
+namespace {
+
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+// Environment over Asio: wall-clock time and one steady timer per game.
+class AsioEnvironment final : public service::Environment {
+public:
+    explicit AsioEnvironment(asio::io_context& ioc) : ioc_(ioc) {}
+    void set_service(service::Service* s) { svc_ = s; }
+
+    service::Millis now() override {
+        using namespace std::chrono;
+        return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+    }
+    void schedule(std::int64_t id, service::Millis at) override {
+        auto& t = timers_[id];
+        if (!t)
+            t = std::make_unique<asio::steady_timer>(ioc_);
+        t->expires_after(std::chrono::milliseconds(std::max<service::Millis>(0, at - now())));
+        t->async_wait([this, id](boost::system::error_code ec) {
+            if (!ec && svc_)
+                svc_->on_timer(id);
+        });
+    }
+    void cancel(std::int64_t id) override {
+        auto it = timers_.find(id);
+        if (it != timers_.end()) {
+            it->second->cancel();
+            // Destroyed later: cancel() may run inside this timer's own handler.
+            retired_.push_back(std::move(it->second));
+            timers_.erase(it);
+            if (retired_.size() > 64)
+                asio::post(ioc_, [this] { retired_.clear(); });
+        }
+    }
+    void cancel_all() {
+        for (auto& [id, t] : timers_)
+            t->cancel();
+    }
+
+private:
+    asio::io_context& ioc_;
+    service::Service* svc_ = nullptr;
+    std::map<std::int64_t, std::unique_ptr<asio::steady_timer>> timers_;
+    std::vector<std::unique_ptr<asio::steady_timer>> retired_;
+};
+
+struct Registry {
+    std::set<std::weak_ptr<LineSession>, std::owner_less<std::weak_ptr<LineSession>>> sessions;
+    std::map<std::string, std::size_t> per_address;
+};
+
+asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, LineLimits limits, LineSession::Factory factory,
+                                  Registry& reg, std::size_t max_per_address) {
+    for (;;) {
+        auto [ec, socket] = co_await acceptor.async_accept(use_tuple);
+        if (ec) {
+            if (ec == asio::error::operation_aborted || !acceptor.is_open())
+                co_return;
+            continue;  // e.g. too many open files: keep serving the others
+        }
+        boost::system::error_code aec;
+        std::string addr = socket.remote_endpoint(aec).address().to_string();
+        if (reg.per_address[addr] >= max_per_address) {
+            asio::write(socket, asio::buffer(std::string("Error: too many connections from your address\r\n")), aec);
+            continue;
+        }
+        ++reg.per_address[addr];
+        socket.set_option(tcp::no_delay(true), aec);
+        auto session = std::make_shared<LineSession>(std::move(socket), limits);
+        reg.sessions.insert(session);
+        session->start(factory);
+        // Forget sessions that have ended (and their address counts).
+        std::erase_if(reg.sessions, [](const std::weak_ptr<LineSession>& w) { return w.expired(); });
+        reg.per_address.clear();
+        for (auto& w : reg.sessions)
+            if (auto s = w.lock())
+                ++reg.per_address[s->peer()];
+    }
+}
+
+}  // namespace
+
+int run_server(const ServerOptions& opt) {
+    std::string err;
+    auto store = store::open_store(opt.db, err);
+    if (!store) {
+        std::cerr << "hisha-server: cannot open " << opt.db << ": " << err << "\n";
+        return 1;
+    }
+    asio::io_context ioc(1);
+    AsioEnvironment env(ioc);
+    service::Service svc(*store, env, opt.config);
+    env.set_service(&svc);
+    if (auto r = svc.start(); !r) {
+        std::cerr << "hisha-server: " << r.error() << "\n";
+        return 1;
+    }
+    Registry reg;
+    std::vector<std::unique_ptr<tcp::acceptor>> acceptors;
+    auto listen = [&](int port, const char* proto) -> tcp::acceptor* {
+        if (port < 0)
+            return nullptr;
+        boost::system::error_code ec;
+        auto a = std::make_unique<tcp::acceptor>(ioc);
+        tcp::endpoint ep(asio::ip::make_address(opt.bind, ec), static_cast<unsigned short>(port));
+        if (ec) {
+            std::cerr << "hisha-server: bad address " << opt.bind << "\n";
+            return nullptr;
+        }
+        a->open(ep.protocol(), ec);
+        a->set_option(asio::socket_base::reuse_address(true), ec);
+        a->bind(ep, ec);
+        if (!ec)
+            a->listen(asio::socket_base::max_listen_connections, ec);
+        if (ec) {
+            std::cerr << "hisha-server: cannot listen on " << opt.bind << ":" << port << " (" << proto
+                      << "): " << ec.message() << "\n";
+            return nullptr;
+        }
+        std::cout << "listening " << proto << " " << opt.bind << ":" << a->local_endpoint().port() << std::endl;
+        acceptors.push_back(std::move(a));
+        return acceptors.back().get();
+    };
+
+    Protocols protocols(svc, ioc, opt);
+    bool ok = true;
+    if (opt.text_port >= 0) {
+        if (auto* a = listen(opt.text_port, "text"))
+            asio::co_spawn(ioc, accept_loop(*a, LineLimits{}, protocols.text_factory(), reg, opt.max_connections_per_address),
+                           asio::detached);
+        else
+            ok = false;
+    }
+    if (opt.csa_port >= 0 && protocols.csa_factory()) {
+        LineLimits csa_limits;
+        csa_limits.telnet = false;
+        csa_limits.max_line = 1024;
+        if (auto* a = listen(opt.csa_port, "csa"))
+            asio::co_spawn(ioc, accept_loop(*a, csa_limits, protocols.csa_factory(), reg, opt.max_connections_per_address),
+                           asio::detached);
+        else
+            ok = false;
+    }
+    if (opt.http_port >= 0 && protocols.has_http()) {
+        if (auto* a = listen(opt.http_port, "http"))
+            protocols.start_http(*a);
+        else
+            ok = false;
+    }
+    if (!ok)
+        return 1;
+
+    asio::signal_set signals(ioc, SIGINT, SIGTERM);
+    signals.async_wait([&](boost::system::error_code, int sig) {
+        std::cout << "hisha-server: signal " << sig << ", shutting down" << std::endl;
+        boost::system::error_code ec;
+        for (auto& a : acceptors)
+            a->close(ec);
+        for (auto& w : reg.sessions)
+            if (auto s = w.lock()) {
+                s->send("Server shutting down.\r\n");
+                s->close();
+            }
+        protocols.stop();
+        env.cancel_all();
+        // Give the sessions a moment to flush, then stop the loop.
+        auto t = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(200));
+        t->async_wait([&ioc, t](boost::system::error_code) { ioc.stop(); });
+    });
+    std::cout << "hisha-server: ready (database " << opt.db << ")" << std::endl;
+    ioc.run();
+    std::cout << "hisha-server: stopped" << std::endl;
+    return 0;
+}
+
+}  // namespace hisha::server::net

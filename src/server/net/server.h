@@ -1,0 +1,29 @@
+// Server: the process around the service. One io_context on one thread runs every session,
+// the service and its timers (no locks, Redis-style); listeners for the text, CSA and HTTP
+// ports; SIGINT/SIGTERM stop it gracefully (listeners close, sessions are told, the store is
+// left consistent: every acknowledged move was already committed).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "server/service/service.h"
+
+namespace hisha::server::net {
+
+struct ServerOptions {
+    std::string db = "sqlite:var/hisha.db";
+    std::string bind = "127.0.0.1";
+    int text_port = 5000;     // -1: off; 0: any free port
+    int csa_port = 4081;
+    int http_port = 8080;
+    std::string static_dir;   // files served over HTTP (web/dist)
+    service::Config config;
+    std::size_t max_connections_per_address = 64;
+};
+
+/// Runs the server until a signal (or stop()); prints "listening <proto> <addr>:<port>" lines.
+/// Returns the process exit code.
+int run_server(const ServerOptions& options);
+
+}  // namespace hisha::server::net

@@ -1,0 +1,1015 @@
+// The text protocol's commands. Replies are lines ending in CR LF; errors start with
+// "Error: " and never close the connection. Every command of 003's COMMAND-LIST is here with
+// its abbreviations, plus LOGIN/REGISTER/PASSWORD/QUIT, DECLARE and WATCH.
+#include "server/proto/text_shell.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <ctime>
+#include <utility>
+
+#include "notation/coordinate.h"
+#include "notation/encoding.h"
+#include "notation/usi.h"
+#include "notation/western.h"
+#include "server/proto/help.h"
+#include "server/service/pattern.h"
+
+namespace hisha::server::proto {
+
+using service::Event;
+using service::EventKind;
+using service::LiveGame;
+
+struct TextShell::Command {
+    const char* name;
+    const char* aliases;  // space-separated, upper case
+    bool needs_login;
+    void (TextShell::*handler)(const Args&);
+    const char* usage;
+};
+
+namespace {
+
+const TextShell::Command COMMANDS[] = {
+    {"BOARD", "B REFRESH", true, &TextShell::cmd_board, "BOARD [-o] [gid]"},
+    {"MOVES", "M", true, &TextShell::cmd_moves, "MOVES [-n] [gid]"},
+    {"GAMES", "G", true, &TextShell::cmd_games, "GAMES"},
+    {"STAT", "S", true, &TextShell::cmd_stat, "STAT"},
+    {"NEW", "N", true, &TextShell::cmd_new, "NEW | NEW <num> | NEW <pattern> <move> [comment] | NEW [pattern] W[move] [comment]"},
+    {"REMOVE", "", true, &TextShell::cmd_remove, "REMOVE <challenge number>"},
+    {"PLAY", "", true, &TextShell::cmd_play, "PLAY <move-notation>"},
+    {"HANDICAP", "", true, &TextShell::cmd_handicap, "HANDICAP piece1[,piece2,...]"},
+    {"RESIGN", "", true, &TextShell::cmd_resign, "RESIGN"},
+    {"UNDO", "U", true, &TextShell::cmd_undo, "UNDO [-o]"},
+    {"SAY", "", true, &TextShell::cmd_say, "SAY message text"},
+    {"SHOUT", "", true, &TextShell::cmd_shout, "SHOUT message text"},
+    {"TELL", "", true, &TextShell::cmd_tell, "TELL <player.name>|. message text"},
+    {"USER", "STATS", true, &TextShell::cmd_user, "USER [pattern]"},
+    {"WHO", "W", false, &TextShell::cmd_who, "WHO [pattern]"},
+    {"SET", "", true, &TextShell::cmd_set, "SET BLACK|WHITE|THREATENED|DRAGON|KANJI|PSTYLE|BSTYLE|STYLE value"},
+    {"HELP", "? H", false, &TextShell::cmd_help, "HELP [-n] <topic>"},
+    {"PATTERNS", "PATTERN", false, &TextShell::cmd_patterns, "PATTERNS"},
+    {"SHELL", "PUSH !", false, &TextShell::cmd_shell, "SHELL [command]"},
+    {"LOGIN", "", false, &TextShell::cmd_login, "LOGIN <name> <password>"},
+    {"REGISTER", "", false, &TextShell::cmd_register, "REGISTER <name> <password>"},
+    {"PASSWORD", "", true, &TextShell::cmd_password, "PASSWORD <old> <new>"},
+    {"QUIT", "EXIT BYE LOGOUT", false, &TextShell::cmd_quit, "QUIT"},
+    {"DECLARE", "", true, &TextShell::cmd_declare, "DECLARE (entering-king declaration, CSA 27-point rule)"},
+    {"WATCH", "OBSERVE", true, &TextShell::cmd_watch, "WATCH <gid> | WATCH -<gid>"},
+};
+
+std::string upper(std::string_view s) {
+    std::string u;
+    for (char c : s)
+        u += char(std::toupper(static_cast<unsigned char>(c)));
+    return u;
+}
+
+std::vector<std::string> split(std::string_view s) {
+    std::vector<std::string> out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && s[i] == ' ')
+            ++i;
+        std::size_t j = i;
+        while (j < s.size() && s[j] != ' ')
+            ++j;
+        if (j > i)
+            out.emplace_back(s.substr(i, j - i));
+        i = j;
+    }
+    return out;
+}
+
+std::optional<std::int64_t> to_int(std::string_view s) {
+    std::int64_t v = 0;
+    if (!s.empty() && s[0] == '#')
+        s.remove_prefix(1);
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size() || v <= 0)
+        return std::nullopt;
+    return v;
+}
+
+std::string time_text(service::Millis ms) {
+    std::time_t t = std::time_t(ms / 1000);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", &tm);
+    return buf;
+}
+
+std::string pad(std::string s, std::size_t n) {
+    if (s.size() < n)
+        s.append(n - s.size(), ' ');
+    return s;
+}
+
+const char* color_word(core::Color c) { return c == core::BLACK ? "Black" : "White"; }
+
+std::string result_text(core::Winner w, core::EndReason r) {
+    std::string s;
+    if (w == core::Winner::Black)
+        s = "Black wins";
+    else if (w == core::Winner::White)
+        s = "White wins";
+    else if (w == core::Winner::Draw)
+        s = "Draw";
+    else
+        s = "No result";
+    return s + " by " + core::describe(r);
+}
+
+std::string game_result_text(const LiveGame& g) {
+    core::Winner w = g.row.winner == "black" ? core::Winner::Black
+                   : g.row.winner == "white" ? core::Winner::White
+                   : g.row.winner == "draw"  ? core::Winner::Draw
+                                             : core::Winner::None;
+    return result_text(w, service::reason_from_name(g.row.reason));
+}
+
+}  // namespace
+
+std::vector<TextCommandInfo> text_commands() {
+    std::vector<TextCommandInfo> out;
+    for (auto& c : COMMANDS)
+        out.push_back({c.name, c.aliases, c.usage});
+    return out;
+}
+
+TextShell::TextShell(service::Service& svc, Output out, std::function<void()> close)
+    : svc_(svc), out_(std::move(out)), close_(std::move(close)) {}
+
+TextShell::~TextShell() = default;
+
+void TextShell::start() {
+    line("Hisha shogi server: the commands of Shoogi Server (HELP COMMAND-LIST).");
+    line("LOGIN <name> <password>, or REGISTER <name> <password> for a new account.");
+    prompt();
+}
+
+void TextShell::on_line_too_long() {
+    error("line too long (at most 4096 bytes): ignored");
+    prompt();
+}
+
+void TextShell::on_disconnect() {
+    closed_ = true;
+    svc_.disconnect(shared_from_this());
+}
+
+// --- output
+
+void TextShell::send(std::string_view text) {
+    if (!closed_)
+        out_(encode(std::string(text)));
+}
+void TextShell::line(std::string_view text) { send(std::string(text) + "\r\n"); }
+void TextShell::error(std::string_view text) { line("Error: " + std::string(text)); }
+
+void TextShell::prompt() {
+    switch (mode_) {
+    case Mode::Command: send("hisha> "); break;
+    case Mode::ConfirmPlay: send("Play " + pending_display_ + "? <p,o,n,y> "); break;
+    case Mode::Promote: send("Promote? (y/n) "); break;
+    case Mode::ConfirmResign: send("Do you really want to resign game " + std::to_string(current_) + "? (yes/no) "); break;
+    case Mode::LeaveMessage: send(pending_to_ + " is not online. Leave a message anyway? (yes/no) "); break;
+    case Mode::More: send("-- More -- (p,o,y/<space>,<enter>,q/n) "); break;
+    }
+}
+
+std::string TextShell::encode(std::string text) const {
+    if (user_.empty())
+        return text;
+    std::string k = svc_.setting(user_, "KANJI");
+    if (k == "2")
+        return notation::from_utf8(text, notation::Encoding::EucJp);
+    if (k == "3")
+        return notation::from_utf8(text, notation::Encoding::ShiftJis);
+    return text;
+}
+
+// --- input
+
+void TextShell::on_line(std::string_view raw) {
+    if (closed_)
+        return;
+    std::string cleaned;
+    for (char c : raw)
+        if (c == '\t')
+            cleaned += ' ';
+        else if (static_cast<unsigned char>(c) >= 32 && c != 127)
+            cleaned += c;
+    busy_ = true;
+    if (mode_ != Mode::Command) {
+        answer(cleaned);
+    } else {
+        dispatch(cleaned);
+    }
+    busy_ = false;
+    if (!deferred_.empty())
+        send(std::exchange(deferred_, {}));
+    if (!closed_)
+        prompt();
+}
+
+std::string TextShell::rest_of(std::string_view text, std::size_t words) const {
+    std::size_t i = 0;
+    for (std::size_t w = 0; w < words; ++w) {
+        while (i < text.size() && text[i] == ' ')
+            ++i;
+        while (i < text.size() && text[i] != ' ')
+            ++i;
+    }
+    while (i < text.size() && text[i] == ' ')
+        ++i;
+    return std::string(text.substr(i));
+}
+
+void TextShell::dispatch(std::string_view text) {
+    std::string_view t = text;
+    while (!t.empty() && t.front() == ' ')
+        t.remove_prefix(1);
+    if (t.empty())
+        return;
+    raw_line_ = std::string(t);
+    // `.message` and `!command` need no blank after the sign.
+    if (t[0] == '.') {
+        if (user_.empty())
+            return error("please LOGIN <name> <password> or REGISTER <name> <password> first");
+        raw_line_ = "TELL . " + std::string(t.substr(1));
+        return cmd_tell(split(raw_line_));
+    }
+    if (t[0] == '!' || t[0] == '?') {
+        std::string head(1, t[0]);
+        raw_line_ = head + " " + std::string(t.substr(1));
+        t = raw_line_;
+    }
+    Args args = split(t);
+    std::string name = upper(args[0]);
+    for (auto& c : COMMANDS) {
+        bool hit = name == c.name;
+        for (auto& alias : split(c.aliases))
+            hit |= name == alias;
+        if (!hit)
+            continue;
+        if (c.needs_login && user_.empty())
+            return error("please LOGIN <name> <password> or REGISTER <name> <password> first");
+        (this->*c.handler)(args);
+        return;
+    }
+    error("unknown command '" + args[0] + "' (HELP COMMAND-LIST lists the commands)");
+}
+
+void TextShell::answer(std::string_view text) {
+    std::string a = upper(text);
+    while (!a.empty() && a.back() == ' ' && a.size() > 1)
+        a.pop_back();
+    switch (mode_) {
+    case Mode::ConfirmPlay:
+        if (a == "P" || a == "O") {
+            const LiveGame* g = svc_.game(current_);
+            if (!g)
+                break;
+            auto pos = g->game.position().clone();
+            if (auto m = notation::parse_usi_move(*pos, pending_move_))
+                pos->play(*m);
+            bool white = my_view_is_white(*g);
+            send(board_text(*pos, a == "P" ? white : !white));
+            return;
+        }
+        if (a == "Y" || a == "YES") {
+            mode_ = Mode::Command;
+            return do_play(pending_move_);
+        }
+        if (a == "N" || a == "NO") {
+            mode_ = Mode::Command;
+            return line("Move not made.");
+        }
+        return line("Answer p, o, n or y.");
+    case Mode::Promote: {
+        if (a != "Y" && a != "N" && a != "YES" && a != "NO")
+            return line("Answer y or n.");
+        const LiveGame* g = svc_.game(current_);
+        mode_ = Mode::Command;
+        if (!g)
+            return error("the game is gone");
+        core::Move m = pending_promote_;
+        if (a[0] == 'Y')
+            m = g->game.position().make_move(m.from(), m.to(), true);
+        pending_move_ = core::to_usi(m);
+        pending_display_ = notation::write_western(g->game.position(), m);
+        mode_ = Mode::ConfirmPlay;
+        return;
+    }
+    case Mode::ConfirmResign:
+        mode_ = Mode::Command;
+        if (a != "YES")
+            return line("Resignation not made.");
+        if (auto r = svc_.resign(user_, current_); !r)
+            return error(r.error());
+        return line("You resigned game " + std::to_string(current_) + ".");
+    case Mode::LeaveMessage: {
+        mode_ = Mode::Command;
+        if (a != "YES" && a != "Y")
+            return line("Message not left.");
+        auto r = pending_gid_ ? svc_.say(user_, pending_gid_, pending_text_, true)
+                              : svc_.tell(user_, pending_to_, pending_text_, true);
+        if (!r)
+            return error(r.error());
+        return line("Message left for " + pending_to_ + ".");
+    }
+    case Mode::More:
+        if (a == "P" || a == "O") {
+            const LiveGame* g = svc_.game(pager_gid_);
+            if (g) {
+                // The board after the moves listed so far.
+                int shown = 0;
+                for (std::size_t i = 0; i < pager_pos_ && i < pager_.size(); ++i)
+                    shown += pager_[i].size() > 5 && pager_[i][4] == '.' ? 1 : 0;
+                auto pos = service::Service::position_at(g->row, shown);
+                bool stm_white = pos->side_to_move() == core::WHITE;
+                send(board_text(*pos, a == "P" ? stm_white : !stm_white));
+            }
+            return;
+        }
+        if (a == "Q" || a == "N") {
+            mode_ = Mode::Command;
+            pager_.clear();
+            pager_done_ = {};
+            return;
+        }
+        if (a.empty()) {
+            if (pager_pos_ < pager_.size())
+                line(pager_[pager_pos_++]);
+        } else if (a == "Y" || a == " " || a == "") {
+            for (int i = 0; i < page_lines && pager_pos_ < pager_.size(); ++i)
+                line(pager_[pager_pos_++]);
+        } else {
+            return line("Answer p, o, y, <space>, <enter>, q or n.");
+        }
+        if (pager_pos_ >= pager_.size()) {
+            mode_ = Mode::Command;
+            auto done = std::move(pager_done_);
+            pager_done_ = {};
+            if (done)
+                done();
+        }
+        return;
+    case Mode::Command: break;
+    }
+}
+
+void TextShell::page(std::vector<std::string> lines, std::function<void()> done) {
+    std::size_t first = std::min<std::size_t>(lines.size(), std::size_t(page_lines));
+    for (std::size_t i = 0; i < first; ++i)
+        line(lines[i]);
+    if (first >= lines.size()) {
+        if (done)
+            done();
+        return;
+    }
+    pager_ = std::move(lines);
+    pager_pos_ = first;
+    pager_done_ = std::move(done);
+    mode_ = Mode::More;
+}
+
+// --- events
+
+void TextShell::deliver(const Event& e) {
+    if (closed_ || user_.empty())
+        return;
+    std::string g = "Game " + std::to_string(e.game_id);
+    std::vector<std::string> out;
+    switch (e.kind) {
+    case EventKind::Move: {
+        if (service::name_key(e.from) == service::name_key(user_))
+            return;  // the mover has had the reply
+        out.push_back(g + ": " + e.from + " played " + e.western + ".");
+        for (auto& n : e.notices)
+            out.push_back(n);
+        if (e.game_id == current_ && loaded_ && service::name_key(e.from) != service::name_key(user_))
+            svc_.mark_seen(user_, e.game_id);
+        break;
+    }
+    case EventKind::Undo:
+        if (service::name_key(e.from) == service::name_key(user_))
+            return;
+        out.push_back(g + ": " + e.from + " took back the last move."); break;
+    case EventKind::GameEnded: out.push_back(g + " is over: " + result_text(e.winner, e.reason) + "."); break;
+    case EventKind::GameStarted:
+        if (service::name_key(e.from) == service::name_key(user_))
+            return;
+        out.push_back(e.text.empty() ? g + " has started." : e.text + ".");
+        break;
+    case EventKind::Say: out.push_back(e.from + " says (game " + std::to_string(e.game_id) + "): " + e.text); break;
+    case EventKind::Shout: out.push_back(e.from + " shouts: " + e.text); break;
+    case EventKind::Tell: out.push_back(e.from + " tells you: " + e.text); break;
+    case EventKind::Notice: out.push_back(e.text); break;
+    default: return;
+    }
+    std::string text;
+    for (auto& l : out)
+        text += l + "\r\n";
+    if (busy_) {
+        deferred_ += text;
+        return;
+    }
+    send("\r\n" + text);
+    prompt();
+}
+
+// --- accounts
+
+void TextShell::after_login(const UserRow& u) {
+    user_ = u.name;
+    svc_.connect(user_, shared_from_this(), "text");
+    line("Welcome, " + user_ + ".");
+    auto msgs = svc_.take_messages(user_);
+    if (!msgs.empty()) {
+        line("You have " + std::to_string(msgs.size()) + " message" + (msgs.size() > 1 ? "s" : "") + ":");
+        for (auto& m : msgs)
+            line("  From " + m.from + " (" + time_text(m.at) + "): " + m.text);
+    }
+    int mine = 0;
+    for (auto* g : svc_.games_of(user_))
+        if (g->active() && g->color_of(user_) == g->to_move())
+            ++mine;
+    if (mine)
+        line("It is your turn in " + std::to_string(mine) + " game" + (mine > 1 ? "s" : "") + " (STAT lists them).");
+}
+
+void TextShell::cmd_login(const Args& a) {
+    if (!user_.empty())
+        return error("you are logged in as " + user_);
+    if (a.size() != 3)
+        return error("usage: LOGIN <name> <password>");
+    auto r = svc_.login(a[1], a[2]);
+    if (!r)
+        return error(r.error());
+    after_login(*r);
+}
+
+void TextShell::cmd_register(const Args& a) {
+    if (!user_.empty())
+        return error("you are logged in as " + user_);
+    if (a.size() != 3)
+        return error("usage: REGISTER <name> <password>");
+    auto r = svc_.register_user(a[1], a[2]);
+    if (!r)
+        return error(r.error());
+    line("Account " + r->name + " created.");
+    after_login(*r);
+}
+
+void TextShell::cmd_password(const Args& a) {
+    if (a.size() != 3)
+        return error("usage: PASSWORD <old> <new>");
+    if (auto r = svc_.change_password(user_, a[1], a[2]); !r)
+        return error(r.error());
+    line("Password changed.");
+}
+
+void TextShell::cmd_quit(const Args&) {
+    line("Bye.");
+    closed_ = true;
+    if (!user_.empty())
+        svc_.disconnect(shared_from_this());
+    if (close_)
+        close_();
+}
+
+// --- loading
+
+std::optional<std::int64_t> TextShell::game_arg(const Args& a, std::size_t i) {
+    if (i < a.size()) {
+        auto id = to_int(a[i]);
+        if (!id) {
+            error("bad game id '" + a[i] + "'");
+            return std::nullopt;
+        }
+        return id;
+    }
+    if (current_ == 0) {
+        error("no current game: give a game id (STAT and GAMES list them)");
+        return std::nullopt;
+    }
+    return current_;
+}
+
+bool TextShell::my_view_is_white(const LiveGame& g) const { return g.color_of(user_) == core::WHITE; }
+
+BoardStyle TextShell::board_style() const {
+    BoardStyle st;
+    std::string bs = svc_.setting(user_, "BSTYLE");
+    st.style = bs.empty() ? 0 : bs[0] - '0';
+    st.old_dragon = svc_.setting(user_, "DRAGON") == "OLD";
+    st.black_attr = attribute_code(svc_.setting(user_, "BLACK"));
+    st.white_attr = attribute_code(svc_.setting(user_, "WHITE"));
+    st.threatened_attr = attribute_code(svc_.setting(user_, "THREATENED"));
+    for (auto* s : {&st.black_attr, &st.white_attr, &st.threatened_attr})
+        if (*s == "?")
+            s->clear();
+    return st;
+}
+
+std::string TextShell::board_text(const core::Position& pos, bool from_white) const {
+    return draw_board(pos, board_style(), from_white);
+}
+
+void TextShell::show_board(std::int64_t gid, bool other_view) {
+    const LiveGame* g = svc_.game(gid);
+    if (!g)
+        return error("no such game: " + std::to_string(gid));
+    bool white = my_view_is_white(*g);
+    if (other_view)
+        white = !white;
+    std::string head = "Game " + std::to_string(gid) + ": " + g->row.black + " (Black) vs " + g->row.white
+                     + " (White), " + g->row.tc.describe() + ", " + std::to_string(g->row.moves.size()) + " moves";
+    line(head);
+    send(board_text(g->game.position(), white));
+    if (g->finished()) {
+        line("Game over: " + game_result_text(*g) + ".");
+    } else if (g->row.status == GameStatus::Offered) {
+        line("Offered, waiting for agreement.");
+    } else {
+        core::Color stm = g->to_move();
+        std::string turn = std::string(color_word(stm)) + " (" + g->player(stm) + ") to move.";
+        if (g->row.tc.realtime())
+            turn += " Clocks: Black " + std::to_string(g->row.remaining[0] / 1000) + " s, White "
+                  + std::to_string(g->row.remaining[1] / 1000) + " s.";
+        line(turn);
+        if (!g->row.moves.empty()) {
+            auto log = service::Service::move_log(g->row);
+            if (!log.empty())
+                for (auto& n : log.back().notices)
+                    line(n);
+        }
+    }
+}
+
+void TextShell::cmd_board(const Args& a) {
+    bool other = false;
+    std::size_t i = 1;
+    if (i < a.size() && upper(a[i]) == "-O") {
+        other = true;
+        ++i;
+    }
+    auto gid = game_arg(a, i);
+    if (!gid)
+        return;
+    if (!svc_.game(*gid))
+        return error("no such game: " + std::to_string(*gid));
+    current_ = *gid;
+    loaded_ = true;
+    show_board(*gid, other);
+    svc_.mark_seen(user_, *gid);
+}
+
+void TextShell::cmd_moves(const Args& a) {
+    bool nonstop = false;
+    std::size_t i = 1;
+    if (i < a.size() && upper(a[i]) == "-N") {
+        nonstop = true;
+        ++i;
+    }
+    auto gid = game_arg(a, i);
+    if (!gid)
+        return;
+    const LiveGame* g = svc_.game(*gid);
+    if (!g)
+        return error("no such game: " + std::to_string(*gid));
+    current_ = *gid;
+    loaded_ = false;
+    std::vector<std::string> lines;
+    lines.push_back("Game " + std::to_string(*gid) + ": " + g->row.black + " (Black) vs " + g->row.white + " (White), "
+                    + g->row.tc.describe());
+    for (auto& m : service::Service::move_log(g->row)) {
+        char num[16];
+        std::snprintf(num, sizeof num, "%4d.", m.ply + 1);
+        lines.push_back(std::string(num) + " " + pad(m.western, 14) + pad(g->player(m.mover), 18)
+                        + (m.at ? time_text(m.at) : ""));
+        for (auto& n : m.notices)
+            lines.push_back("      " + n);
+    }
+    if (g->finished())
+        lines.push_back("Game over: " + game_result_text(*g) + ".");
+    std::int64_t id = *gid;
+    auto done = [this, id] {
+        if (current_ == id) {
+            loaded_ = true;
+            svc_.mark_seen(user_, id);
+        }
+    };
+    pager_gid_ = id;
+    if (nonstop) {
+        for (auto& l : lines)
+            line(l);
+        done();
+    } else {
+        page(std::move(lines), done);
+    }
+}
+
+// --- listing
+
+void TextShell::cmd_games(const Args&) {
+    auto games = svc_.active_games();
+    if (games.empty())
+        return line("No active games.");
+    line("  Id  Black             White             Moves  To move  Time");
+    for (auto* g : games) {
+        char id[16];
+        std::snprintf(id, sizeof id, "%4lld", static_cast<long long>(g->row.id));
+        line(std::string(id) + "  " + pad(g->row.black, 18) + pad(g->row.white, 18)
+             + pad(std::to_string(g->row.moves.size()), 7) + pad(color_word(g->to_move()), 9) + g->row.tc.describe());
+    }
+}
+
+void TextShell::cmd_stat(const Args&) {
+    auto games = svc_.games_of(user_);
+    if (games.empty())
+        return line("You are not playing any games (NEW lists challenges).");
+    line("  Id  Opponent          You    Moves  Turn");
+    for (auto* g : games) {
+        core::Color me = *g->color_of(user_);
+        char id[16];
+        std::snprintf(id, sizeof id, "%4lld", static_cast<long long>(g->row.id));
+        std::string turn = g->row.status == GameStatus::Offered ? "offered"
+                         : g->to_move() == me                   ? "yours"
+                                                                : "opponent's";
+        int unseen = int(g->row.moves.size()) - g->row.seen[me];
+        if (unseen > 0)
+            turn += " (" + std::to_string(unseen) + " unseen)";
+        line(std::string(id) + "  " + pad(g->player(~me), 18) + pad(color_word(me), 7)
+             + pad(std::to_string(g->row.moves.size()), 7) + turn);
+    }
+}
+
+// --- challenges
+
+void TextShell::cmd_new(const Args& a) {
+    if (a.size() == 1) {
+        auto list = svc_.challenges_for(user_);
+        if (list.empty())
+            return line("No new games. Open one with NEW <pattern> <move> or NEW W.");
+        line(" Num  Challenger        Plays  First move      For          Comment");
+        core::Position start;
+        for (auto* c : list) {
+            std::string fm = c->first_move;
+            if (auto m = notation::parse_usi_move(start, fm))
+                fm = notation::write_western(start, *m);
+            if (c->challenger_color == 1)
+                fm = "W" + fm;
+            char num[16];
+            std::snprintf(num, sizeof num, "%4lld", static_cast<long long>(c->id));
+            line(std::string(num) + "  " + pad(c->challenger, 18) + pad(color_word(core::Color(c->challenger_color)), 7)
+                 + pad(fm, 16) + pad(c->pattern, 13) + c->comment);
+        }
+        return;
+    }
+    if (a.size() == 2) {
+        if (auto num = to_int(a[1])) {
+            auto gid = svc_.accept_challenge(user_, *num);
+            if (!gid)
+                return error(gid.error());
+            current_ = *gid;
+            loaded_ = true;
+            line("You accepted challenge " + std::to_string(*num) + ": game " + std::to_string(*gid) + ".");
+            show_board(*gid, false);
+            svc_.mark_seen(user_, *gid);
+            return;
+        }
+    }
+    // NEW <pattern> <move> [comment] | NEW <pattern> W[move] [comment] | NEW W[move] [comment]
+    auto is_w = [](const std::string& s) { return !s.empty() && (s[0] == 'W' || s[0] == 'w'); };
+    auto looks_move = [](const std::string& s) {
+        return notation::looks_like_move(s) || upper(s).starts_with("HANDICAP:") || s.find('@') != std::string::npos;
+    };
+    std::string pattern = "*", first, comment;
+    int color = 0;
+    if (a.size() >= 3 && (looks_move(a[2]) || (is_w(a[2]) && (a[2].size() == 1 || looks_move(a[2].substr(1)))))) {
+        pattern = a[1];
+        if (is_w(a[2]) && !looks_move(a[2])) {
+            color = 1;
+            first = a[2].substr(1);
+        } else {
+            first = a[2];
+        }
+        comment = rest_of(raw_line_, 3);
+    } else if (is_w(a[1]) && (a[1].size() == 1 || looks_move(a[1].substr(1)))) {
+        color = 1;
+        first = a[1].substr(1);
+        comment = rest_of(raw_line_, 2);
+    } else {
+        return error("usage: " + std::string(COMMANDS[4].usage));
+    }
+    auto id = svc_.new_challenge(user_, pattern, color, first, comment);
+    if (!id)
+        return error(id.error());
+    line("Challenge " + std::to_string(*id) + " added: you play " + color_word(core::Color(color)) + ", open to "
+         + pattern + ".");
+}
+
+void TextShell::cmd_remove(const Args& a) {
+    if (a.size() != 2 || !to_int(a[1]))
+        return error("usage: REMOVE <challenge number>");
+    if (auto r = svc_.remove_challenge(user_, *to_int(a[1])); !r)
+        return error(r.error());
+    line("Challenge " + a[1] + " removed.");
+}
+
+// --- playing
+
+bool TextShell::load_current(bool need_own) {
+    if (current_ == 0) {
+        error("no current game: load one with BOARD <gid> or MOVES <gid>");
+        return false;
+    }
+    const LiveGame* g = svc_.game(current_);
+    if (!g) {
+        error("no such game");
+        return false;
+    }
+    if (need_own && !g->color_of(user_)) {
+        error("game " + std::to_string(current_) + " is not yours");
+        return false;
+    }
+    if (!loaded_) {
+        error("load the whole game first (BOARD, or MOVES -n)");
+        return false;
+    }
+    return true;
+}
+
+void TextShell::cmd_play(const Args& a) {
+    if (a.size() < 2)
+        return error("usage: PLAY <move-notation>");
+    if (!load_current(true))
+        return;
+    std::string text = rest_of(raw_line_, 1);
+    auto m = svc_.check_move(user_, current_, text);
+    if (!m)
+        return error(m.error());
+    const LiveGame* g = svc_.game(current_);
+    if (*m == core::Move::null()) {  // a handicap removal
+        pending_move_ = upper(text).starts_with("HANDICAP:") ? "HANDICAP:" + text.substr(9) : "HANDICAP:" + text;
+        pending_display_ = pending_move_;
+        mode_ = Mode::ConfirmPlay;
+        return;
+    }
+    auto spec = notation::parse_western_spec(text);
+    bool open = spec && spec->promotion == notation::MoveSpec::Promotion::Open;
+    if (open && !m->is_promotion() && !m->is_drop() && notation::promotion_possible(g->game.position(), *m)
+        && g->game.position().is_legal(g->game.position().make_move(m->from(), m->to(), true))) {
+        pending_promote_ = *m;
+        mode_ = Mode::Promote;
+        return;
+    }
+    pending_move_ = core::to_usi(*m);
+    pending_display_ = notation::write_western(g->game.position(), *m);
+    mode_ = Mode::ConfirmPlay;
+}
+
+void TextShell::do_play(const std::string& text) {
+    auto r = svc_.play(user_, current_, text);
+    if (!r)
+        return error(r.error());
+    line("Game " + std::to_string(current_) + ": you played " + r->western + ".");
+    for (auto& n : r->notices)
+        line(n);
+    if (const LiveGame* g = svc_.game(current_); g && g->finished())
+        line("Game over: " + game_result_text(*g) + ".");
+}
+
+void TextShell::cmd_handicap(const Args& a) {
+    if (a.size() != 2)
+        return error("usage: HANDICAP piece1[,piece2,...] (e.g. HANDICAP L@1a,R@8b)");
+    Args play{"PLAY", "HANDICAP:" + a[1]};
+    raw_line_ = "PLAY HANDICAP:" + a[1];
+    cmd_play(play);
+}
+
+void TextShell::cmd_resign(const Args&) {
+    if (!load_current(true))
+        return;
+    const LiveGame* g = svc_.game(current_);
+    if (!g->active())
+        return error("game " + std::to_string(current_) + " is over");
+    mode_ = Mode::ConfirmResign;
+}
+
+void TextShell::cmd_undo(const Args& a) {
+    bool other = a.size() > 1 && upper(a[1]) == "-O";
+    if (a.size() > 2 || (a.size() == 2 && !other))
+        return error("usage: UNDO [-o]");
+    if (!load_current(true))
+        return;
+    if (auto r = svc_.undo(user_, current_, other); !r)
+        return error(r.error());
+    line("Game " + std::to_string(current_) + ": the last move was taken back.");
+}
+
+void TextShell::cmd_declare(const Args&) {
+    if (!load_current(true))
+        return;
+    if (auto r = svc_.declare(user_, current_); !r)
+        return error(r.error());
+    line("Declaration accepted: you win game " + std::to_string(current_) + ".");
+}
+
+void TextShell::cmd_watch(const Args& a) {
+    if (a.size() != 2)
+        return error("usage: WATCH <gid> | WATCH -<gid>");
+    bool off = a[1][0] == '-';
+    auto id = to_int(off ? a[1].substr(1) : a[1]);
+    if (!id || !svc_.game(*id))
+        return error("no such game: " + a[1]);
+    svc_.watch(user_, *id, !off);
+    line(std::string(off ? "No longer watching" : "Watching") + " game " + std::to_string(*id) + ".");
+}
+
+// --- messages
+
+void TextShell::send_message(const std::string& to, std::int64_t gid, const std::string& text) {
+    auto r = gid ? svc_.say(user_, gid, text, false) : svc_.tell(user_, to, text, false);
+    if (!r)
+        return error(r.error());
+    if (*r == service::TellResult::Delivered)
+        return line("Told " + to + ".");
+    pending_to_ = to;
+    pending_gid_ = gid;
+    pending_text_ = text;
+    mode_ = Mode::LeaveMessage;
+}
+
+void TextShell::cmd_say(const Args& a) {
+    if (a.size() < 2)
+        return error("usage: SAY message text");
+    if (current_ == 0)
+        return error("no current game: load one with BOARD <gid>");
+    const LiveGame* g = svc_.game(current_);
+    if (!g || !g->color_of(user_))
+        return error("game " + std::to_string(current_) + " is not yours");
+    send_message(g->player(~*g->color_of(user_)), current_, rest_of(raw_line_, 1));
+}
+
+void TextShell::cmd_shout(const Args& a) {
+    if (a.size() < 2)
+        return error("usage: SHOUT message text");
+    auto r = svc_.shout(user_, rest_of(raw_line_, 1));
+    if (!r)
+        return error(r.error());
+}
+
+void TextShell::cmd_tell(const Args& a) {
+    if (a.size() < 3)
+        return error("usage: TELL <player.name> message text, or TELL . message text");
+    std::string to = a[1];
+    if (to == ".") {
+        to = svc_.last_tell(user_);
+        if (to.empty())
+            return error("you have not told anybody anything yet");
+    }
+    const UserRow* u = svc_.user(to);
+    if (!u)
+        return error("no such player: " + to);
+    send_message(u->name, 0, rest_of(raw_line_, 2));
+}
+
+// --- information
+
+void TextShell::cmd_user(const Args& a) {
+    std::string pattern = a.size() > 1 ? a[1] : user_;
+    if (!service::pattern_valid(pattern))
+        return error("bad pattern (HELP PATTERNS)");
+    auto users = svc_.users(pattern);
+    if (users.empty())
+        return line("No player matches " + pattern + ".");
+    std::vector<std::string> lines;
+    lines.push_back("Name              Rating   RD   Won Lost Drawn  Last login        Status");
+    for (auto* u : users) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%-17s %6.0f %4.0f %5d %4d %5d  %-17s %s", u->name.c_str(), u->rating,
+                      u->deviation, u->wins, u->losses, u->draws, time_text(u->last_login).c_str(),
+                      svc_.online(u->name) ? "online" : (u->bot.empty() ? "" : ("bot " + u->bot).c_str()));
+        lines.emplace_back(buf);
+    }
+    page(std::move(lines));
+}
+
+void TextShell::cmd_who(const Args& a) {
+    std::string pattern = a.size() > 1 ? a[1] : "*";
+    if (!service::pattern_valid(pattern))
+        return error("bad pattern (HELP PATTERNS)");
+    auto who = svc_.who(pattern);
+    if (who.empty())
+        return line("Nobody matching " + pattern + " is online.");
+    line("Name              Logged in (UTC)    Via");
+    for (auto& o : who)
+        line(pad(o.name, 18) + pad(time_text(o.since), 19) + o.protocol);
+}
+
+void TextShell::cmd_set(const Args& a) {
+    if (a.size() < 2) {
+        line("Settings:");
+        for (auto k : {"BLACK", "WHITE", "THREATENED", "DRAGON", "KANJI", "PSTYLE", "BSTYLE"}) {
+            std::string v = svc_.setting(user_, k);
+            line("  " + pad(k, 11) + (v.empty() ? "(default)" : v));
+        }
+        return;
+    }
+    std::string what = upper(a[1]);
+    if (what == "STYLE")
+        what = "BSTYLE";
+    std::string value = a.size() > 2 ? upper(a[2]) : "";
+    if (what == "BLACK" || what == "WHITE" || what == "THREATENED") {
+        if (value.empty() || value == "?") {
+            std::string names;
+            for (auto& n : attribute_names())
+                names += " " + n;
+            return line("Attributes:" + names);
+        }
+        if (attribute_code(value) == "?")
+            return error("unknown attribute " + value + " (SET " + what + " ? lists them)");
+    } else if (what == "DRAGON") {
+        if (value != "OLD" && value != "NEW")
+            return error("usage: SET DRAGON OLD|NEW");
+    } else if (what == "KANJI") {
+        if (value == "1")
+            return error("JIS (ISO-2022-JP) output is not available: use 0 (UTF-8), 2 (EUC) or 3 (Shift-JIS)");
+        if (value != "0" && value != "2" && value != "3")
+            return error("usage: SET KANJI 0|2|3 (UTF-8, EUC, Shift-JIS)");
+    } else if (what == "PSTYLE") {
+        if (value.size() != 1 || value[0] < '0' || value[0] > '4')
+            return error("usage: SET PSTYLE 0..4");
+    } else if (what == "BSTYLE") {
+        if (value.size() != 1 || value[0] < '0' || value[0] > '2')
+            return error("usage: SET BSTYLE 0|1|2");
+    } else {
+        return error("unknown setting " + a[1] + " (BLACK WHITE THREATENED DRAGON KANJI PSTYLE BSTYLE)");
+    }
+    if (auto r = svc_.set_setting(user_, what, value); !r)
+        return error(r.error());
+    line(what + " set to " + value + ".");
+}
+
+void TextShell::cmd_help(const Args& a) {
+    bool nonstop = false;
+    std::size_t i = 1;
+    if (i < a.size() && upper(a[i]) == "-N") {
+        nonstop = true;
+        ++i;
+    }
+    std::string topic = rest_of(raw_line_, i);
+    if (topic.empty())
+        topic = "COMMAND-LIST";
+    std::string up = upper(topic);
+    for (auto& c : COMMANDS)  // abbreviations name their command's topic
+        for (auto& alias : split(c.aliases))
+            if (up == alias && alias != "?" && alias != "!")
+                up = c.name;
+    std::vector<std::string> lines;
+    auto add_text = [&](std::string_view text) {
+        while (!text.empty()) {
+            auto eol = text.find('\n');
+            lines.emplace_back(text.substr(0, eol));
+            if (eol == std::string_view::npos)
+                break;
+            text.remove_prefix(eol + 1);
+        }
+    };
+    if (up == "*") {
+        lines = help_index();
+    } else if (up == "ALL") {
+        add_text(help_text());
+    } else {
+        auto found = find_help(up);
+        if (found.empty())
+            return error("no help on '" + topic + "' (HELP * lists the topics)");
+        for (auto* t : found)
+            add_text(help_text().substr(t->begin, t->end - t->begin));
+    }
+    if (nonstop) {
+        for (auto& l : lines)
+            line(l);
+    } else {
+        pager_gid_ = 0;
+        page(std::move(lines));
+    }
+}
+
+void TextShell::cmd_patterns(const Args&) {
+    raw_line_ = "HELP -n PATTERNS";
+    cmd_help({"HELP", "-n", "PATTERNS"});
+}
+
+void TextShell::cmd_shell(const Args&) {
+    line("Shell access is not offered: this server never runs commands for its clients.");
+}
+
+}  // namespace hisha::server::proto

@@ -1,0 +1,122 @@
+// The text protocol (telnet-friendly, Shoogi Server's command set) as a line-in, text-out
+// state machine: the network session feeds it lines and writes what it emits. Commands are a
+// data table (name, abbreviations, whether login is needed, handler, usage); prompts for
+// confirmation (PLAY <p,o,n,y>, RESIGN yes, leaving a message) and the more-prompt of MOVES
+// and HELP are states of the shell.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "server/proto/board.h"
+#include "server/proto/line_handler.h"
+#include "server/service/service.h"
+
+namespace hisha::server::proto {
+
+class TextShell : public service::Listener, public LineHandler, public std::enable_shared_from_this<TextShell> {
+public:
+    using Output = std::function<void(std::string)>;
+    TextShell(service::Service& svc, Output out, std::function<void()> close);
+    ~TextShell() override;
+
+    void start() override;                       // greeting and prompt
+    void on_line(std::string_view line) override;
+    void on_line_too_long() override;
+    void on_disconnect() override;
+    void deliver(const service::Event& e) override;
+    bool logged_in() const { return !user_.empty(); }
+    const std::string& user() const { return user_; }
+    int page_lines = 20;           // the more-prompt's screenful
+
+    struct Command;
+
+    using Args = std::vector<std::string>;
+
+    // --- commands (the handlers of the command table)
+    void cmd_login(const Args& a);
+    void cmd_register(const Args& a);
+    void cmd_password(const Args& a);
+    void cmd_quit(const Args& a);
+    void cmd_board(const Args& a);
+    void cmd_moves(const Args& a);
+    void cmd_games(const Args& a);
+    void cmd_stat(const Args& a);
+    void cmd_new(const Args& a);
+    void cmd_remove(const Args& a);
+    void cmd_play(const Args& a);
+    void cmd_handicap(const Args& a);
+    void cmd_resign(const Args& a);
+    void cmd_undo(const Args& a);
+    void cmd_say(const Args& a);
+    void cmd_shout(const Args& a);
+    void cmd_tell(const Args& a);
+    void cmd_user(const Args& a);
+    void cmd_who(const Args& a);
+    void cmd_set(const Args& a);
+    void cmd_help(const Args& a);
+    void cmd_patterns(const Args& a);
+    void cmd_shell(const Args& a);
+    void cmd_declare(const Args& a);
+    void cmd_watch(const Args& a);
+
+private:
+    enum class Mode { Command, ConfirmPlay, Promote, ConfirmResign, LeaveMessage, More };
+
+    // --- helpers
+    void dispatch(std::string_view line);
+    void answer(std::string_view line);  // a reply in one of the prompt modes
+    void send(std::string_view text);      // as is
+    void line(std::string_view text);      // plus CR LF
+    void error(std::string_view text);
+    void prompt();
+    void page(std::vector<std::string> lines, std::function<void()> done = {});
+    void more();
+    void after_login(const UserRow& u);
+    std::optional<std::int64_t> game_arg(const Args& a, std::size_t i);
+    bool load_current(bool need_own);
+    void show_board(std::int64_t gid, bool other_view);
+    std::string board_text(const core::Position& pos, bool from_white) const;
+    BoardStyle board_style() const;
+    bool my_view_is_white(const service::LiveGame& g) const;
+    void do_play(const std::string& text);
+    void send_message(const std::string& to, std::int64_t gid, const std::string& text);
+    std::string rest_of(std::string_view line, std::size_t words) const;
+    std::string encode(std::string text) const;  // SET KANJI output encoding
+
+    service::Service& svc_;
+    Output out_;
+    std::function<void()> close_;
+    std::string user_;
+    Mode mode_ = Mode::Command;
+    std::string raw_line_;                 // the line being dispatched (for message text)
+    std::int64_t current_ = 0;             // the current game
+    bool loaded_ = false;                  // all its moves were shown (BOARD, or MOVES to the end)
+    std::string pending_move_;             // PLAY waiting for confirmation (USI)
+    std::string pending_display_;          // its 003 spelling
+    core::Move pending_promote_;           // PLAY waiting for a promotion answer
+    std::string pending_to_;               // TELL/SAY waiting for "leave a message?"
+    std::int64_t pending_gid_ = 0;
+    std::string pending_text_;
+    std::vector<std::string> pager_;       // the more-prompt
+    std::size_t pager_pos_ = 0;
+    std::function<void()> pager_done_;
+    std::int64_t pager_gid_ = 0;
+    bool closed_ = false;
+    bool busy_ = false;                    // inside on_line: events wait for the reply
+    std::string deferred_;
+};
+
+/// The command table (for HELP and the tests): name, abbreviations, usage.
+struct TextCommandInfo {
+    const char* name;
+    const char* aliases;
+    const char* usage;
+};
+std::vector<TextCommandInfo> text_commands();
+
+}  // namespace hisha::server::proto

@@ -1,0 +1,187 @@
+// Loopback test helpers: start hisha-server as a child process on ephemeral ports of
+// 127.0.0.1 (read back from its "listening" lines), and a line client with bounded waits.
+#pragma once
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hisha::server::test {
+
+class ServerProcess {
+public:
+    std::map<std::string, int> ports;  // "text", "csa", "http"
+
+    explicit ServerProcess(std::string db) : db_(std::move(db)) { start(); }
+    ~ServerProcess() { stop(); }
+
+    void start() {
+        int fds[2];
+        if (pipe(fds) != 0)
+            throw std::runtime_error("pipe");
+        pid_ = fork();
+        if (pid_ == 0) {
+            dup2(fds[1], 1);
+            close(fds[0]);
+            close(fds[1]);
+            execl(HISHA_SERVER_BINARY, HISHA_SERVER_BINARY, "--db", db_.c_str(), "--text-port", "0", "--csa-port", "0",
+                  "--http-port", "0", "--password-cost", "min", static_cast<char*>(nullptr));
+            _exit(127);
+        }
+        close(fds[1]);
+        out_ = fds[0];
+        ports.clear();
+        std::string buf;
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (buf.find("ready") == std::string::npos) {
+            if (std::chrono::steady_clock::now() > deadline)
+                throw std::runtime_error("server did not start: " + buf);
+            pollfd p{out_, POLLIN, 0};
+            if (poll(&p, 1, 200) <= 0)
+                continue;
+            char tmp[512];
+            ssize_t n = read(out_, tmp, sizeof tmp);
+            if (n <= 0)
+                throw std::runtime_error("server exited: " + buf);
+            buf.append(tmp, std::size_t(n));
+        }
+        std::size_t pos = 0;
+        while ((pos = buf.find("listening ", pos)) != std::string::npos) {
+            std::size_t sp = buf.find(' ', pos + 10);
+            std::size_t colon = buf.find(':', sp);
+            ports[buf.substr(pos + 10, sp - pos - 10)] = std::stoi(buf.substr(colon + 1));
+            pos = colon;
+        }
+    }
+
+    /// SIGTERM and wait (graceful); returns the exit status.
+    int stop(int sig = SIGTERM) {
+        if (pid_ <= 0)
+            return -1;
+        kill(pid_, sig);
+        int status = 0;
+        waitpid(pid_, &status, 0);
+        pid_ = -1;
+        close(out_);
+        return status;
+    }
+    void restart() {
+        stop();
+        start();
+    }
+
+private:
+    std::string db_;
+    pid_t pid_ = -1;
+    int out_ = -1;
+};
+
+class LineClient {
+public:
+    explicit LineClient(int port) {
+        fd_ = socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_port = htons(static_cast<std::uint16_t>(port));
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0)
+            throw std::runtime_error("connect");
+        int one = 1;
+        setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    }
+    ~LineClient() { close(fd_); }
+    LineClient(const LineClient&) = delete;
+
+    void send_raw(const std::string& s) {
+        std::size_t off = 0;
+        while (off < s.size()) {
+            ssize_t n = ::send(fd_, s.data() + off, s.size() - off, MSG_NOSIGNAL);
+            if (n <= 0)
+                throw std::runtime_error("send");
+            off += std::size_t(n);
+        }
+    }
+    void send_line(const std::string& s, const char* eol = "\r\n") { send_raw(s + eol); }
+
+    /// Reads until `marker` appears in the unread input (bounded); returns the text up to and
+    /// including it, or throws on timeout or close.
+    std::string read_until(const std::string& marker, int timeout_ms = 5000) {
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+        for (;;) {
+            auto at = buf_.find(marker);
+            if (at != std::string::npos) {
+                std::string out = buf_.substr(0, at + marker.size());
+                buf_.erase(0, at + marker.size());
+                return out;
+            }
+            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            if (left.count() <= 0)
+                throw std::runtime_error("timeout waiting for '" + marker + "', got: " + buf_);
+            pollfd p{fd_, POLLIN, 0};
+            if (poll(&p, 1, int(left.count())) <= 0)
+                continue;
+            char tmp[8192];
+            ssize_t n = recv(fd_, tmp, sizeof tmp, 0);
+            if (n <= 0) {
+                closed_ = true;
+                throw std::runtime_error("connection closed, got: " + buf_);
+            }
+            buf_.append(tmp, std::size_t(n));
+        }
+    }
+    /// A command line and its reply up to the next prompt.
+    std::string cmd(const std::string& line, const std::string& prompt = "hisha> ") {
+        send_line(line);
+        return read_until(prompt);
+    }
+    bool closed_by_peer(int timeout_ms = 2000) {
+        pollfd p{fd_, POLLIN, 0};
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+        while (std::chrono::steady_clock::now() < deadline) {
+            if (poll(&p, 1, 100) > 0) {
+                char tmp[4096];
+                ssize_t n = recv(fd_, tmp, sizeof tmp, 0);
+                if (n <= 0)
+                    return true;
+                buf_.append(tmp, std::size_t(n));
+            }
+        }
+        return false;
+    }
+    std::string& pending() { return buf_; }
+    /// Reads until the connection has been quiet for `quiet_ms` and returns (and drops)
+    /// everything unread: events that arrive on their own.
+    std::string drain(int quiet_ms = 150) {
+        for (;;) {
+            pollfd p{fd_, POLLIN, 0};
+            if (poll(&p, 1, quiet_ms) <= 0)
+                break;
+            char tmp[8192];
+            ssize_t n = recv(fd_, tmp, sizeof tmp, 0);
+            if (n <= 0)
+                break;
+            buf_.append(tmp, std::size_t(n));
+        }
+        return std::exchange(buf_, {});
+    }
+
+private:
+    int fd_ = -1;
+    std::string buf_;
+    bool closed_ = false;
+};
+
+}  // namespace hisha::server::test

@@ -1,0 +1,192 @@
+// The text protocol over real sockets on 127.0.0.1 against a hisha-server process with a
+// real SQLite file: the 003 commands, malformed input, a move in someone else's game, and a
+// correspondence game played to mate across a server restart.
+#include <gtest/gtest.h>
+
+#include "server_process.h"
+#include "test_util.h"
+
+using namespace hisha::server::test;
+
+namespace {
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+std::unique_ptr<LineClient> login(ServerProcess& srv, const std::string& name, bool reg = true) {
+    auto c = std::make_unique<LineClient>(srv.ports.at("text"));
+    c->read_until("hisha> ");
+    std::string r = c->cmd((reg ? "REGISTER " : "LOGIN ") + name + " secret");
+    EXPECT_TRUE(has(r, "Welcome, " + name)) << r;
+    return c;
+}
+
+// PLAY with the <p,o,n,y> confirmation answered y.
+std::string play(LineClient& c, const std::string& move) {
+    std::string q = c.cmd("PLAY " + move, "<p,o,n,y> ");
+    if (!has(q, "<p,o,n,y>"))
+        return q;
+    return c.cmd("y");
+}
+
+}  // namespace
+
+TEST(TextLoopback, MalformedInputIsAnsweredAndTheConnectionKept) {
+    ServerProcess srv(temp_db("text_malformed"));
+    LineClient c(srv.ports.at("text"));
+    c.read_until("hisha> ");
+    EXPECT_TRUE(has(c.cmd("BOARD"), "please LOGIN"));
+    EXPECT_TRUE(has(c.cmd("XYZZY"), "Error: unknown command"));
+    EXPECT_TRUE(has(c.cmd("LOGIN nobody secret"), "Error: incorrect name or password"));
+    c.send_raw(std::string("\xff\xfb\x01\xff\xfd\x03", 6));  // telnet negotiation is ignored
+    EXPECT_TRUE(has(c.cmd("REGISTER alice secret"), "Welcome, alice"));
+    EXPECT_TRUE(has(c.cmd(std::string("\x01\x02garbage\x7f")), "Error: unknown command"));
+    EXPECT_TRUE(has(c.cmd("PLAY P-7f"), "Error: no current game"));
+    EXPECT_TRUE(has(c.cmd("NEW * P-7e"), "Error:"));
+    EXPECT_TRUE(has(c.cmd("NEW <abc P-7f"), "Error:"));
+    EXPECT_TRUE(has(c.cmd("REMOVE x"), "Error: usage"));
+    EXPECT_TRUE(has(c.cmd("B 999"), "Error: no such game"));
+    EXPECT_TRUE(has(c.cmd("SET KANJI 9"), "Error:"));
+    c.send_line(std::string(10000, 'A'));
+    EXPECT_TRUE(has(c.read_until("hisha> "), "Error: line too long"));
+    EXPECT_TRUE(has(c.cmd("WHO"), "alice"));  // still connected
+    EXPECT_TRUE(has(c.cmd("SHELL ls"), "not offered"));
+    EXPECT_TRUE(has(c.cmd("!ls"), "not offered"));
+    c.send_line("QUIT");
+    EXPECT_TRUE(has(c.read_until("Bye."), "Bye."));
+    EXPECT_TRUE(c.closed_by_peer());
+}
+
+TEST(TextLoopback, HelpPatternsAndTheMorePrompt) {
+    ServerProcess srv(temp_db("text_help"));
+    LineClient c(srv.ports.at("text"));
+    c.read_until("hisha> ");
+    EXPECT_TRUE(has(c.cmd("HELP -n"), "B, BOARD or REFRESH"));
+    std::string gen = c.cmd("HELP -n GENERAL");
+    EXPECT_TRUE(has(gen, "GOLD GENERAL") && has(gen, "SILVER GENERAL")) << gen;
+    EXPECT_TRUE(has(c.cmd("? -n U"), "Usage: UNDO [-o]"));
+    EXPECT_TRUE(has(c.cmd("HELP -n +B"), "PROMOTED BISHOP"));
+    EXPECT_TRUE(has(c.cmd("PATTERNS"), "<^0123456789>"));
+    std::string first = c.cmd("HELP RULES", "(p,o,y/<space>,<enter>,q/n) ");
+    EXPECT_TRUE(has(first, "-- More --"));
+    std::string one = c.cmd("", "(p,o,y/<space>,<enter>,q/n) ");  // <enter>: one line more
+    EXPECT_LT(std::count(one.begin(), one.end(), '\n'), 3);
+    EXPECT_TRUE(has(c.cmd("y", "(p,o,y/<space>,<enter>,q/n) "), "-- More --"));
+    EXPECT_TRUE(has(c.cmd("q"), "hisha> "));
+    EXPECT_TRUE(has(c.cmd("HELP -n NOSUCHTOPIC"), "Error: no help"));
+    EXPECT_TRUE(has(c.cmd("HELP -n *"), "COMMAND-LIST"));
+}
+
+TEST(TextLoopback, ChallengesUndoMessagesAndOtherPeoplesGames) {
+    ServerProcess srv(temp_db("text_game"));
+    auto alice = login(srv, "alice");
+    auto bob = login(srv, "bob");
+    auto carol = login(srv, "carol");
+    EXPECT_TRUE(has(alice->cmd("NEW !carol P-7f Not for carol!"), "Challenge 1 added"));
+    EXPECT_TRUE(has(carol->cmd("NEW"), "No new games"));
+    EXPECT_TRUE(has(carol->cmd("N 1"), "Error: challenge 1 is not open to you"));
+    EXPECT_TRUE(has(bob->cmd("N"), "Not for carol!"));
+    EXPECT_TRUE(has(bob->cmd("N 1"), "You accepted challenge 1: game 1"));
+    EXPECT_TRUE(has(alice->read_until("hisha> "), "bob accepted challenge 1"));
+
+    // carol may look, but not move.
+    EXPECT_TRUE(has(carol->cmd("B 1"), ": P: P:  : P:"));
+    EXPECT_TRUE(has(carol->cmd("PLAY P-3d"), "Error: game 1 is not yours"));
+    EXPECT_TRUE(has(carol->cmd("U -o"), "Error: game 1 is not yours"));
+
+    // The forced first move cannot be undone; bob's own unseen move can.
+    EXPECT_TRUE(has(bob->cmd("U -o"), "Error: the first move forced with NEW cannot be undone"));
+    EXPECT_TRUE(has(play(*bob, "P-3d"), "you played P-3d"));
+    EXPECT_TRUE(has(alice->read_until("hisha> "), "bob played P-3d"));  // alice's game is not loaded
+    EXPECT_TRUE(has(bob->cmd("U"), "the last move was taken back"));
+    EXPECT_TRUE(has(alice->read_until("took back"), "bob"));
+    EXPECT_TRUE(has(play(*bob, "P-3d"), "you played P-3d"));
+    alice->read_until("bob played P-3d");
+    alice->drain();
+    EXPECT_TRUE(has(alice->cmd("B 1"), "Black (alice) to move."));
+    EXPECT_TRUE(has(bob->cmd("U"), "Error: your opponent has already seen your move"));
+    EXPECT_TRUE(has(alice->cmd("PLAY K-5e"), "Error:"));
+    std::string q = alice->cmd("PLAY Bx2b", "(y/n) ");
+    EXPECT_TRUE(has(q, "Promote?")) << q;
+    q = alice->cmd("y", "<p,o,n,y> ");
+    EXPECT_TRUE(has(q, "Bx2b+")) << q;
+    EXPECT_TRUE(has(alice->cmd("p", "<p,o,n,y> "), ":+B:"));
+    EXPECT_TRUE(has(alice->cmd("n"), "Move not made."));
+
+    // SAY, TELL with `.`, SHOUT, and TELL to somebody offline left as a message.
+    EXPECT_TRUE(has(alice->cmd("SAY You will be mated in 5 moves!"), "Told bob"));
+    EXPECT_TRUE(has(bob->read_until("5 moves!"), "alice says (game 1): You will be mated in 5 moves!"));
+    bob->drain();
+    EXPECT_TRUE(has(alice->cmd("TELL carol hello"), "Told carol"));
+    EXPECT_TRUE(has(alice->cmd(".again"), "Told carol"));
+    std::string cm = carol->read_until("again");
+    EXPECT_TRUE(has(cm, "alice tells you: hello"));
+    carol->drain();
+    EXPECT_TRUE(has(alice->cmd("SHOUT Good evening!"), "hisha> "));
+    EXPECT_TRUE(has(bob->read_until("Good evening!"), "alice shouts"));
+    alice->drain();
+    auto dave = login(srv, "dave");
+    dave->send_line("QUIT");
+    dave->read_until("Bye.");
+    EXPECT_TRUE(has(alice->cmd("TELL dave There's a bug in the command xxx.", "(yes/no) "), "not online"));
+    EXPECT_TRUE(has(alice->cmd("yes"), "Message left for dave"));
+    auto dave2 = std::make_unique<LineClient>(srv.ports.at("text"));
+    dave2->read_until("hisha> ");
+    std::string welcome = dave2->cmd("LOGIN dave secret");
+    EXPECT_TRUE(has(welcome, "From alice")) << welcome;
+    EXPECT_TRUE(has(welcome, "There's a bug in the command xxx."));
+    dave2->send_line("QUIT");
+    dave2->read_until("Bye.");
+    auto dave3 = login(srv, "dave", false);  // the message was deleted once seen
+
+    EXPECT_TRUE(has(alice->cmd("W"), "carol"));
+    EXPECT_TRUE(has(alice->cmd("USER *"), "bob"));
+    EXPECT_TRUE(has(alice->cmd("STAT"), "bob"));
+    EXPECT_TRUE(has(alice->cmd("G"), "alice"));
+    EXPECT_TRUE(has(alice->cmd("SET BSTYLE 2"), "BSTYLE set to 2"));
+    EXPECT_TRUE(has(alice->cmd("B"), "歩"));
+    EXPECT_TRUE(has(alice->cmd("SET BLACK ?"), "REV"));
+}
+
+TEST(TextLoopback, CorrespondenceGamePlayedToMateAcrossARestart) {
+    std::string db = temp_db("text_restart");
+    ServerProcess srv(db);
+    auto alice = login(srv, "alice");
+    auto bob = login(srv, "bob");
+    EXPECT_TRUE(has(alice->cmd("NEW bob W"), "Challenge 1 added"));
+    EXPECT_TRUE(has(bob->cmd("N 1"), "game 1"));  // bob is Black
+    alice->read_until("accepted");
+    alice->drain();
+    EXPECT_TRUE(has(alice->cmd("B 1"), "Black (bob) to move"));
+    EXPECT_TRUE(has(play(*bob, "P-7f"), "you played P-7f"));
+    alice->drain();
+    EXPECT_TRUE(has(play(*alice, "G4a-4b"), "you played G-4b"));
+    bob->drain();
+    EXPECT_TRUE(has(play(*bob, "Bx3c+"), "you played Bx3c+"));
+
+    srv.restart();  // same SQLite file
+    alice = login(srv, "alice", false);
+    bob = login(srv, "bob", false);
+    EXPECT_TRUE(has(alice->cmd("B 1"), "White (alice) to move"));
+    EXPECT_TRUE(has(bob->cmd("B 1"), "3 moves"));
+    EXPECT_TRUE(has(play(*alice, "G-7b"), "you played G-7b"));
+    bob->drain();
+    EXPECT_TRUE(has(play(*bob, "+Bx4b"), "you played +Bx4b"));
+    alice->drain();
+    EXPECT_TRUE(has(play(*alice, "K-6a"), "you played K-6a"));
+    bob->drain();
+    std::string mate = play(*bob, "G*5b");
+    EXPECT_TRUE(has(mate, "White's king is checked by 5b.")) << mate;
+    EXPECT_TRUE(has(mate, "Game over: Black wins by checkmate")) << mate;
+    EXPECT_TRUE(has(alice->read_until("is over"), "Game 1"));
+    alice->drain();
+    EXPECT_TRUE(has(alice->cmd("U -o"), "Error:"));
+    std::string moves = alice->cmd("M -n 1");
+    EXPECT_TRUE(has(moves, "7. G*5b")) << moves;
+    EXPECT_TRUE(has(moves, "Black wins by checkmate"));
+
+    srv.restart();
+    bob = login(srv, "bob", false);
+    std::string user = bob->cmd("USER bob");
+    EXPECT_TRUE(has(user, "bob")) << user;
+    EXPECT_TRUE(has(bob->cmd("B 1"), "Game over: Black wins by checkmate"));
+}
