@@ -1,6 +1,7 @@
 // Protocols: the text and CSA factories (the HTTP side lives in http_server.cpp).
 #include "server/net/protocols.h"
 
+#include "server/proto/csa_shell.h"
 #include "server/proto/text_shell.h"
 
 namespace hisha::server::net {
@@ -18,7 +19,11 @@ LineSession::Factory Protocols::text_factory() {
     };
 }
 
-LineSession::Factory Protocols::csa_factory() { return {}; }
+LineSession::Factory Protocols::csa_factory() {
+    return [this](LineSession::Output out, std::function<void()> close) -> std::shared_ptr<proto::LineHandler> {
+        return std::make_shared<proto::CsaShell>(svc_, std::move(out), std::move(close));
+    };
+}
 
 bool Protocols::has_http() const { return false; }
 

@@ -1,0 +1,394 @@
+// CsaShell: lines end with LF only; replies follow shogi-server's wording.
+#include "server/proto/csa_shell.h"
+
+#include <cctype>
+#include <ctime>
+
+namespace hisha::server::proto {
+
+using service::Event;
+using service::EventKind;
+using service::LiveGame;
+
+namespace {
+
+constexpr const char* CSA_PIECES[] = {"", "FU", "KY", "KE", "GI", "KA", "HI", "KI", "OU",
+                                      "TO", "NY", "NK", "NG", "UM", "RY"};
+
+bool valid_csa_name(std::string_view s) {
+    if (s.empty() || s.size() > 32)
+        return false;
+    for (char c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.' && c != '@')
+            return false;
+    return true;
+}
+
+bool looks_like_csa_move(std::string_view s) {
+    if (s.size() != 7 || (s[0] != '+' && s[0] != '-'))
+        return false;
+    for (int i = 1; i <= 4; ++i)
+        if (!std::isdigit(static_cast<unsigned char>(s[std::size_t(i)])))
+            return false;
+    return std::isupper(static_cast<unsigned char>(s[5])) && std::isupper(static_cast<unsigned char>(s[6]));
+}
+
+std::string stamp(service::Millis ms) {
+    std::time_t t = std::time_t(ms / 1000);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &tm);
+    return buf;
+}
+
+}  // namespace
+
+CsaShell::CsaShell(service::Service& svc, Output out, std::function<void()> close)
+    : svc_(svc), out_(std::move(out)), close_(std::move(close)) {}
+
+void CsaShell::line(const std::string& text) {
+    if (!closed_)
+        out_(text + "\n");
+}
+
+std::string CsaShell::game_id(const LiveGame& g) {
+    std::string name = g.row.csa_game_name.empty() ? g.row.tc.describe() : g.row.csa_game_name;
+    return "hisha-" + std::to_string(g.row.id) + "+" + name + "+" + g.row.black + "+" + g.row.white + "+"
+         + stamp(g.row.created);
+}
+
+std::string CsaShell::position_block(const core::Position& pos) {
+    std::string out;
+    for (int r = 0; r < 9; ++r) {
+        out += "P" + std::to_string(r + 1);
+        for (int f = 8; f >= 0; --f) {
+            core::Piece pc = pos.piece_on(core::make_square(core::File(f), core::Rank(r)));
+            if (pc == core::NO_PIECE)
+                out += " * ";
+            else
+                out += std::string(core::color_of(pc) == core::BLACK ? "+" : "-") + CSA_PIECES[core::type_of(pc)];
+        }
+        out += "\n";
+    }
+    for (core::Color c : {core::BLACK, core::WHITE}) {
+        std::string hand;
+        for (core::PieceType pt : core::HAND_ORDER)
+            for (int i = 0; i < pos.hand(c).count(pt); ++i)
+                hand += std::string("00") + CSA_PIECES[pt];
+        if (!hand.empty())
+            out += std::string("P") + (c == core::BLACK ? "+" : "-") + hand + "\n";
+    }
+    out += pos.side_to_move() == core::BLACK ? "+\n" : "-\n";
+    return out;
+}
+
+void CsaShell::on_line_too_long() { line("##[ERROR] line too long"); }
+
+void CsaShell::on_disconnect() {
+    closed_ = true;
+    if (!user_.empty()) {
+        svc_.csa_cancel(user_);
+        if (game_ && (state_ == State::Offered || state_ == State::Playing))
+            svc_.forfeit(user_, game_, core::EndReason::Resignation, "disconnected");
+        svc_.disconnect(shared_from_this());
+    }
+}
+
+void CsaShell::on_line(std::string_view text) {
+    if (closed_)
+        return;
+    if (text.empty()) {  // keep-alive: answered with an empty line
+        line("");
+        return;
+    }
+    if (text == " " || text.starts_with("%%%"))
+        return;  // ignored (shogi-server; 81Dojo)
+    if (state_ == State::Connected) {
+        if (text.starts_with("LOGIN "))
+            return login(text);
+        if (text == "LOGOUT") {
+            line("LOGOUT:completed");
+            return close_();
+        }
+        return line("##[ERROR] please LOGIN <name> <password> first");
+    }
+    if (text.starts_with("%%"))
+        return command(text);
+    if (text == "LOGOUT") {
+        if (state_ == State::Playing)
+            return line("##[ERROR] LOGOUT is not allowed during a game");
+        line("LOGOUT:completed");
+        return close_();
+    }
+    if (text.starts_with("CHALLENGE"))
+        return line("CHALLENGE ACCEPTED");
+    if (state_ == State::Offered) {
+        const LiveGame* g = svc_.game(game_);
+        if (text.starts_with("AGREE")) {
+            if (auto r = svc_.agree(user_, game_); !r)
+                line("##[ERROR] " + r.error());
+            return;
+        }
+        if (text.starts_with("REJECT")) {
+            (void)g;
+            if (auto r = svc_.reject(user_, game_); !r)
+                line("##[ERROR] " + r.error());
+            return;
+        }
+        return line("##[ERROR] AGREE or REJECT the game first");
+    }
+    if (state_ == State::Playing)
+        return game_line(text);
+    line("##[ERROR] unknown command");
+}
+
+void CsaShell::login(std::string_view text) {
+    // LOGIN <name> <password> [x1]; the password may be "<game name>,<secret>".
+    std::vector<std::string> w;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        auto j = text.find(' ', i);
+        if (j == std::string_view::npos)
+            j = text.size();
+        if (j > i)
+            w.emplace_back(text.substr(i, j - i));
+        i = j + 1;
+    }
+    if (w.size() < 3 || w.size() > 4 || (w.size() == 4 && w[3] != "x1") || !valid_csa_name(w[1]) || w[2].size() > 64)
+        return line("LOGIN:incorrect");
+    std::string name = w[1], password = w[2], game_name = "default-1500-0";
+    if (auto comma = password.find(','); comma != std::string::npos) {
+        game_name = password.substr(0, comma);
+        password = password.substr(comma + 1);
+    }
+    int color = -1;
+    if (game_name.ends_with("-B") || game_name.ends_with("-W")) {
+        color = game_name.back() == 'B' ? 0 : 1;
+        game_name.resize(game_name.size() - 2);
+    }
+    const UserRow* u = svc_.user(name);
+    if (u) {
+        if (!svc_.login(name, password))
+            return line("LOGIN:incorrect");
+    } else if (!svc_.config().csa_auto_register || !svc_.register_user(name, password)) {
+        return line("LOGIN:incorrect");
+    }
+    user_ = svc_.user(name)->name;
+    x1_ = w.size() == 4;
+    svc_.connect(user_, shared_from_this(), "csa");
+    line("LOGIN:" + user_ + " OK");
+    if (x1_) {
+        line("##[LOGIN] +OK x1");
+        state_ = State::Waiting;
+        return;
+    }
+    game_name_ = game_name;
+    color_pref_ = color;
+    state_ = State::Waiting;
+    if (auto r = svc_.csa_wait(user_, game_name_, color_pref_); !r) {
+        line("##[ERROR] " + r.error());
+        state_ = State::Waiting;
+    }
+}
+
+void CsaShell::wait_again() {
+    game_ = 0;
+    state_ = State::Waiting;
+    if (!x1_ && !game_name_.empty())
+        (void)svc_.csa_wait(user_, game_name_, color_pref_);
+}
+
+bool CsaShell::my_turn() const {
+    const LiveGame* g = const_cast<service::Service&>(svc_).game(game_);
+    return g && g->active() && g->color_of(user_) == g->to_move();
+}
+
+void CsaShell::game_line(std::string_view text) {
+    std::string_view move = text;
+    if (auto comma = move.find(','); comma != std::string_view::npos)
+        move = move.substr(0, comma);  // ",'* <score> <pv>" comments are dropped
+    if (move == "%TORYO") {
+        if (auto r = svc_.resign(user_, game_); !r)
+            line("##[ERROR] " + r.error());
+        return;
+    }
+    if (move == "%KACHI") {
+        if (!my_turn())
+            return line("##[ERROR] not your turn");
+        (void)svc_.declare(user_, game_);  // a wrong declaration loses; the end comes as an event
+        return;
+    }
+    if (move.starts_with("%")) {  // shogi-server: any other special is an illegal move
+        (void)svc_.play(user_, game_, "%", true);
+        return;
+    }
+    if (!looks_like_csa_move(move))
+        return line("##[ERROR] malformed move: " + std::string(move));
+    if (!my_turn()) {
+        deferred_move_ = std::string(move);  // shogi-server defers a move sent out of turn
+        return;
+    }
+    const LiveGame* g = svc_.game(game_);
+    core::Color me = *g->color_of(user_);
+    if ((move[0] == '+') != (me == core::BLACK)) {
+        (void)svc_.play(user_, game_, "%", true);  // a move for the other side: illegal
+        return;
+    }
+    (void)svc_.play(user_, game_, move, true);
+}
+
+void CsaShell::command(std::string_view text) {
+    std::string cmd(text.substr(0, text.find(' ')));
+    std::string arg = text.find(' ') == std::string_view::npos ? "" : std::string(text.substr(text.find(' ') + 1));
+    if (!x1_)
+        return line("##[ERROR] x1 commands need LOGIN <name> <password> x1");
+    if (cmd == "%%WHO") {
+        for (auto& o : svc_.who("*"))
+            line("##[WHO] " + o.name + " " + o.protocol);
+        return line("##[WHO] +OK");
+    }
+    if (cmd == "%%LIST") {
+        for (auto* g : svc_.active_games())
+            line("##[LIST] " + game_id(*g));
+        return line("##[LIST] +OK");
+    }
+    if (cmd == "%%SHOW") {
+        std::string id = arg;
+        if (id.starts_with("hisha-"))
+            id = id.substr(6, id.find('+') - 6);
+        std::int64_t gid = std::atoll(id.c_str());
+        const LiveGame* g = gid > 0 ? svc_.game(gid) : nullptr;
+        if (!g)
+            return line("##[ERROR] no such game");
+        std::string tag = "##[SHOW] " + game_id(*g) + " ";
+        line(tag + "Name+:" + g->row.black);
+        line(tag + "Name-:" + g->row.white);
+        line(tag + "Time:" + g->row.tc.describe());
+        for (auto& m : service::Service::move_log(g->row))
+            line(tag + m.csa + ",T" + std::to_string(m.spent_ms / 1000));
+        line(tag + "Status:" + (g->finished() ? "finished " + g->row.winner + " " + g->row.reason : "playing"));
+        return line("##[SHOW] +OK");
+    }
+    if (cmd == "%%CHAT") {
+        if (arg.empty())
+            return line("##[ERROR] empty chat");
+        svc_.chat(user_, arg);
+        return line("##[CHAT] +OK");
+    }
+    if (cmd == "%%GAME" || cmd == "%%CHALLENGE") {
+        if (arg.empty()) {
+            svc_.csa_cancel(user_);
+            return line("##[GAME] +OK");
+        }
+        if (state_ != State::Waiting)
+            return line("##[ERROR] you are in a game");
+        std::string name = arg.substr(0, arg.find(' '));
+        std::string turn = arg.find(' ') == std::string::npos ? "*" : arg.substr(arg.find(' ') + 1);
+        int color = turn == "+" ? 0 : turn == "-" ? 1 : -1;
+        if (auto r = svc_.csa_wait(user_, name, color); !r)
+            return line("##[ERROR] " + r.error());
+        game_name_ = name;
+        color_pref_ = color;
+        return line("##[GAME] +OK");
+    }
+    if (cmd == "%%VERSION")
+        return line("##[VERSION] Hisha CSA server 1.2.1 x1"), line("##[VERSION] +OK");
+    if (cmd == "%%HELP") {
+        line("##[HELP] %%WHO %%LIST %%SHOW <game id> %%CHAT <text> %%GAME <game name> <+|-|*> %%GAME %%VERSION");
+        return line("##[HELP] +OK");
+    }
+    line("##[ERROR] unknown command " + cmd);
+}
+
+void CsaShell::send_summary(const LiveGame& g) {
+    core::Color me = *g.color_of(user_);
+    const auto& tc = g.row.tc;
+    std::string s = "BEGIN Game_Summary\nProtocol_Version:1.2\nProtocol_Mode:Server\nFormat:Shogi 1.0\n"
+                    "Declaration:Jishogi 1.1\n";
+    s += "Game_ID:" + game_id(g) + "\n";
+    s += "Name+:" + g.row.black + "\nName-:" + g.row.white + "\n";
+    s += std::string("Your_Turn:") + (me == core::BLACK ? "+" : "-") + "\n";
+    s += "Rematch_On_Draw:NO\n";
+    s += std::string("To_Move:") + (g.to_move() == core::BLACK ? "+" : "-") + "\n";
+    s += "Max_Moves:0\n";
+    s += "BEGIN Time\nTime_Unit:1sec\n";
+    s += "Total_Time:" + std::to_string(tc.main_ms / 1000) + "\n";
+    s += "Byoyomi:" + std::to_string(tc.byoyomi_ms / 1000) + "\n";
+    if (tc.increment_ms)
+        s += "Increment:" + std::to_string(tc.increment_ms / 1000) + "\n";
+    s += "Least_Time_Per_Move:0\nTime_Roundup:NO\nEND Time\n";
+    s += "BEGIN Position\n" + position_block(g.game.position()) + "END Position\nEND Game_Summary";
+    line(s);
+}
+
+void CsaShell::send_end(const Event& e, const LiveGame& g) {
+    core::Color me = *g.color_of(user_);
+    bool won = e.winner == core::winner_of(me);
+    bool draw = e.winner == core::Winner::Draw;
+    std::string result = draw ? "#DRAW" : won ? "#WIN" : "#LOSE";
+    switch (e.reason) {
+    case core::EndReason::Resignation: line("%TORYO"); line("#RESIGN"); break;
+    case core::EndReason::TimeUp: line("#TIME_UP"); break;
+    case core::EndReason::IllegalMove:
+        if (e.detail.starts_with("declaration failed"))
+            line("%KACHI");
+        line("#ILLEGAL_MOVE");
+        break;
+    case core::EndReason::Declaration: line("%KACHI"); line("#JISHOGI"); break;
+    case core::EndReason::Sennichite: line("#SENNICHITE"); break;
+    case core::EndReason::PerpetualCheck: line("#OUTE_SENNICHITE"); break;
+    case core::EndReason::MoveLimit: line("#MAX_MOVES"); result = "#CENSORED"; break;
+    case core::EndReason::Checkmate:
+    case core::EndReason::NoLegalMoves: line("#CHECKMATE"); break;
+    case core::EndReason::Abort: line("#CHUDAN"); return;
+    default: break;
+    }
+    line(result);
+}
+
+void CsaShell::deliver(const Event& e) {
+    if (closed_ || user_.empty())
+        return;
+    switch (e.kind) {
+    case EventKind::Chat: return line("##[CHAT][" + e.from + "] " + e.text);
+    case EventKind::GameOffered: {
+        const LiveGame* g = svc_.game(e.game_id);
+        if (!g || !g->color_of(user_) || state_ != State::Waiting)
+            return;
+        game_ = e.game_id;
+        state_ = State::Offered;
+        return send_summary(*g);
+    }
+    default: break;
+    }
+    if (e.game_id != game_ || game_ == 0)
+        return;
+    const LiveGame* g = svc_.game(game_);
+    if (!g)
+        return;
+    switch (e.kind) {
+    case EventKind::GameRejected:
+        line("REJECT:" + game_id(*g) + " by " + e.from);
+        return wait_again();
+    case EventKind::GameStarted:
+        state_ = State::Playing;
+        return line("START:" + game_id(*g));
+    case EventKind::Move:
+        if (e.csa.empty())
+            return;
+        line(e.csa + ",T" + std::to_string(e.spent_ms / 1000));
+        if (!deferred_move_.empty() && my_turn())
+            game_line(std::exchange(deferred_move_, {}));
+        return;
+    case EventKind::GameEnded:
+        send_end(e, *g);
+        deferred_move_.clear();
+        game_ = 0;
+        state_ = State::Waiting;  // a new game needs a new LOGIN (or %%GAME in x1 mode)
+        return;
+    default: return;
+    }
+}
+
+}  // namespace hisha::server::proto

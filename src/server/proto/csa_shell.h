@@ -1,0 +1,57 @@
+// The CSA server protocol 1.2.1 (../shared/specs/csa.md B and C) as a line state machine:
+// LOGIN (game name in the password as on Floodgate, or x1 mode), Game_Summary, AGREE/REJECT,
+// START, moves echoed with their times, %TORYO, %KACHI, keep-alive, the # end messages, and
+// the x1 commands %%WHO %%LIST %%SHOW %%CHAT %%GAME %%VERSION %%HELP.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "server/proto/line_handler.h"
+#include "server/service/service.h"
+
+namespace hisha::server::proto {
+
+class CsaShell : public service::Listener, public LineHandler, public std::enable_shared_from_this<CsaShell> {
+public:
+    using Output = std::function<void(std::string)>;
+    CsaShell(service::Service& svc, Output out, std::function<void()> close);
+
+    void start() override {}
+    void on_line(std::string_view line) override;
+    void on_line_too_long() override;
+    void on_disconnect() override;
+    void deliver(const service::Event& e) override;
+
+    /// The CSA Game_ID of a game: hisha-<id>+<game name>+<black>+<white>+<start time>.
+    static std::string game_id(const service::LiveGame& g);
+    /// The even start as CSA P1..P9 lines plus the side to move (Game_Summary's Position).
+    static std::string position_block(const core::Position& pos);
+
+private:
+    enum class State { Connected, Waiting, Offered, Playing };
+
+    void login(std::string_view line);
+    void command(std::string_view line);  // %% x1 commands
+    void game_line(std::string_view line);
+    void send_summary(const service::LiveGame& g);
+    void send_end(const service::Event& e, const service::LiveGame& g);
+    void wait_again();
+    void line(const std::string& text);
+    bool my_turn() const;
+
+    service::Service& svc_;
+    Output out_;
+    std::function<void()> close_;
+    State state_ = State::Connected;
+    std::string user_;
+    bool x1_ = false;
+    std::string game_name_;
+    int color_pref_ = -1;
+    std::int64_t game_ = 0;
+    std::string deferred_move_;  // a move sent out of turn: played when the turn comes
+    bool closed_ = false;
+};
+
+}  // namespace hisha::server::proto

@@ -1,0 +1,150 @@
+// The CSA server protocol with scripted clients over 127.0.0.1: login with a Floodgate game
+// name, Game_Summary, AGREE, START, moves with times, %TORYO, %KACHI, keep-alive, time-up
+// by the server's own timer (within 100 ms of the flag), malformed input, the x1 commands,
+// and the same game seen through the text protocol.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "server_process.h"
+#include "test_util.h"
+
+using namespace hisha::server::test;
+
+namespace {
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+std::string csa(LineClient& c, const std::string& line) {
+    c.send_line(line, "\n");
+    return {};
+}
+
+struct Pair {
+    std::unique_ptr<LineClient> black, white;
+    std::string game_id;
+};
+
+// Both log in under one game name, read the summary and agree; returns after START.
+Pair start_game(ServerProcess& srv, const std::string& game_name) {
+    Pair p;
+    p.black = std::make_unique<LineClient>(srv.ports.at("csa"));
+    p.white = std::make_unique<LineClient>(srv.ports.at("csa"));
+    csa(*p.black, "LOGIN alice " + game_name + ",secret");
+    EXPECT_TRUE(has(p.black->read_until("\n"), "LOGIN:alice OK"));
+    csa(*p.white, "LOGIN bob " + game_name + ",secret");
+    EXPECT_TRUE(has(p.white->read_until("\n"), "LOGIN:bob OK"));
+    std::string sb = p.black->read_until("END Game_Summary\n");
+    std::string sw = p.white->read_until("END Game_Summary\n");
+    EXPECT_TRUE(has(sb, "Your_Turn:+")) << sb;
+    EXPECT_TRUE(has(sw, "Your_Turn:-")) << sw;
+    EXPECT_TRUE(has(sb, "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY"));
+    EXPECT_TRUE(has(sb, "Name+:alice"));
+    auto at = sb.find("Game_ID:");
+    p.game_id = sb.substr(at + 8, sb.find('\n', at) - at - 8);
+    csa(*p.black, "AGREE " + p.game_id);
+    csa(*p.white, "AGREE");
+    EXPECT_TRUE(has(p.black->read_until("\n"), "START:" + p.game_id));
+    EXPECT_TRUE(has(p.white->read_until("\n"), "START:" + p.game_id));
+    return p;
+}
+
+}  // namespace
+
+TEST(CsaLoopback, LoginAgreePlayAndResign) {
+    ServerProcess srv(temp_db("csa_play"));
+    Pair p = start_game(srv, "floodgate-600-10F");
+    EXPECT_TRUE(has(p.game_id, "+floodgate-600-10F+alice+bob+"));
+    csa(*p.black, "+7776FU,'* 30 -3334FU");
+    EXPECT_EQ(p.black->read_until("\n"), "+7776FU,T0\n");
+    EXPECT_EQ(p.white->read_until("\n"), "+7776FU,T0\n");
+    csa(*p.white, "");  // keep-alive
+    EXPECT_EQ(p.white->read_until("\n"), "\n");
+    csa(*p.white, "-3334FU");
+    EXPECT_EQ(p.white->read_until("\n"), "-3334FU,T0\n");
+    EXPECT_EQ(p.black->read_until("\n"), "-3334FU,T0\n");
+    csa(*p.white, "%TORYO");
+    EXPECT_TRUE(has(p.black->read_until("#WIN\n"), "%TORYO\n#RESIGN\n"));
+    EXPECT_TRUE(has(p.white->read_until("#LOSE\n"), "%TORYO\n#RESIGN\n"));
+    // The game is in the database: the text protocol shows it.
+    LineClient t(srv.ports.at("text"));
+    t.read_until("hisha> ");
+    t.cmd("LOGIN alice secret");
+    std::string board = t.cmd("B 1");
+    EXPECT_TRUE(has(board, "alice (Black) vs bob (White), 600-10F, 3 moves")) << board;
+    EXPECT_TRUE(has(board, "White wins") == false);
+    EXPECT_TRUE(has(board, "Black wins by resignation"));
+    csa(*p.black, "LOGOUT");
+    EXPECT_TRUE(has(p.black->read_until("\n"), "LOGOUT:completed"));
+}
+
+TEST(CsaLoopback, IllegalMoveAndBadDeclarationLose) {
+    ServerProcess srv(temp_db("csa_illegal"));
+    {
+        Pair p = start_game(srv, "g-300-0");
+        csa(*p.black, "%KACHI");  // nowhere near the conditions
+        EXPECT_TRUE(has(p.black->read_until("#LOSE\n"), "%KACHI\n#ILLEGAL_MOVE\n"));
+        EXPECT_TRUE(has(p.white->read_until("#WIN\n"), "#ILLEGAL_MOVE\n"));
+    }
+    {
+        Pair p = start_game(srv, "g-300-0");
+        csa(*p.black, "+7775FU");
+        EXPECT_TRUE(has(p.black->read_until("#LOSE\n"), "#ILLEGAL_MOVE\n"));
+        EXPECT_TRUE(has(p.white->read_until("#WIN\n"), "#ILLEGAL_MOVE\n"));
+    }
+}
+
+TEST(CsaLoopback, TimeUpIsDetectedByTheServerWithin100ms) {
+    ServerProcess srv(temp_db("csa_timeup"));
+    Pair p = start_game(srv, "blitz-2-0");
+    auto started = std::chrono::steady_clock::now();
+    std::string end = p.black->read_until("#LOSE\n", 5000);
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+    EXPECT_TRUE(has(end, "#TIME_UP\n")) << end;
+    EXPECT_GE(ms, 1900);
+    EXPECT_LE(ms, 2100);  // the flag falls 2000 ms after START
+    EXPECT_TRUE(has(p.white->read_until("#WIN\n"), "#TIME_UP"));
+}
+
+TEST(CsaLoopback, MalformedInputDisconnectAndX1Commands) {
+    ServerProcess srv(temp_db("csa_x1"));
+    LineClient c(srv.ports.at("csa"));
+    csa(c, "HELLO");
+    EXPECT_TRUE(has(c.read_until("\n"), "##[ERROR]"));
+    csa(c, "LOGIN bad name here too");
+    EXPECT_TRUE(has(c.read_until("\n"), "LOGIN:incorrect"));
+    csa(c, "LOGIN carol secret x1");
+    EXPECT_TRUE(has(c.read_until("+OK x1\n"), "LOGIN:carol OK"));
+    csa(c, "%%WHO");
+    EXPECT_TRUE(has(c.read_until("##[WHO] +OK\n"), "##[WHO] carol"));
+    csa(c, "%%CHAT hello all");
+    EXPECT_TRUE(has(c.read_until("##[CHAT] +OK\n"), "##[CHAT][carol] hello all"));
+    csa(c, "%%NOPE");
+    EXPECT_TRUE(has(c.read_until("\n"), "##[ERROR]"));
+    csa(c, "%%GAME nonsense *");
+    EXPECT_TRUE(has(c.read_until("\n"), "##[ERROR]"));
+
+    // carol waits in x1 mode; dave joins with a Floodgate login; dave then drops out.
+    csa(c, "%%GAME rapid-60-5 +");
+    EXPECT_TRUE(has(c.read_until("\n"), "##[GAME] +OK"));
+    auto d = std::make_unique<LineClient>(srv.ports.at("csa"));
+    csa(*d, "LOGIN dave rapid-60-5,secret");
+    d->read_until("END Game_Summary\n");
+    std::string s = c.read_until("END Game_Summary\n");
+    EXPECT_TRUE(has(s, "Your_Turn:+"));
+    EXPECT_TRUE(has(s, "Byoyomi:5"));
+    csa(c, "AGREE");
+    csa(*d, "AGREE");
+    c.read_until("START:");
+    c.read_until("\n");
+    csa(c, "+77");  // malformed: an error, the game goes on
+    EXPECT_TRUE(has(c.read_until("\n"), "##[ERROR] malformed move"));
+    csa(c, "%%LIST");
+    EXPECT_TRUE(has(c.read_until("##[LIST] +OK\n"), "+rapid-60-5+carol+dave+"));
+    csa(c, "+2726FU");
+    EXPECT_EQ(c.read_until("\n"), "+2726FU,T0\n");
+    csa(c, "%%SHOW 1");
+    EXPECT_TRUE(has(c.read_until("##[SHOW] +OK\n"), "+2726FU,T0"));
+    d.reset();  // disconnect: the survivor wins
+    EXPECT_TRUE(has(c.read_until("#WIN\n"), "#RESIGN"));
+}
