@@ -229,6 +229,7 @@ TEST(XshogiPosition, ErrorsNameLineAndColumn) {
          "hand: expected the count of N"},
         {replaced(start, "0 0 0 0 0 0 0 0\n0", "0 0 0 0 0 0 0 1\n0"), C::BadHand, 12, 15, "hand: a king cannot be held"},
         {replaced(start, "0 0 0 0 0 0 0 0\n0", "0 0 0 0 0 0 0 0 7\n0"), C::BadHand, 12, 17, "hand: unexpected text"},
+        {start.substr(0, start.find("0 0 0 0 0 0 0 0\nblack")), C::BadHand, 13, 1, "expected two hand lines"},
         {replaced(start, "black to play\n", ""), C::BadSideToMove, 14, 1, "expected 'black to play' or 'white to play'"},
         {replaced(start, "black to play", "nobody"), C::BadSideToMove, 14, 1,
          "expected 'black to play' or 'white to play'"},

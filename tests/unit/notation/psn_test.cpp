@@ -283,6 +283,8 @@ TEST(Psn, ErrorsNameLineAndColumn) {
     expect_error("1. P-7f ] P-3d", C::BadMove, 1, 9, "unmatched ']'");
     expect_error("[Sente \"abc\n1. P-7f", C::BadHeader, 1, 8, "tag Sente: unterminated value");
     expect_error("[Sente \"abc\" x\n", C::BadHeader, 1, 14, "tag Sente: expected ']'");
+    expect_error("[Sente \"abc", C::BadHeader, 1, 8, "tag Sente: unterminated value");
+    expect_error("[Sente \"abc\"", C::BadHeader, 1, 13, "tag Sente: expected ']'");
     expect_error("[Handicap \"Queen\"]\n", C::BadHeader, 1, 12, "unknown handicap 'Queen'");
     expect_error("[SFEN \"4k4/9/9/9/9/9/9/9/4K4 x - 1\"]\n1. K-5h", C::BadSideToMove, 1, 30,
                  "SFEN: side to move must be 'b' or 'w', found 'x'");
