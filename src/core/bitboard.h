@@ -52,7 +52,7 @@ struct alignas(16) Bitboard {
 
     // Calls f(Square) for every square in the set, lowest first.
     template <typename F>
-    constexpr void for_each(F&& f) const {
+    [[gnu::always_inline]] constexpr void for_each(F&& f) const {
         for (std::uint64_t w = p[0]; w; w &= w - 1)
             f(Square(std::countr_zero(w)));
         for (std::uint64_t w = p[1]; w; w &= w - 1)

@@ -9,10 +9,13 @@ namespace hisha::core {
 
 namespace {
 
+// The emitters are tiny and called per piece: inlining them keeps the bitboards in registers.
+#define HISHA_INLINE [[gnu::always_inline]] inline
+
 // Which promotion choices a stage wants for the moves it is given.
 enum PromoMode { BOTH, PROMO_ONLY, NONPROMO_ONLY };
 
-inline ScoredMove* add(ScoredMove* list, Move m) {
+HISHA_INLINE ScoredMove* add(ScoredMove* list, Move m) {
     list->move = m;
     return list + 1;
 }
@@ -20,7 +23,7 @@ inline ScoredMove* add(ScoredMove* list, Move m) {
 // --- emitting the moves of one piece to a set of squares, by kind
 
 template <PromoMode Mode>
-ScoredMove* emit_plain(ScoredMove* list, Piece pc, Square from, Bitboard to_bb) {
+HISHA_INLINE ScoredMove* emit_plain(ScoredMove* list, Piece pc, Square from, Bitboard to_bb) {
     if constexpr (Mode != PROMO_ONLY)
         to_bb.for_each([&](Square to) { list = add(list, Move::make(from, to, pc)); });
     return list;
@@ -28,7 +31,7 @@ ScoredMove* emit_plain(ScoredMove* list, Piece pc, Square from, Bitboard to_bb) 
 
 // Lance and knight: promotion forced on the last rank(s), optional on the third.
 template <Color Us, PieceType Pt, PromoMode Mode, bool All>
-ScoredMove* emit_lance_knight(ScoredMove* list, Square from, Bitboard to_bb) {
+HISHA_INLINE ScoredMove* emit_lance_knight(ScoredMove* list, Square from, Bitboard to_bb) {
     constexpr Piece PC = make_piece(Us, Pt), PRO = promote(PC);
     constexpr Bitboard ZONE = ZONE_BB[Us];
     constexpr Bitboard RANK3 = ZONE_BB[Us] ^ LAST_TWO_RANKS_BB[Us];
@@ -44,7 +47,7 @@ ScoredMove* emit_lance_knight(ScoredMove* list, Square from, Bitboard to_bb) {
 // Silver, bishop, rook: promotion optional when the move starts or ends in the zone.
 // Non-promotions of bishop and rook there are generated only with All.
 template <Color Us, PieceType Pt, PromoMode Mode, bool All>
-ScoredMove* emit_promotable(ScoredMove* list, Square from, Bitboard to_bb) {
+HISHA_INLINE ScoredMove* emit_promotable(ScoredMove* list, Square from, Bitboard to_bb) {
     constexpr Piece PC = make_piece(Us, Pt), PRO = promote(PC);
     Bitboard promo = ZONE_BB[Us].test(from) ? to_bb : to_bb & ZONE_BB[Us];
     if constexpr (Mode != NONPROMO_ONLY)
@@ -58,7 +61,7 @@ ScoredMove* emit_promotable(ScoredMove* list, Square from, Bitboard to_bb) {
 
 // Pawn pushes in bulk.
 template <Color Us, PromoMode Mode, bool All>
-ScoredMove* emit_pawns(ScoredMove* list, Bitboard pawns, Bitboard target) {
+HISHA_INLINE ScoredMove* emit_pawns(ScoredMove* list, Bitboard pawns, Bitboard target) {
     constexpr int BACK = Us == BLACK ? 1 : -1;  // to + BACK = from
     constexpr Piece PC = make_piece(Us, PAWN), PRO = make_piece(Us, PRO_PAWN);
     constexpr Bitboard ZONE = ZONE_BB[Us];
@@ -80,7 +83,7 @@ struct Targets {
 };
 
 template <Color Us, PieceType Pt, bool All, typename Emit>
-ScoredMove* emit_targets(ScoredMove* list, Bitboard att, const Targets& t, Emit&& emit) {
+HISHA_INLINE ScoredMove* emit_targets(ScoredMove* list, Bitboard att, const Targets& t, Emit&& emit) {
     list = emit.template operator()<BOTH>(list, att & t.both);
     if (t.promo.any())
         list = emit.template operator()<PROMO_ONLY>(list, att & t.promo);
