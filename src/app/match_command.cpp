@@ -39,7 +39,7 @@ Options:
   --resign SCORE:MOVES      adjudicate a loss for an engine whose score is <= -SCORE for MOVES moves
   --max-plies N             end games after N plies (default 512; 0: no limit)
   --at-max draw|count       at the limit: a draw (default) or the 24-point impasse count
-  --margin MS               latency allowed past the clock (default 100)
+  --margin MS | NAME:MS     latency allowed past the clock, for all engines or one (default 100)
   --move-timeout MS         the wait for a move under depth=/nodes= controls (default 60000)
   --grace MS                after the deadline and `stop`, how long a late answer is awaited (default 1000)
   --startup-timeout MS      for usiok/readyok/the banner (default 10000)
@@ -82,6 +82,7 @@ struct Parser {
 struct Pending {
     std::vector<std::pair<std::string, std::string>> options;  // "NAME", "KEY=VALUE"
     std::vector<std::pair<std::string, std::string>> tcs;      // "" or NAME, TC
+    std::vector<std::pair<std::string, std::string>> margins;  // "" or NAME, MS
     std::vector<std::string> openings;
     int opening_plies = 0;
     std::string log;
@@ -162,7 +163,6 @@ bool parse_option(Parser& p, const std::string& flag, MatchConfig& c, Pending& p
     if (flag == "--games") return p.number(flag, c.games, 1);
     if (flag == "--concurrency") return p.number(flag, c.concurrency, 1);
     if (flag == "--max-plies") return p.number(flag, s.rules.max_plies, 0);
-    if (flag == "--margin") return p.number(flag, s.margin_ms, 0);
     if (flag == "--move-timeout") return p.number(flag, s.move_timeout_ms, 1);
     if (flag == "--grace") return p.number(flag, s.grace_ms, 0);
     if (flag == "--opening-plies") return p.number(flag, pending.opening_plies, 0);
@@ -182,7 +182,7 @@ bool parse_option(Parser& p, const std::string& flag, MatchConfig& c, Pending& p
         return true;
     }
     bool takes_value = false;
-    for (const char* f : {"--out", "--log", "--openings", "--at-max", "--option", "--tc"})
+    for (const char* f : {"--out", "--log", "--openings", "--at-max", "--option", "--tc", "--margin"})
         takes_value = takes_value || flag == f;
     if (!takes_value) {
         p.error = "unknown option " + flag;
@@ -194,14 +194,14 @@ bool parse_option(Parser& p, const std::string& flag, MatchConfig& c, Pending& p
     else if (flag == "--log") pending.log = v;
     else if (flag == "--openings") pending.openings.push_back(v);
     else if (flag == "--at-max" && (v == "draw" || v == "count")) s.rules.limit_counts_impasse = v == "count";
-    else if (flag == "--option" || flag == "--tc") {
+    else if (flag == "--option" || flag == "--tc" || flag == "--margin") {
         auto colon = v.find(':'), eq = v.find('=');
         bool named = colon != std::string::npos && (eq == std::string::npos || colon < eq);
         if (flag == "--option" && !named) {
             p.error = "--option wants NAME:KEY=VALUE";
             return false;
         }
-        (flag == "--option" ? pending.options : pending.tcs)
+        (flag == "--option" ? pending.options : flag == "--tc" ? pending.tcs : pending.margins)
             .emplace_back(named ? v.substr(0, colon) : "", named ? v.substr(colon + 1) : v);
     } else {
         p.error = flag == "--at-max" ? "--at-max wants draw or count" : "unknown option " + flag;
@@ -252,6 +252,26 @@ bool apply_pending(MatchConfig& c, Pending& pending, std::string& error) {
     }
     for (auto& e : c.engines)
         e.spec.startup_timeout_ms = startup;
+    return true;
+}
+
+// --margin MS for every engine, then --margin NAME:MS for one.
+bool apply_margins(MatchConfig& c, const Pending& pending, std::string& error) {
+    for (int pass = 0; pass < 2; ++pass)
+        for (const auto& [name, text] : pending.margins) {
+            if (name.empty() != (pass == 0))
+                continue;
+            char* end = nullptr;
+            long ms = std::strtol(text.c_str(), &end, 10);
+            auto* one = name.empty() ? nullptr : find_engine(c, name);
+            if (text.empty() || *end || ms < 0 || ms > 600000 || (!name.empty() && !one)) {
+                error = !name.empty() && !one ? "--margin: no engine named " + name : "--margin: bad value " + text;
+                return false;
+            }
+            for (auto& e : c.engines)
+                if (!one || &e == one)
+                    e.margin_ms = int(ms);
+        }
     return true;
 }
 
@@ -307,7 +327,7 @@ int match_command(int argc, char** argv) {
     std::string error;
     if (config.engines.size() < 2)
         error = "at least two --engine NAME=CMD are needed";
-    if (error.empty() && apply_pending(config, pending, error))
+    if (error.empty() && apply_pending(config, pending, error) && apply_margins(config, pending, error))
         load_openings(config, pending, error);
     if (!error.empty()) {
         std::cerr << "hisha match: " << error << "\n";

@@ -100,6 +100,8 @@ void Match::worker() {
         GameSettings s = config_.settings;
         s.tc[core::BLACK] = config_.engines[std::size_t(task.black)].tc;
         s.tc[core::WHITE] = config_.engines[std::size_t(task.white)].tc;
+        s.margin_ms[core::BLACK] = config_.engines[std::size_t(task.black)].margin_ms;
+        s.margin_ms[core::WHITE] = config_.engines[std::size_t(task.white)].margin_ms;
         s.cancel = &cancel_;
         Opening opening = task.opening >= 0 ? config_.openings[std::size_t(task.opening)] : startpos_opening();
         GameOutcome outcome = play_game(player(task.black), player(task.white), opening, s);

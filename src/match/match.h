@@ -25,6 +25,7 @@ namespace hisha::match {
 struct EngineConfig {
     protocol::EngineSpec spec;
     TimeControl tc;
+    int margin_ms = 100;  // latency allowed past its clock (process start-up, pipes, overshoot)
 };
 
 enum class Tournament { Auto, Gauntlet, RoundRobin };  // Auto: a gauntlet for 2 engines is the same match

@@ -124,12 +124,12 @@ void Referee::turn() {
     protocol::MoveRequest req;
     req.limits = clock_.limits(c);
     int allowed = clock_.allowed_ms(c);
-    req.deadline_ms = allowed < 0 ? settings_.move_timeout_ms : allowed + settings_.margin_ms;
+    req.deadline_ms = allowed < 0 ? settings_.move_timeout_ms : allowed + settings_.margin_ms[c];
     req.grace_ms = settings_.grace_ms;
     MoveReply r = players_[c]->think(game_, req);
     last_time_ms_ = r.elapsed_ms;
     std::string allowed_text = allowed < 0 ? std::to_string(settings_.move_timeout_ms) + " ms (move timeout)"
-                                           : std::to_string(allowed) + " ms + " + std::to_string(settings_.margin_ms)
+                                           : std::to_string(allowed) + " ms + " + std::to_string(settings_.margin_ms[c])
                                                  + " ms margin";
     switch (r.kind) {
     case MoveReply::Kind::Move: play_move(c, r); return;
@@ -167,12 +167,12 @@ void Referee::play_move(Color c, const MoveReply& r) {
         return;
     }
     int allowed = clock_.allowed_ms(c);
-    if (!clock_.charge(c, r.elapsed_ms, settings_.margin_ms)) {
+    if (!clock_.charge(c, r.elapsed_ms, settings_.margin_ms[c])) {
         game_.time_up(c);
         out_.culprit = c;
         out_.failure = Failure::TimeUp;
         out_.detail = side(c) + " lost on time: its move took " + std::to_string(r.elapsed_ms) + " ms, allowed "
-                    + std::to_string(allowed) + " ms + " + std::to_string(settings_.margin_ms) + " ms margin";
+                    + std::to_string(allowed) + " ms + " + std::to_string(settings_.margin_ms[c]) + " ms margin";
         return;
     }
     (void)game_.play(*m);  // checked by parse_usi_move
@@ -185,7 +185,7 @@ void Referee::play_move(Color c, const MoveReply& r) {
 }
 
 void Referee::declare(Color c, const MoveReply& r) {
-    if (!clock_.charge(c, r.elapsed_ms, settings_.margin_ms)) {
+    if (!clock_.charge(c, r.elapsed_ms, settings_.margin_ms[c])) {
         game_.time_up(c);
         out_.culprit = c;
         out_.failure = Failure::TimeUp;
@@ -242,7 +242,6 @@ GameOutcome Referee::run() {
     rec.set_header(notation::key::WHITE, players_[core::WHITE]->name());
     std::string tb = settings_.tc[core::BLACK].to_string(), tw = settings_.tc[core::WHITE].to_string();
     rec.set_header(notation::key::TIME_CONTROL, tb == tw ? tb : "Black " + tb + ", White " + tw);
-    rec.set_header(notation::key::OPENING, opening_.name);
     if (set_up()) {
         while (!game_.over() && !forfeited_) {
             if (settings_.cancel && settings_.cancel->load()) {

@@ -24,7 +24,7 @@ struct Adjudication {
 
 struct GameSettings {
     TimeControl tc[core::COLOR_NB];  // each side's control in this game
-    int margin_ms = 100;             // latency allowed past the clock before the flag falls
+    int margin_ms[core::COLOR_NB] = {100, 100};  // latency allowed past the clock before the flag falls
     int move_timeout_ms = 60000;     // the wait for a move when the control has no clock
     int grace_ms = 1000;             // after the deadline, a late answer is still awaited this long
     Adjudication adjudication;

@@ -99,6 +99,44 @@ std::string strip_driver_prefix(const std::string& command) {
 
 // --- ChildProcess
 
+namespace {
+
+// posix_spawn of /bin/sh -c `shell_command` with stdin/stdout on the given pipe ends, in a
+// new process group, with the signals this process ignores restored to their defaults.
+int spawn_shell(const std::string& shell_command, int stdin_fd, int stdout_fd, bool merge_stderr, pid_t& pid) {
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, stdin_fd, 0);
+    posix_spawn_file_actions_adddup2(&fa, stdout_fd, 1);
+    if (merge_stderr)
+        posix_spawn_file_actions_adddup2(&fa, stdout_fd, 2);
+    else
+        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t defaults, empty;
+    sigemptyset(&defaults);
+    for (int sig : {SIGPIPE, SIGINT, SIGTERM})
+        sigaddset(&defaults, sig);
+    sigemptyset(&empty);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setsigmask(&attr, &empty);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    const char* argv[] = {"/bin/sh", "-c", shell_command.c_str(), nullptr};
+    std::vector<std::string> env = child_environment();
+    std::vector<char*> envp;
+    for (auto& e : env)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
+    int rc = posix_spawn(&pid, "/bin/sh", &fa, &attr, const_cast<char* const*>(argv), envp.data());
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    return rc;
+}
+
+}  // namespace
+
 core::Result<void, std::string> ChildProcess::spawn(const std::string& command, bool merge_stderr) {
     static std::once_flag ignore_sigpipe;
     std::call_once(ignore_sigpipe, [] { ::signal(SIGPIPE, SIG_IGN); });
@@ -111,38 +149,11 @@ core::Result<void, std::string> ChildProcess::spawn(const std::string& command, 
         ::close(to_child[1]);
         return core::unexpected(std::string("pipe: ") + std::strerror(errno));
     }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, to_child[0], 0);
-    posix_spawn_file_actions_adddup2(&fa, from_child[1], 1);
-    if (merge_stderr)
-        posix_spawn_file_actions_adddup2(&fa, from_child[1], 2);
-    else
-        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    sigset_t defaults, empty;
-    sigemptyset(&defaults);
-    sigaddset(&defaults, SIGPIPE);
-    sigaddset(&defaults, SIGINT);
-    sigaddset(&defaults, SIGTERM);
-    sigemptyset(&empty);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setsigmask(&attr, &empty);
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-
-    std::string shell_command = "exec " + command;
-    const char* argv[] = {"/bin/sh", "-c", shell_command.c_str(), nullptr};
-    std::vector<std::string> env = child_environment();
-    std::vector<char*> envp;
-    for (auto& e : env)
-        envp.push_back(e.data());
-    envp.push_back(nullptr);
+    // `exec` makes the engine itself the child (its exit status is ours to read); a compound
+    // command (`cd dir && ./engine`) runs as it is, its group killed as one.
+    bool simple = command.find_first_of(";&|()`\n") == std::string::npos;
     pid_t pid = -1;
-    int rc = posix_spawn(&pid, "/bin/sh", &fa, &attr, const_cast<char* const*>(argv), envp.data());
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
+    int rc = spawn_shell(simple ? "exec " + command : command, to_child[0], from_child[1], merge_stderr, pid);
     ::close(to_child[0]);
     ::close(from_child[1]);
     if (rc != 0) {

@@ -1,6 +1,9 @@
 // USI engines as child processes.
 #include "usi_client.h"
 
+#include <charconv>
+#include <cstdlib>
+#include <optional>
 #include <sstream>
 
 namespace hisha::protocol {
@@ -138,22 +141,26 @@ core::Result<void, std::string> UsiClient::new_game(const GameSetup&) {
 void UsiClient::note_info(const std::string& line, MoveReply& reply) const {
     std::istringstream in(line);
     std::string w;
+    auto number = [](const std::string& t) -> std::optional<int> {
+        int v = 0;
+        const char* b = t.data() + (t.size() > 1 && t[0] == '+' ? 1 : 0);
+        auto [end, ec] = std::from_chars(b, t.data() + t.size(), v);
+        return ec == std::errc() && end == t.data() + t.size() ? std::optional<int>(v) : std::nullopt;
+    };
     while (in >> w) {
         if (w == "depth") {
-            in >> reply.depth;
+            if (in >> w && number(w))
+                reply.depth = *number(w);
         } else if (w == "score") {
             std::string kind, value;
             in >> kind >> value;
-            try {
-                if (kind == "cp")
-                    reply.score = std::stoi(value);
-                else if (kind == "mate" && !value.empty()) {
-                    bool losing = value[0] == '-';
-                    int plies = value == "+" || value == "-" ? 0 : std::abs(std::stoi(value));
-                    reply.score = losing ? -MATE_SCORE + plies : MATE_SCORE - plies;
-                }
-            } catch (...) {
-                // an unreadable score is only a missing score
+            if (kind == "cp" && number(value)) {
+                reply.score = *number(value);
+            } else if (kind == "mate" && !value.empty()) {
+                // `mate N` counts plies (negative: being mated); `mate +` / `mate -` have no length
+                bool losing = value[0] == '-';
+                int plies = number(value) ? std::abs(*number(value)) : 0;
+                reply.score = losing ? -MATE_SCORE + plies : MATE_SCORE - plies;
             }
         } else if (w == "pv" || w == "string") {
             return;

@@ -106,7 +106,8 @@ core::Result<void, std::string> XshogiClient::launch(const std::string& time_arg
         cmd += " -B " + shell_quote(book);
     if (std::string extra = option("args", ""); !extra.empty())
         cmd += " " + extra;
-    cmd += " " + time_args;
+    if (!time_args.empty())
+        cmd += " " + time_args;
     if (auto r = child_.spawn(cmd, true); !r)
         return core::unexpected(spec_.name + ": " + r.error());
     auto deadline = SteadyClock::now() + std::chrono::milliseconds(spec_.startup_timeout_ms);
@@ -132,33 +133,36 @@ core::Result<void, std::string> XshogiClient::start() {
     return launch("1 9999");
 }
 
-core::Result<std::string, std::string> XshogiClient::time_arguments(const engine::Limits& l) const {
+// The command that sets its time control: `level 0 0:SS` (SS seconds a move, which GNU Shogi
+// uses to within some 25 ms) or `level N M:SS` (N moves in M:SS, its clock then kept in step
+// with `time`/`otime`); `depth` for a fixed depth, under a 9999 s per-move limit given as
+// arguments (1.4.2 reads two arguments as "seconds a move" in its second one).
+core::Result<std::string, std::string> XshogiClient::level_command(const engine::Limits& l) const {
     if (l.depth > 0)
-        return std::string("1 9999");
+        return std::string("depth");
     if (l.nodes > 0)
         return core::unexpected(spec_.name + ": GNU Shogi cannot search a fixed number of nodes");
     if (l.time[color_] == 0 && l.byoyomi > 0) {
         if (l.byoyomi < 1000)
             return core::unexpected(spec_.name + ": GNU Shogi cannot think less than 1 s a move; give it st=1 or "
                                                  "more, or depth=N (--tc " + spec_.name + ":depth=2)");
-        return std::to_string(l.byoyomi / 1000);
+        return "level 0 " + minutes_seconds(l.byoyomi / 1000);  // whole seconds, rounded down
     }
     int moves = l.moves_to_go > 0 ? l.moves_to_go : 40;
-    return std::to_string(moves) + " " + minutes_seconds(std::max(1, l.time[color_] / 1000));
+    return "level " + std::to_string(moves) + " " + minutes_seconds(std::max(1, l.time[color_] / 1000));
 }
 
 core::Result<void, std::string> XshogiClient::new_game(const GameSetup& setup) {
     color_ = setup.color;
-    auto args = time_arguments(setup.limits);
-    if (!args)
-        return core::unexpected(args.error());
+    auto level = level_command(setup.limits);
+    if (!level)
+        return core::unexpected(level.error());
     child_.terminate(0);
-    if (auto r = launch(*args); !r)
+    if (auto r = launch(setup.limits.depth > 0 ? "1 9999" : ""); !r)
         return r;
-    if (setup.limits.depth > 0) {
-        send("depth");
-        send(std::to_string(setup.limits.depth));
-    }
+    send(*level);
+    if (setup.limits.depth > 0)
+        send(std::to_string(setup.limits.depth));  // 1.4.2 reads the depth from the next line
     clocked_ = setup.limits.depth == 0 && setup.limits.time[color_] > 0;
     engaged_ = false;
     known_ = 0;

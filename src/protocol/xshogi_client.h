@@ -10,7 +10,7 @@
 // before its move, is taken as giving up); it may declare a draw by its own count and then
 // stop playing (reported as a Claim); a move that repeats a position for the fourth time may
 // be swallowed without an echo (reported as Refused, not as a hang); it cannot think less than
-// a second a move (st < 1 is refused: use depth=N). Options (--option NAME:KEY=VALUE):
+// a second a move and counts whole seconds (st < 1 is refused, use depth=N; st=1.5 gives it 1 s). Options (--option NAME:KEY=VALUE):
 // `book=PATH|off` (default: Debian's /usr/lib/games/gnushogi/gnushogi.bbk when present),
 // `random=on|off` (default on: varied play), `args=...` (extra command-line arguments).
 #pragma once
@@ -37,7 +37,7 @@ public:
 
 private:
     core::Result<void, std::string> launch(const std::string& time_args);
-    core::Result<std::string, std::string> time_arguments(const engine::Limits& limits) const;
+    core::Result<std::string, std::string> level_command(const engine::Limits& limits) const;
     bool send(const std::string& line);
     bool read(std::string& line, SteadyClock::time_point deadline, ChildProcess::Read& status);
     void drain();

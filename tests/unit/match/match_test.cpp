@@ -170,7 +170,8 @@ TEST(Match, RecordReadsBackWithTheSameMoves) {
         EXPECT_EQ(rec->header(notation::key::BLACK), "a");
         EXPECT_EQ(rec->header(notation::key::WHITE), "b");
         EXPECT_EQ(rec->result.winner, o.winner);
-        EXPECT_EQ(rec->result.reason, o.reason);
+        bool kif_limit = text[0] == '#' && o.reason == core::EndReason::MoveLimit;  // KIF writes 持将棋
+        EXPECT_EQ(rec->result.reason, kif_limit ? core::EndReason::ImpasseCount : o.reason);
     }
     EXPECT_TRUE(o.record.moves.back().time_ms.has_value());  // times are recorded
 }
@@ -212,4 +213,32 @@ TEST(Match, GnuShogiCannotThinkUnderASecond) {
     auto r = Match(c, log).check();
     ASSERT_FALSE(r.has_value());
     EXPECT_NE(r.error().find("less than 1 s"), std::string::npos) << r.error();
+}
+
+TEST(Match, ResignAdjudication) {
+    // A threshold of 1 centipawn on one move: the first engine to see itself behind resigns.
+    MatchConfig c = self_play(2, 1);
+    c.settings.adjudication = Adjudication{1, 1};
+    std::ostringstream log;
+    MatchResult r = Match(c, log).run();
+    ASSERT_EQ(r.games.size(), 2u);
+    for (const auto& g : r.games) {
+        EXPECT_NE(g.detail.find("adjudicated"), std::string::npos) << g.detail;
+        EXPECT_TRUE(g.result == "1-0" || g.result == "0-1") << g.result;
+    }
+    EXPECT_EQ(r.pairs[0].endings.count("resignation (adjudicated)"), 1u);
+}
+
+TEST(Match, PlyLimitCountsWhenAsked) {
+    MatchConfig c = self_play(2, 1);
+    c.settings.rules.max_plies = 12;
+    c.settings.rules.limit_counts_impasse = true;
+    std::ostringstream log;
+    MatchResult r = Match(c, log).run();
+    ASSERT_EQ(r.games.size(), 2u);
+    for (const auto& g : r.games) {
+        EXPECT_EQ(g.plies, 12);
+        EXPECT_NE(g.detail.find("points"), std::string::npos) << g.detail;  // the 24-point count decided
+    }
+    EXPECT_EQ(r.pairs[0].endings.count("move limit"), 1u);
 }

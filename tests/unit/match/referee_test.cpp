@@ -17,14 +17,15 @@ struct Expect {
     core::EndReason reason;
 };
 
-MatchResult play_fake(const std::string& mode, const std::string& delay = "1.0") {
+// The fake answers at once (it searches to depth 1) except on its third move; its clock is
+// one second a move with the default 100 ms margin, and a late answer is awaited 1.5 s more.
+MatchResult play_fake(const std::string& mode, const std::string& delay = "2.0") {
     MatchConfig c;
     c.engines.push_back(engine_config("hisha", "internal", "depth=1"));
     c.engines.push_back(engine_config("fake", "python3 " + fake_usi() + " " + mode + " 3 " + delay + " -- " + hisha_binary() + " usi",
-                               "st=0.3"));
+                               "st=1"));
     c.games = 2;
     c.verbose = false;
-    c.settings.margin_ms = 100;
     c.settings.grace_ms = 1500;
     std::ostringstream out;
     Match m(c, out);
@@ -65,9 +66,9 @@ TEST(Referee, SilentEngineLosesOnTimeAndIsKilled) {
 }
 
 TEST(Referee, LateAnswerLosesOnTime) {
-    auto r = play_fake("late", "1.0");
+    auto r = play_fake("late", "2.0");
     expect_fake_loses(r, {Failure::Late, core::EndReason::TimeUp});
-    EXPECT_NE(r.games[0].detail.find("allowed 300 ms + 100 ms margin"), std::string::npos) << r.games[0].detail;
+    EXPECT_NE(r.games[0].detail.find("allowed 1000 ms + 100 ms margin"), std::string::npos) << r.games[0].detail;
 }
 
 TEST(Referee, ResignationLoses) {
