@@ -26,8 +26,15 @@ PACKAGES=(
     libsqlite3-dev
     nlohmann-json3-dev
     libsodium-dev
+    # The interactive program's curses display
+    libncurses-dev
     # Peers for tests
     gnushogi
+    tmux
+    xshogi
+    xvfb
+    xfonts-75dpi
+    xfonts-100dpi
 )
 
 is_installed() {

@@ -3,10 +3,13 @@
 #include <cstring>
 
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "bench_command.h"
 #include "match_command.h"
 #include "convert_command.h"
+#include "gnushogi_args.h"
 #include "perft_command.h"
 #include "protocol/usi_engine.h"
 #include "tune_command.h"
@@ -15,7 +18,8 @@ namespace {
 void usage() {
     std::puts(
         "Hisha 0.1, a shogi system (GNU Shogi compatible)\n"
-        "usage: hisha usi                                    run as a USI engine\n"
+        "usage: hisha [GNU Shogi options] [TIME...]         play: -R raw, -C curses, -X xshogi (GNU Shogi's options)\n"
+        "       hisha usi                                    run as a USI engine\n"
         "       hisha bench [DEPTH]                          fixed-depth search bench (last line nodes=N ...)\n"
         "       hisha perft DEPTH [--sfen SFEN] [--divide]   count the legal move tree\n"
         "       hisha match --engine N=CMD --engine N=CMD --tc TC [...]   engine matches (--help)\n"
@@ -43,6 +47,8 @@ int main(int argc, char** argv) {
         hisha::protocol::UsiEngine usi(std::cin, std::cout);
         return usi.run();
     }
+    if (hisha::app::is_gnushogi_invocation(std::vector<std::string>(argv + 1, argv + argc)))
+        return hisha::app::gnushogi_command(argc, argv);
     usage();
     bool asked = argc >= 2 && (std::strcmp(argv[1], "help") == 0 || std::strcmp(argv[1], "--help") == 0);
     return argc < 2 || asked ? 0 : 2;

@@ -1,0 +1,167 @@
+// Commands that read and write files: game records, xshogi positions, books, game lists.
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "commands.h"
+#include "controller.h"
+#include "notation/diagram.h"
+#include "notation/formats.h"
+
+namespace hisha::play {
+
+using namespace hisha::core;
+
+namespace {
+
+// The file name of a command: its argument, the command-line default, or an answer.
+std::optional<std::string> file_name(Controller& c, const CommandArgs& a, const std::string& preset,
+                                     const std::string& fallback) {
+    if (!a.rest.empty())
+        return a.rest;
+    if (!preset.empty())
+        return preset;
+    auto answer = c.ask(c.mode() == DisplayMode::Xshogi ? "" : "Enter file name: ");
+    if (!answer)
+        return std::nullopt;
+    return answer->empty() ? fallback : *answer;
+}
+
+std::optional<std::string> read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+bool write_file(const std::string& path, const std::string& text, bool append = false) {
+    std::ofstream out(path, std::ios::binary | (append ? std::ios::app : std::ios::trunc));
+    return out && out.write(text.data(), std::streamsize(text.size()));
+}
+
+std::string fixed(long long v, int width) {
+    std::string s = std::to_string(v);
+    return s.size() < std::size_t(width) ? std::string(std::size_t(width) - s.size(), ' ') + s : s;
+}
+
+std::string padded(std::string s, std::size_t width) {
+    if (s.size() < width)
+        s.resize(width, ' ');
+    return s;
+}
+
+}  // namespace
+
+void cmd_save(Controller& c, const CommandArgs& a) {
+    auto name = file_name(c, a, c.session().settings().save_path, "shogi.000");
+    if (!name)
+        return;
+    auto format = notation::format_from_extension(*name).value_or(notation::Format::Psn);
+    notation::Encoding enc = format == notation::Format::Kif || format == notation::Format::Ki2
+                               ? (name->ends_with("u") ? notation::Encoding::Utf8 : notation::Encoding::ShiftJis)
+                               : notation::Encoding::Utf8;
+    std::string text = notation::write_record(c.session().to_record(), format, enc);
+    if (!write_file(*name, text)) {
+        c.ui().message("Cannot write " + *name);
+        return;
+    }
+    c.ui().message("Saved the game to " + *name + " (" + notation::format_name(format) + ")");
+}
+
+void cmd_get(Controller& c, const CommandArgs& a) {
+    auto name = file_name(c, a, c.session().settings().load_path, "shogi.000");
+    if (!name)
+        return;
+    auto bytes = read_file(*name);
+    if (!bytes) {
+        c.ui().message("Cannot open " + *name);
+        return;
+    }
+    auto rec = notation::read_record(*bytes, *name);
+    if (!rec) {
+        c.ui().message(*name + ": " + rec.error().to_string());
+        return;
+    }
+    if (auto r = c.session().load_record(*rec); !r) {
+        c.ui().message(*name + ": " + r.error());
+        return;
+    }
+    c.ui().message("Loaded " + std::to_string(c.session().ply_count()) + " moves from " + *name);
+    if (c.mode() != DisplayMode::Xshogi)
+        c.ui().show_board(c.session());
+    if (c.session().game().over())
+        c.announce_result();
+}
+
+void cmd_xsave(Controller& c, const CommandArgs& a) {
+    auto name = file_name(c, a, "", "shogi.pos");
+    if (!name)
+        return;
+    std::string text = notation::write_xshogi_position(c.session().position(), "Hisha",
+                                                       notation::PositionFileHeader::Gnushogi);
+    c.ui().message(write_file(*name, text) ? "Saved the position to " + *name : "Cannot write " + *name);
+}
+
+void cmd_xget(Controller& c, const CommandArgs& a) {
+    auto name = file_name(c, a, c.session().settings().load_path, "shogi.pos");
+    if (!name)
+        return;
+    auto text = read_file(*name);
+    if (!text) {
+        c.ui().message("Cannot open " + *name);
+        return;
+    }
+    auto sfen = notation::read_xshogi_position(*text);
+    if (!sfen) {
+        c.ui().message(*name + ": " + sfen.error().to_string());
+        return;
+    }
+    if (auto r = c.session().set_position(*sfen); !r) {
+        c.ui().message(*name + ": " + r.error());
+        return;
+    }
+    c.ui().show_board(c.session());
+}
+
+void cmd_bsave(Controller& c, const CommandArgs& a) {
+    auto name = file_name(c, a, "", "shogi.tbk");
+    if (!name)
+        return;
+    const Session& s = c.session();
+    std::time_t now = std::time(nullptr);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%d", std::localtime(&now));
+    std::string text = std::string("# Hisha game ") + date + "\n";
+    for (int i = 0; i < s.ply_count(); ++i)
+        text += to_usi(s.game().moves()[std::size_t(i)]) + ((i + 1) % 10 == 0 ? "\n" : " ");
+    if (text.back() == ' ')
+        text.back() = '\n';
+    c.ui().message(write_file(*name, text, true) ? "Added the game to the book " + *name : "Cannot write " + *name);
+}
+
+void cmd_list(Controller& c, const CommandArgs& a) {
+    std::string name = a.rest.empty() ? "shogi.lst" : a.rest;
+    const Session& s = c.session();
+    std::ostringstream out;
+    out << "Hisha game list: " << (s.game().over() ? describe(s.game().result().reason) : "in progress") << "\n";
+    out << "Time control: " << s.clocks().control().describe() << "\n\n";
+    out << "  ply  move        by       score  depth       nodes    time\n";
+    for (int i = 0; i < s.ply_count(); ++i) {
+        const PlyInfo& p = s.plies()[std::size_t(i)];
+        char secs[32];
+        std::snprintf(secs, sizeof secs, "%.1f", p.time_ms / 1000.0);
+        out << fixed(i + 1, 5) << "  " << padded(s.move_text_at(i), 12) << padded(p.by_engine ? "Hisha" : "player", 6)
+            << fixed(p.by_engine ? p.score : 0, 8) << fixed(p.depth, 7) << fixed((long long)p.nodes, 12)
+            << std::string(8 - std::min<std::size_t>(8, std::string(secs).size()), ' ') << secs
+            << "\n";
+    }
+    if (!write_file(name, out.str())) {
+        c.ui().message("Cannot write " + name);
+        return;
+    }
+    c.ui().message("Wrote the game list to " + name);
+}
+
+}  // namespace hisha::play

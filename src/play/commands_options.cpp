@@ -1,0 +1,229 @@
+// Commands that set options, levels and clocks.
+#include <charconv>
+#include <optional>
+#include <sstream>
+
+#include "commands.h"
+#include "controller.h"
+
+namespace hisha::play {
+
+using namespace hisha::core;
+
+namespace {
+
+bool xshogi(const Controller& c) { return c.mode() == DisplayMode::Xshogi; }
+
+void say(Controller& c, const std::string& text) {
+    if (!xshogi(c))
+        c.ui().message(text);
+}
+
+std::optional<int> to_int(std::string_view s) {
+    int v = 0;
+    if (!s.empty() && s[0] == '+')
+        s.remove_prefix(1);
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+std::vector<std::string> split(const std::string& s) {
+    std::vector<std::string> out;
+    std::istringstream in(s);
+    for (std::string w; in >> w;)
+        out.push_back(w);
+    return out;
+}
+
+// The numbers of a command, or the next line when none were given (GNU asks).
+std::vector<std::string> args_or_ask(Controller& c, const CommandArgs& a, std::string_view question) {
+    if (!a.words.empty())
+        return a.words;
+    auto line = c.ask(xshogi(c) ? std::string_view() : question);
+    return line ? split(*line) : std::vector<std::string>{};
+}
+
+// The flag a toggle command switches, and its display name.
+bool* flag_of(Options& o, std::string_view name) {
+    if (name == "gamein") return &o.gamein;
+    if (name == "hash") return &o.use_hash;
+    if (name == "book") return &o.book;
+    if (name == "easy") return &o.easy;
+    if (name == "tsume") return &o.tsume;
+    if (name == "post") return &o.post;
+    if (name == "beep") return &o.beep;
+    if (name == "material") return &o.material;
+    if (name == "rcptr") return &o.rcptr;
+    if (name == "coords") return &o.board.coords;
+    if (name == "reverse" || name == "rv") return &o.board.reverse;
+    return nullptr;
+}
+
+}  // namespace
+
+void cmd_toggle(Controller& c, const CommandArgs& a) {
+    Session& s = c.session();
+    const Command* cmd = find_command_folded(a.name);
+    std::string name(cmd ? cmd->name : a.name);
+    bool* flag = flag_of(s.options(), name);
+    if (!flag)
+        return;
+    if (!a.words.empty() && (a.words[0] == "on" || a.words[0] == "off"))
+        *flag = a.words[0] == "on";
+    else
+        *flag = !*flag;
+    if (name == "gamein")
+        s.set_time_control(s.clocks().control());
+    if (name == "hash" && *flag && !s.experience().is_open()) {
+        std::string path = s.settings().hash_path.empty() ? Experience::default_path() : s.settings().hash_path;
+        (void)s.experience().open(path);
+        if (!s.experience().is_open())
+            say(c, "No experience file at " + path + " (create one with hisha -c 16).");
+    }
+    if (name == "coords" || name == "reverse" || name == "rv") {
+        if (!xshogi(c))
+            c.ui().show_board(s);
+        return;
+    }
+    say(c, name + (*flag ? " on" : " off"));
+}
+
+void cmd_random(Controller& c, const CommandArgs& a) {
+    bool on = a.words.empty() || a.words[0] != "off";
+    c.session().options().random = on;
+    say(c, on ? "random on" : "random off");
+}
+
+void cmd_hard(Controller& c, const CommandArgs&) {
+    c.session().options().easy = false;
+    say(c, "easy off: I think on your time.");
+}
+
+void cmd_level(Controller& c, const CommandArgs& a) {
+    auto words = args_or_ask(c, a, "Enter #moves #minutes (or seconds per move): ");
+    auto tc = parse_level(words);
+    if (!tc || tc->kind == TimeControl::Kind::None) {
+        c.ui().message("level: " + (tc ? std::string("no time control given") : tc.error()));
+        return;
+    }
+    Session& s = c.session();
+    s.set_time_control(*tc);
+    if (!xshogi(c))
+        c.ui().message("Time control: " + s.clocks().control().describe());
+    c.ui().clocks_set(s.clocks().remaining(BLACK), s.clocks().remaining(WHITE));
+}
+
+void cmd_time(Controller& c, const CommandArgs& a) {
+    bool opponent = a.name == "otime";
+    Session& s = c.session();
+    std::optional<int> cs = a.words.empty() ? std::nullopt : to_int(a.words[0].substr(0, a.words[0].find(':')));
+    std::optional<int> moves = a.words.size() > 1 ? to_int(a.words[1]) : std::nullopt;
+    if (!cs || *cs < 0) {
+        c.ui().message(a.name + " CENTISECONDS [MOVES]");
+        return;
+    }
+    Color side = opponent ? ~s.options().computer : s.options().computer;
+    if (s.clocks().enabled())
+        s.clocks().set_remaining(side, *cs * 10, moves);
+    c.ui().time_set(opponent, *cs, moves.value_or(0));
+}
+
+void cmd_depth(Controller& c, const CommandArgs& a) {
+    auto words = args_or_ask(c, a, "depth = ");
+    std::optional<int> d = words.empty() ? std::nullopt : to_int(words[0]);
+    if (!d || *d < 0 || *d > 99) {
+        c.ui().message("depth: a number of plies 1..99, or 0 for no limit");
+        return;
+    }
+    c.session().options().depth = *d;
+    say(c, *d ? "Depth: " + std::to_string(*d) + (*d == 1 ? " ply" : " plies") : std::string("Depth: no limit"));
+}
+
+void cmd_hashdepth(Controller& c, const CommandArgs& a) {
+    auto words = args_or_ask(c, a, "hashdepth (minimum depth, moves from the start): ");
+    Options& o = c.session().options();
+    std::optional<int> d = words.empty() ? std::nullopt : to_int(words[0]);
+    std::optional<int> m = words.size() > 1 ? to_int(words[1]) : std::optional<int>(o.hash_moves);
+    if (!d || !m || *d < 0 || *m < 0) {
+        c.ui().message("hashdepth DEPTH MOVES");
+        return;
+    }
+    o.hash_min_depth = *d;
+    o.hash_moves = *m;
+    say(c, "Experience file used from depth " + std::to_string(*d) + " during the first " + std::to_string(*m)
+               + " moves.");
+}
+
+void cmd_window(Controller& c, const CommandArgs& a) {
+    Options& o = c.session().options();
+    int* target = a.name == "Awindow" ? &o.awindow : a.name == "Bwindow" ? &o.bwindow : &o.xwndw;
+    auto words = args_or_ask(c, a, a.name + " = ");
+    std::optional<int> v = words.empty() ? std::nullopt : to_int(words[0]);
+    if (!v) {
+        c.ui().message(a.name + " " + std::to_string(*target));
+        return;
+    }
+    *target = *v;
+    say(c, a.name + " = " + std::to_string(*v)
+               + " (kept for GNU Shogi scripts; Hisha's search sizes its windows itself)");
+}
+
+void cmd_contempt(Controller& c, const CommandArgs& a) {
+    auto words = args_or_ask(c, a, "contempt = ");
+    std::optional<int> v = words.empty() ? std::nullopt : to_int(words[0]);
+    if (!v || *v < -1000 || *v > 1000) {
+        c.ui().message("contempt: centipawns -1000..1000");
+        return;
+    }
+    c.session().options().contempt = *v;
+    say(c, "Contempt: " + std::to_string(*v));
+}
+
+void cmd_debuglevel(Controller& c, const CommandArgs& a) {
+    auto words = args_or_ask(c, a, "debuglevel = ");
+    std::optional<int> v = words.empty() ? std::nullopt : to_int(words[0]);
+    if (!v) {
+        c.ui().message("debuglevel N");
+        return;
+    }
+    c.session().options().debuglevel = *v;
+    say(c, "Debug level: " + std::to_string(*v));
+}
+
+void cmd_notation(Controller& c, const CommandArgs& a) {
+    Options& o = c.session().options();
+    std::string w = a.words.empty() ? "" : a.words[0];
+    if (w == "gnu" || w == "coordinate") o.notation = MoveNotation::Gnu;
+    else if (w == "western" || w == "hodges") o.notation = MoveNotation::Western;
+    else if (w == "usi") o.notation = MoveNotation::Usi;
+    else if (w == "kif" || w == "ki2" || w == "japanese") o.notation = MoveNotation::Kif;
+    else if (!w.empty()) {
+        c.ui().message("notation gnu|western|usi|kif");
+        return;
+    }
+    c.ui().message(std::string("Notation: ") + notation_name(o.notation));
+}
+
+void cmd_pieces(Controller& c, const CommandArgs& a) {
+    Options& o = c.session().options();
+    std::string w = a.words.empty() ? "" : a.words[0];
+    if (w == "ascii") o.board.pieces = PieceStyle::Ascii;
+    else if (w == "letters" || w == "case") o.board.pieces = PieceStyle::Letters;
+    else if (w == "kanji") o.board.pieces = PieceStyle::Kanji;
+    else if (!w.empty()) {
+        c.ui().message("pieces ascii|letters|kanji");
+        return;
+    }
+    if (w.empty() || xshogi(c))
+        c.ui().message(std::string("Pieces: ") + piece_style_name(o.board.pieces));
+    else
+        c.ui().show_board(c.session());
+}
+
+void cmd_alg(Controller& c, const CommandArgs&) {
+    say(c, "Algebraic input is always on: 7g7f, P7f, P-7f, P*5e, 2d2c+ and ▲７六歩 are all accepted.");
+}
+
+}  // namespace hisha::play

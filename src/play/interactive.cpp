@@ -1,0 +1,100 @@
+// Wiring: settings, session, display, input and signals.
+#include "interactive.h"
+
+#include <csignal>
+#include <iostream>
+#include <memory>
+#include <thread>
+#include <unistd.h>
+
+#include "controller.h"
+#include "curses_ui.h"
+#include "text_ui.h"
+
+namespace hisha::play {
+
+namespace {
+
+void play_on_interrupt(int) { Controller::interrupt_signals.fetch_add(1); }
+void play_on_terminate(int) { Controller::terminate_signal.store(true); }
+
+void install_signal_handlers() {
+    struct sigaction sa {};
+    sa.sa_handler = play_on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGUSR1, &sa, nullptr);  // xshogi's "stop thinking" on systems without FIONREAD
+    sa.sa_handler = play_on_terminate;
+    sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGHUP, &sa, nullptr);
+    std::signal(SIGPIPE, SIG_IGN);
+}
+
+// Reads lines into the queue on its own thread; the end of input is an event too.
+std::thread start_reader(std::istream& in, EventQueue& queue) {
+    return std::thread([&in, &queue] {
+        for (std::string line; std::getline(in, line);) {
+            Event e;
+            e.line = std::move(line);
+            queue.push(std::move(e));
+        }
+        Event eof;
+        eof.kind = Event::Kind::Eof;
+        queue.push(std::move(eof));
+    });
+}
+
+int run_with(const Settings& settings, Ui& ui, EventQueue& queue) {
+    Session session(settings);
+    Controller controller(session, ui, queue);
+    return controller.run();
+}
+
+}  // namespace
+
+int run_streams(const Settings& settings, std::istream& in, std::ostream& out) {
+    EventQueue queue;
+    std::unique_ptr<Ui> ui;
+    if (settings.mode == DisplayMode::Xshogi)
+        ui = std::make_unique<XshogiUi>(out);
+    else
+        ui = std::make_unique<RawUi>(out, false);
+    if (&in != &std::cin) {
+        // A stream that is all there (tests, scripts): queue it at once, so that the order of
+        // lines and search reports never depends on thread timing.
+        for (std::string line; std::getline(in, line);) {
+            Event e;
+            e.line = std::move(line);
+            queue.push(std::move(e));
+        }
+        Event eof;
+        eof.kind = Event::Kind::Eof;
+        queue.push(std::move(eof));
+        return run_with(settings, *ui, queue);
+    }
+    std::thread reader = start_reader(in, queue);
+    reader.detach();  // it may wait for input that never comes
+    return run_with(settings, *ui, queue);
+}
+
+int run_interactive(const Settings& settings) {
+    install_signal_handlers();
+    if (settings.mode != DisplayMode::Curses) {
+        std::ios::sync_with_stdio(false);
+        if (settings.mode == DisplayMode::Raw) {
+            EventQueue queue;
+            RawUi ui(std::cout, isatty(STDOUT_FILENO) != 0);
+            std::thread reader = start_reader(std::cin, queue);
+            reader.detach();
+            return run_with(settings, ui, queue);
+        }
+        return run_streams(settings, std::cin, std::cout);
+    }
+    EventQueue queue;
+    CursesUi ui;
+    int rc = run_with(settings, ui, queue);
+    ui.finish();
+    return rc;
+}
+
+}  // namespace hisha::play

@@ -1,0 +1,43 @@
+// Drives the interactive program in-process over string streams, as the raw (-R) and
+// xshogi (-X) displays, for the tests.
+#pragma once
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/gnushogi_args.h"
+#include "play/interactive.h"
+
+namespace hisha::play::testing {
+
+/// A directory for the files the tests write (created on first use).
+inline std::string temp_dir() {
+    auto dir = std::filesystem::temp_directory_path() / "hisha_play_tests";
+    std::filesystem::create_directories(dir);
+    return dir.string();
+}
+
+/// Runs `input` through `hisha ARGS` and returns everything it wrote. The experience file is
+/// pointed at a path that does not exist, so no earlier game influences the engine.
+inline std::string run_script(const std::string& input, const std::vector<std::string>& args) {
+    auto inv = app::parse_gnushogi_args(args, false);
+    if (!inv)
+        return "bad arguments: " + inv.error();
+    inv->settings.hash_path = temp_dir() + "/no-experience.hsh";
+    std::istringstream in(input);
+    std::ostringstream out;
+    run_streams(inv->settings, in, out);
+    return out.str();
+}
+
+inline std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);)
+        out.push_back(l);
+    return out;
+}
+
+}  // namespace hisha::play::testing
