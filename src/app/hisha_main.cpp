@@ -12,6 +12,7 @@
 #include "gnushogi_args.h"
 #include "perft_command.h"
 #include "protocol/usi_engine.h"
+#include "tsume_command.h"
 #include "tune_command.h"
 
 namespace {
@@ -26,6 +27,7 @@ void usage() {
         "       hisha selfplay --games N --out FILE          positions with results for tuning\n"
         "       hisha tune DATA... [--emit-header PATH]      fit the evaluation to game results\n"
         "       hisha convert [--to FORMAT] IN [OUT]         convert a game record (kif ki2 csa psn western sfen usi)\n"
+        "       hisha tsume [--time-limit S] [FILE|-]        solve mating problems (shortest mate; --help)\n"
         "       hisha help                                   this text");
 }
 }  // namespace
@@ -39,6 +41,8 @@ int main(int argc, char** argv) {
         return hisha::app::selfplay_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "tune") == 0)
         return hisha::app::tune_command(argc - 2, argv + 2);
+    if (argc >= 2 && std::strcmp(argv[1], "tsume") == 0)
+        return hisha::app::tsume_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "bench") == 0)
         return hisha::app::bench_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "match") == 0)

@@ -1,0 +1,162 @@
+// Move generation for the solver on top of core/movegen (see moves.h). The ordering puts
+// strong pieces close to the king first and a non-promotion after its promotion, which the
+// expansion relies on to delay the non-promotion.
+#include "moves.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "core/attacks.h"
+#include "core/movegen.h"
+#include "hands.h"
+
+namespace hisha::tsume {
+
+using namespace core;
+
+namespace {
+
+constexpr int PIECE_VALUE[PIECE_TYPE_NB] = {0, 1, 2, 2, 3, 5, 5, 5, 8, 5, 5, 5, 5, 8, 8};
+
+int distance(Square a, Square b) noexcept {
+    return std::max(std::abs(int(file_of(a)) - int(file_of(b))), std::abs(int(rank_of(a)) - int(rank_of(b))));
+}
+
+// A cheap guess of how good a move is, smaller first: a strong piece near the (defender's)
+// king first; a non-promotion of a piece that could promote last.
+int brief_score(const Position& pos, Move m, Square ksq) noexcept {
+    int score = -PIECE_VALUE[type_of(m.piece_after())];
+    if (ksq != SQ_NONE)
+        score += distance(ksq, m.to());
+    if (!m.is_drop() && !m.is_promotion()) {
+        Color us = pos.side_to_move();
+        PieceType pt = type_of(pos.piece_on(m.from()));
+        bool zone = in_zone(us, m.from()) || in_zone(us, m.to());
+        if (zone && (pt == PAWN || pt == BISHOP || pt == ROOK))
+            score += 100;
+        if (pt == LANCE && relative_rank(us, rank_of(m.to())) == RANK_2)
+            score += 100;
+    }
+    return score;
+}
+
+template <typename List>
+void order(const Position& pos, const List& list, std::vector<Move>& out, Square ksq) {
+    struct Scored {
+        int score;
+        Move move;
+    };
+    Scored tmp[MAX_MOVES];
+    int n = 0;
+    for (const ScoredMove& sm : list)
+        if (pos.legal(sm.move))
+            tmp[n++] = {brief_score(pos, sm.move, ksq), sm.move};
+    std::stable_sort(tmp, tmp + n, [](const Scored& a, const Scored& b) { return a.score < b.score; });
+    out.clear();
+    for (int i = 0; i < n; ++i)
+        out.push_back(tmp[i].move);
+}
+
+bool can_drop_on(const Position& pos, PieceType pt, Square s) noexcept {
+    Color us = pos.side_to_move();
+    Rank r = relative_rank(us, rank_of(s));
+    switch (pt) {
+    case PAWN: {
+        if (r == RANK_1 || (pos.pieces(us, PAWN) & FILE_BB[file_of(s)]).any())
+            return false;
+        return pos.legal(Move::make_drop(PAWN, s, us));  // a pawn drop must not mate
+    }
+    case LANCE: return r != RANK_1;
+    case KNIGHT: return r > RANK_2;
+    default: return true;
+    }
+}
+
+}  // namespace
+
+void generate_checks(const Position& pos, std::vector<Move>& out) {
+    MoveList<CHECKS, true> list(pos);
+    order(pos, list, out, pos.king_square(~pos.side_to_move()));
+}
+
+void generate_evasions(const Position& pos, Convention conv, std::vector<Move>& out) {
+    MoveList<EVASIONS, true> list(pos);
+    order(pos, list, out, pos.king_square(pos.side_to_move()));
+    if (conv == Convention::Tsume)
+        std::erase_if(out, [&](Move m) { return m.is_drop() && is_futile_drop(pos, m.to()); });
+}
+
+bool is_futile_drop(const Position& pos, Square s) noexcept {
+    Color us = pos.side_to_move();
+    Square ksq = pos.king_square(us);
+    Bitboard checkers = pos.checkers();
+    if (ksq == SQ_NONE || checkers.empty() || checkers.more_than_one())
+        return false;
+    if (!between_bb(checkers.lsb(), ksq).test(s) || KING_ATTACKS[ksq].test(s))
+        return false;
+    return pos.attackers_to(us, s).andnot(square_bb(ksq)).empty();
+}
+
+bool has_evasion(const Position& pos, Convention conv) noexcept {
+    Color us = pos.side_to_move(), them = ~us;
+    Square ksq = pos.king_square(us);
+    Bitboard occ = pos.pieces();
+    // 1. The king steps (or captures) to a square that is not attacked once it has left.
+    Bitboard steps = KING_ATTACKS[ksq].andnot(pos.pieces(us));
+    Bitboard occ_wo_king = occ ^ ksq;
+    while (steps.any())
+        if (!pos.is_attacked(them, steps.pop_lsb(), occ_wo_king))
+            return true;
+    Bitboard checkers = pos.checkers();
+    if (checkers.more_than_one())
+        return false;
+    // 2. Another piece takes the checker (a pinned one only along its pin).
+    Square c = checkers.lsb();
+    Bitboard pinned = pos.pinned(us);
+    Bitboard takers = pos.attackers_to(us, c, occ).andnot(square_bb(ksq));
+    while (takers.any()) {
+        Square from = takers.pop_lsb();
+        if (!pinned.test(from) || aligned(from, c, ksq))
+            return true;
+    }
+    // 3. A piece moves or drops in between (a pinned piece never can: its line is another).
+    Bitboard between = between_bb(c, ksq);
+    Hand h = pos.hand(us);
+    while (between.any()) {
+        Square s = between.pop_lsb();
+        if (pos.attackers_to(us, s, occ).andnot(square_bb(ksq)).andnot(pinned).any())
+            return true;
+        if (h.empty() || (conv == Convention::Tsume && is_futile_drop(pos, s)))
+            continue;
+        for (PieceType pt : {SILVER, GOLD, BISHOP, ROOK, LANCE, KNIGHT, PAWN})
+            if (h.has(pt) && can_drop_on(pos, pt, s))
+                return true;
+    }
+    return false;
+}
+
+MateProbe mate_in_one(Position& pos, Convention conv) {
+    MateProbe probe;
+    MoveList<CHECKS, true> list(pos);
+    StateInfo st;
+    bool any = false;
+    for (const ScoredMove& sm : list) {
+        Move m = sm.move;
+        if (!pos.legal(m))
+            continue;
+        any = true;
+        pos.do_move(m, st);
+        bool escapes = has_evasion(pos, conv);
+        Hand proof_after = escapes ? Hand() : add_blocking_pieces(pos, Hand());
+        pos.undo_move(m);
+        if (!escapes) {
+            probe.move = m;
+            probe.proof_hand = hand_before(pos, m, proof_after);
+            return probe;
+        }
+    }
+    probe.no_check = !any;
+    return probe;
+}
+
+}  // namespace hisha::tsume

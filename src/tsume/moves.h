@@ -1,0 +1,39 @@
+// The solver's moves: the attacker's legal checks and the defender's legal evasions (every
+// promotion choice included), ordered best first; a fast exact "has the defender any reply"
+// test; the one-ply mate test used at the leaves; and the tsume-shogi futility rule.
+#pragma once
+
+#include <vector>
+
+#include "core/move.h"
+#include "core/position.h"
+#include "types.h"
+
+namespace hisha::tsume {
+
+/// Legal checks of the side to move (non-promotions of P, B, R and lance included), best first.
+void generate_checks(const core::Position& pos, std::vector<core::Move>& out);
+
+/// Legal evasions of the side to move (in check), best first. Under Convention::Tsume, futile
+/// drop interpositions (is_futile_drop) are left out.
+void generate_evasions(const core::Position& pos, Convention conv, std::vector<core::Move>& out);
+
+/// Tsume convention: a drop on `s` between a sliding checker and the king is futile when s is
+/// not next to the king and no defender piece but the king reaches s, so that the checker
+/// takes it for free. `pos` is the defender to move, in check by one piece.
+bool is_futile_drop(const core::Position& pos, core::Square s) noexcept;
+
+/// True when the side to move, in check, has a legal reply (under Tsume, a futile drop is none).
+bool has_evasion(const core::Position& pos, Convention conv) noexcept;
+
+/// The outcome of the one-ply test at an attacker's node.
+struct MateProbe {
+    core::Move move;         // a mating move, or none
+    core::Hand proof_hand;   // the least attacker hand with which `move` still mates
+    bool no_check = false;   // the attacker has no legal check at all
+};
+
+/// Looks for a checking move that leaves the defender no reply. `pos` is restored.
+MateProbe mate_in_one(core::Position& pos, Convention conv);
+
+}  // namespace hisha::tsume

@@ -1,0 +1,184 @@
+// solve(): validation, the first mate, the shortening searches, the line and (tsume
+// convention) the uniqueness of the first move. See solver.h for what is implemented.
+#include "solver.h"
+
+#include <chrono>
+#include <memory>
+
+#include "core/attacks.h"
+#include "dfpn.h"
+#include "moves.h"
+#include "pv.h"
+#include "tt.h"
+
+namespace hisha::tsume {
+
+using namespace core;
+
+namespace {
+
+const char* invalid_reason(const Position& pos) {
+    Color us = pos.side_to_move();
+    Square ksq = pos.king_square(~us);
+    if (ksq == SQ_NONE)
+        return "the defender has no king";
+    if (pos.attackers_to(us, ksq).any())
+        return "the defender is in check with the attacker to move";
+    return nullptr;
+}
+
+// Shortening: searches limited to L - 2 plies until one fails. Returns whether L is proven
+// minimal (false when a limit stopped the search first).
+bool shorten(Searcher& s, Node& node, int& length) {
+    while (length > 1) {
+        NodeResult r = s.search_root(node, length - 2);
+        if (r.proven() && r.len <= length - 2) {
+            length = r.len;
+            continue;
+        }
+        return r.disproven() && r.rep_depth >= 0;
+    }
+    return true;
+}
+
+// Tsume convention: another first move that mates within the length, if any.
+Move other_mating_first_move(Searcher& s, Node& node, int length, Move first) {
+    std::vector<Move> checks;
+    generate_checks(node.pos(), checks);
+    for (Move m : checks) {
+        if (m == first)
+            continue;
+        node.do_move(m);
+        NodeResult r = s.search_root(node, length - 1);
+        node.undo_move();
+        if (r.proven())
+            return m;
+        if (s.stopped())
+            break;
+    }
+    return Move::none();
+}
+
+void find_mate(Searcher& s, Node& node, const Limits& limits, Result& out) {
+    NodeResult r = s.search_root(node, LEN_INF);
+    if (r.disproven() && r.rep_depth >= 0) {
+        out.status = Status::NoMate;
+        return;
+    }
+    if (!r.proven())
+        return;  // Timeout
+    int length = r.len;
+    out.exact = limits.shortest ? shorten(s, node, length) : false;
+    out.length = length;
+    bool complete = extract_pv(s, node, length, out.exact, out.pv);
+    if (!complete) {
+        // Stopped while reading the line: fall back to any line within the bound.
+        out.exact = false;
+        complete = extract_pv(s, node, length, false, out.pv);
+    }
+    out.status = out.exact && complete ? Status::Mate : Status::Timeout;
+    if (!complete)
+        out.pv.clear();
+    else if (!out.exact)
+        out.length = int(out.pv.size());
+    if (out.status == Status::Mate && limits.convention == Convention::Tsume && !out.pv.empty()) {
+        out.other_first_move = other_mating_first_move(s, node, out.length, out.pv[0]);
+        out.unique = !out.other_first_move;
+    }
+}
+
+}  // namespace
+
+Solver::Solver() = default;
+Solver::~Solver() = default;
+
+Result solve(const Position& pos, const Limits& limits) {
+    Solver solver;
+    return solver.solve(pos, limits);
+}
+
+Result Solver::solve(const Position& pos, const Limits& limits) {
+    auto t0 = std::chrono::steady_clock::now();
+    Result out;
+    if (const char* why = invalid_reason(pos)) {
+        out.status = Status::Error;
+        out.error = why;
+        return out;
+    }
+    std::unique_ptr<Position> p = pos.clone();
+    StopCondition stop;
+    stop.max_nodes = limits.max_nodes;
+    stop.stop = limits.stop;
+    if (limits.time_limit_s > 0)
+        stop.deadline = t0 + std::chrono::microseconds(std::int64_t(limits.time_limit_s * 1e6));
+    if (!tt_ || tt_mb_ != limits.memory_mb) {
+        tt_.reset();  // free the old table before allocating the new one
+        tt_ = std::make_unique<TranspositionTable>(limits.memory_mb);
+        tt_mb_ = limits.memory_mb;
+    } else {
+        tt_->new_search();
+    }
+    Node node(*p);
+    Searcher searcher(*tt_, limits.convention, stop);
+    find_mate(searcher, node, limits, out);
+    out.nodes = searcher.nodes();
+    out.max_depth = searcher.max_depth();
+    out.table_bytes = tt_->bytes();
+    out.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+bool complete_defender_hand(Position& pos) {
+    Color defender = ~pos.side_to_move();
+    if (!pos.hand(defender).empty())
+        return false;
+    constexpr PieceType TYPES[7] = {ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN};
+    constexpr int FULL[PIECE_TYPE_NB] = {0, 18, 4, 4, 4, 2, 2, 4};
+    int count[PIECE_TYPE_NB] = {};
+    for (int s = 0; s < SQ_NB; ++s)
+        if (Piece pc = pos.piece_on(Square(s)))
+            ++count[unpromote(type_of(pc))];
+    Hand attacker_hand = pos.hand(~defender);
+    std::string hand;
+    for (PieceType pt : TYPES) {
+        int missing = FULL[pt] - count[pt] - attacker_hand.count(pt);
+        int have = attacker_hand.count(pt);
+        if (have > 0)
+            hand += (have > 1 ? std::to_string(have) : "") + char(defender == WHITE ? "?PLNSBRG"[pt] : "?plnsbrg"[pt]);
+        if (missing > 0)
+            hand += (missing > 1 ? std::to_string(missing) : "")
+                  + char(defender == WHITE ? "?plnsbrg"[pt] : "?PLNSBRG"[pt]);
+    }
+    if (hand.empty())
+        return false;
+    std::string sfen = pos.sfen();
+    // SFEN fields: board, side, hands, move number.
+    std::size_t b = sfen.find(' ', sfen.find(' ') + 1), c = sfen.find(' ', b + 1);
+    std::string rebuilt = sfen.substr(0, b + 1) + hand + (c == std::string::npos ? "" : sfen.substr(c));
+    return bool(pos.set(rebuilt, SfenRules::Relaxed));
+}
+
+std::string format_result(const Result& r, Convention conv) {
+    auto line = [](const std::vector<Move>& pv) {
+        std::string s;
+        for (Move m : pv)
+            s += ' ' + to_usi(m);
+        return s;
+    };
+    switch (r.status) {
+    case Status::Mate: {
+        std::string s = "mate " + std::to_string(r.length) + line(r.pv);
+        if (conv == Convention::Tsume)
+            s += r.unique ? " unique" : " yozume " + to_usi(r.other_first_move);
+        return s;
+    }
+    case Status::NoMate: return "nomate";
+    case Status::Error: return "error " + r.error;
+    case Status::Timeout: break;
+    }
+    if (!r.pv.empty())
+        return "timeout mate-found " + std::to_string(r.pv.size()) + line(r.pv);
+    return "timeout";
+}
+
+}  // namespace hisha::tsume

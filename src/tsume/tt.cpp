@@ -1,0 +1,193 @@
+// Transposition table (see tt.h). Look-ups scan one window of WINDOW slots: proofs and
+// disproofs are matched by hand superiority and length, unknown entries by the exact hand
+// and length (numbers of other lengths are not reused: bounds taken from them fed one another
+// round transpositions of different depths and grew without any expansion). The victim of a
+// full window is its least-worked entry, so the table keeps the expensive results.
+#include "tt.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace hisha::tsume {
+
+using core::Hand;
+using core::Key;
+
+namespace {
+constexpr std::uint32_t to32(PnDn v) noexcept { return v >= 0xfffffff0u ? 0xfffffff0u : std::uint32_t(v); }
+}  // namespace
+
+TranspositionTable::TranspositionTable(std::size_t megabytes) {
+    std::size_t bytes = std::max<std::size_t>(megabytes, 1) << 20;
+    std::size_t rep_bytes = bytes / 20;
+    std::size_t slots = (bytes - rep_bytes) / (sizeof(Entry) + sizeof(std::uint16_t));
+    buckets_ = std::max<std::size_t>(slots, 2 * WINDOW) - (WINDOW - 1);
+    entries_.reset(new Entry[buckets_ + WINDOW - 1]);
+    tags_.assign(buckets_ + WINDOW - 1, 0);
+    gc_threshold_ = tags_.size() * 9 / 10;
+    rep_capacity_ = std::max<std::size_t>(rep_bytes / 64, 1024);  // ~64 bytes per map node
+}
+
+void TranspositionTable::new_search() {
+    std::memset(tags_.data(), 0, tags_.size() * sizeof(std::uint16_t));
+    used_ = 0;
+    reps_[0].clear();
+    reps_[1].clear();
+}
+
+NodeResult TranspositionTable::look_up(Key board, Hand hand, int len, int depth, Key path_key, PnDn init_pn,
+                                       PnDn init_dn, bool& old) noexcept {
+    std::size_t w = window(board);
+    std::uint16_t tag = tag_of(board);
+    Entry* exact = nullptr;
+    for (std::size_t i = w; i < w + WINDOW; ++i) {
+        if (tags_[i] != tag)
+            continue;
+        Entry& e = entries_[i];
+        if (e.board != board)
+            continue;
+        Hand eh(e.hand);
+        if (e.kind == PROVEN) {
+            if (e.len <= len && hand.dominates(eh))
+                return NodeResult::make_proven(eh, e.len, e.amount);
+        } else if (e.kind == DISPROVEN) {
+            if (e.len >= len && eh.dominates(hand))
+                return NodeResult::make_disproven(eh, e.len, e.amount);
+        } else if (eh == hand && e.len == len) {
+            exact = &e;
+        }
+    }
+    if (!exact) {
+        NodeResult r = NodeResult::make_unknown(init_pn, init_dn, hand, len, 1);
+        r.first_visit = true;
+        return r;
+    }
+    int rep = NO_REP;
+    if (exact->may_repeat && repetition(path_key, rep))
+        return NodeResult::make_disproven(hand, len, 1, rep);
+    old = old || exact->min_depth < depth;
+    exact->min_depth = std::uint16_t(std::min<int>(exact->min_depth, depth));
+    return NodeResult::make_unknown(std::max<PnDn>(exact->pn, 1), std::max<PnDn>(exact->dn, 1), hand, len,
+                                    exact->amount);
+}
+
+bool TranspositionTable::repetition(Key path_key, int& rep_depth) const {
+    for (const auto& m : reps_) {
+        if (auto it = m.find(path_key); it != m.end()) {
+            rep_depth = it->second;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::size_t TranspositionTable::slot_for(std::size_t w) noexcept {
+    std::size_t victim = w;
+    for (std::size_t i = w; i < w + WINDOW; ++i) {
+        if (!tags_[i])
+            return i;
+        if (entries_[i].amount < entries_[victim].amount)
+            victim = i;
+    }
+    return victim;
+}
+
+void TranspositionTable::put(std::size_t i, const Entry& e) noexcept {
+    if (!tags_[i])
+        ++used_;
+    tags_[i] = tag_of(e.board);
+    entries_[i] = e;
+}
+
+void TranspositionTable::drop(std::size_t i) noexcept {
+    tags_[i] = 0;
+    --used_;
+}
+
+// A new proof makes entries it answers redundant (and a disproof likewise).
+void TranspositionTable::remove_superseded(std::size_t w, Key board, const NodeResult& r) noexcept {
+    std::uint16_t tag = tag_of(board);
+    for (std::size_t i = w; i < w + WINDOW; ++i) {
+        const Entry& e = entries_[i];
+        if (tags_[i] != tag || e.board != board)
+            continue;
+        Hand eh(e.hand);
+        bool gone = r.proven() ? (e.kind != DISPROVEN && e.len >= r.len && eh.dominates(r.hand))
+                               : (e.kind != PROVEN && e.len <= r.len && r.hand.dominates(eh));
+        if (gone)
+            drop(i);
+    }
+}
+
+void TranspositionTable::store(Key board, Hand hand, int depth, Key path_key, const NodeResult& r) {
+    std::size_t w = window(board);
+    if (r.disproven() && r.rep_depth < depth) {
+        store_repetition(w, board, hand, r.len, path_key, r.rep_depth);
+        return;
+    }
+    if (r.final()) {
+        remove_superseded(w, board, r);
+        put(slot_for(w), Entry{board, r.hand.raw(), to32(r.pn), to32(r.dn), r.amount, std::int16_t(r.len),
+                               std::uint16_t(depth), r.proven() ? PROVEN : DISPROVEN, 0});
+        return;
+    }
+    std::uint16_t tag = tag_of(board);
+    for (std::size_t i = w; i < w + WINDOW; ++i) {
+        Entry& e = entries_[i];
+        if (tags_[i] == tag && e.kind == UNKNOWN && e.board == board && e.hand == hand.raw() && e.len == r.len) {
+            e.pn = to32(r.pn);
+            e.dn = to32(r.dn);
+            e.amount = std::max(e.amount, r.amount);
+            e.min_depth = std::uint16_t(std::min<int>(e.min_depth, depth));
+            return;
+        }
+    }
+    put(slot_for(w), Entry{board, hand.raw(), to32(r.pn), to32(r.dn), r.amount, std::int16_t(r.len),
+                           std::uint16_t(depth), UNKNOWN, 0});
+}
+
+void TranspositionTable::store_repetition(std::size_t w, Key board, Hand hand, int len, Key path_key, int rep) {
+    auto& young = reps_[rep_young_];
+    young[path_key] = std::int16_t(rep);
+    if (young.size() >= rep_capacity_ / 2) {
+        rep_young_ ^= 1;
+        reps_[rep_young_].clear();
+    }
+    // Other paths must search the node again; this one finds the mark and then the path.
+    std::uint16_t tag = tag_of(board);
+    for (std::size_t i = w; i < w + WINDOW; ++i) {
+        Entry& e = entries_[i];
+        if (tags_[i] == tag && e.kind == UNKNOWN && e.board == board && e.hand == hand.raw() && e.len == len) {
+            e.may_repeat = 1;
+            e.pn = std::min<std::uint32_t>(e.pn, 1);
+            e.dn = std::min<std::uint32_t>(e.dn, 1);
+            return;
+        }
+    }
+    put(slot_for(w), Entry{board, hand.raw(), 1, 1, 1, std::int16_t(len), std::uint16_t(MAX_PLY), UNKNOWN, 1});
+}
+
+void TranspositionTable::collect_garbage() noexcept {
+    // The median amount of a sample of used entries; entries at or below it are dropped.
+    std::vector<std::uint32_t> sample;
+    sample.reserve(4096);
+    std::size_t step = std::max<std::size_t>(tags_.size() / 16384, 1);
+    for (std::size_t i = 0; i < tags_.size() && sample.size() < 4096; i += step)
+        if (tags_[i])
+            sample.push_back(entries_[i].amount);
+    if (sample.empty())
+        return;
+    auto mid = sample.begin() + std::ptrdiff_t(sample.size() / 2);
+    std::nth_element(sample.begin(), mid, sample.end());
+    std::uint32_t cut = *mid;
+    for (std::size_t i = 0; i < tags_.size(); ++i) {
+        if (!tags_[i])
+            continue;
+        if (entries_[i].amount <= cut)
+            drop(i);
+        else
+            entries_[i].amount = std::max<std::uint32_t>(entries_[i].amount / 2, 1);  // age the survivors
+    }
+}
+
+}  // namespace hisha::tsume

@@ -1,0 +1,176 @@
+// Unit tests of the solver's parts and rules: hand superiority in the TT, proof hands, child
+// keys, repetition, the pawn-drop mate rule and the tsume convention.
+#include <gtest/gtest.h>
+
+#include "core/movegen.h"
+#include "core/position.h"
+#include "tsume/hands.h"
+#include "tsume/moves.h"
+#include "tsume/node.h"
+#include "tsume/solver.h"
+#include "tsume/tt.h"
+#include "tsume_test_util.h"
+
+namespace hisha::tsume::test {
+namespace {
+
+using core::Hand;
+
+Hand hand_of(std::initializer_list<std::pair<core::PieceType, int>> counts) {
+    Hand h;
+    for (auto [pt, n] : counts)
+        h.set(pt, n);
+    return h;
+}
+
+Result solve_sfen(const std::string& sfen, Convention conv = Convention::Ordinary) {
+    core::Position pos;
+    EXPECT_TRUE(pos.set(sfen, core::SfenRules::Relaxed)) << sfen;
+    Limits limits;
+    limits.memory_mb = 16;
+    limits.max_nodes = 5'000'000;
+    limits.convention = conv;
+    return solve(pos, limits);
+}
+
+// --- transposition table: hand superiority and lengths
+
+TEST(TranspositionTable, ProofAnswersEveryDominatingHandAndLongerLimit) {
+    TranspositionTable tt(1);
+    const core::Key board = 0x9e3779b97f4a7c14ULL;
+    Hand proof = hand_of({{core::GOLD, 1}});
+    tt.store(board, proof, 3, 0, NodeResult::make_proven(proof, 5, 10));
+    bool old = false;
+    Hand more = hand_of({{core::GOLD, 2}, {core::PAWN, 3}});
+    EXPECT_TRUE(tt.look_up(board, more, 5, 3, 0, 1, 1, old).proven());
+    EXPECT_TRUE(tt.look_up(board, more, 9, 3, 0, 1, 1, old).proven());
+    EXPECT_FALSE(tt.look_up(board, more, 3, 3, 0, 1, 1, old).final());  // a shorter mate is not known
+    EXPECT_FALSE(tt.look_up(board, Hand(), 9, 3, 0, 1, 1, old).final());  // less than the proof hand
+    EXPECT_FALSE(tt.look_up(board, hand_of({{core::SILVER, 1}}), 9, 3, 0, 1, 1, old).final());
+    EXPECT_FALSE(tt.look_up(board ^ 2, more, 9, 3, 0, 1, 1, old).final());  // another board
+}
+
+TEST(TranspositionTable, DisproofAnswersEveryDominatedHandAndShorterLimit) {
+    TranspositionTable tt(1);
+    const core::Key board = 0x1234567890abcdeeULL;
+    Hand disproof = hand_of({{core::GOLD, 2}, {core::PAWN, 1}});
+    tt.store(board, disproof, 2, 0, NodeResult::make_disproven(disproof, 7, 10));
+    bool old = false;
+    EXPECT_TRUE(tt.look_up(board, hand_of({{core::GOLD, 1}}), 7, 2, 0, 1, 1, old).disproven());
+    EXPECT_TRUE(tt.look_up(board, Hand(), 3, 2, 0, 1, 1, old).disproven());
+    EXPECT_FALSE(tt.look_up(board, disproof, 9, 2, 0, 1, 1, old).final());  // a longer mate may exist
+    EXPECT_FALSE(tt.look_up(board, hand_of({{core::ROOK, 1}}), 3, 2, 0, 1, 1, old).final());
+}
+
+TEST(TranspositionTable, PathDependentDisproofHoldsOnlyOnItsPath) {
+    TranspositionTable tt(1);
+    const core::Key board = 0xabcdef0123456788ULL;
+    Hand h = hand_of({{core::PAWN, 1}});
+    tt.store(board, h, 4, 0, NodeResult::make_unknown(3, 3, h, LEN_INF, 5));
+    // Disproved because a descendant repeated the ancestor at depth 1: valid on path 42 only.
+    tt.store(board, h, 4, 42, NodeResult::make_disproven(h, LEN_INF, 5, 1));
+    bool old = false;
+    NodeResult on_path = tt.look_up(board, h, LEN_INF, 4, 42, 1, 1, old);
+    EXPECT_TRUE(on_path.disproven());
+    EXPECT_EQ(on_path.rep_depth, 1);
+    EXPECT_FALSE(tt.look_up(board, h, LEN_INF, 4, 43, 1, 1, old).final());
+}
+
+TEST(TranspositionTable, GarbageCollectionKeepsTheMostWorkedEntries) {
+    TranspositionTable tt(1);
+    Hand h;
+    auto key = [](core::Key k) { return (k * 0x9e3779b97f4a7c15ULL) & ~core::Key(1); };
+    for (core::Key k = 1; k <= 20000; ++k)
+        tt.store(key(k), h, 1, 0, NodeResult::make_proven(h, 1, std::uint32_t(k)));
+    int before = tt.hashfull();
+    EXPECT_GT(before, 300);
+    tt.collect_garbage();
+    EXPECT_LT(tt.hashfull(), before * 2 / 3);
+    bool old = false;
+    EXPECT_TRUE(tt.look_up(key(20000), h, 1, 1, 0, 1, 1, old).proven());
+    EXPECT_FALSE(tt.look_up(key(1), h, 1, 1, 0, 1, 1, old).final());
+}
+
+// --- proof hands and child keys
+
+TEST(Hands, BeforeHandAddsTheDroppedPieceAndRemovesTheCaptured) {
+    core::Position pos;
+    ASSERT_TRUE(pos.set("4k4/9/4P4/9/9/9/9/9/9 b G2p 1", core::SfenRules::Relaxed));
+    core::Move drop = core::Move::make_drop(core::GOLD, core::SQ_52, core::BLACK);
+    EXPECT_EQ(hand_before(pos, drop, Hand()), hand_of({{core::GOLD, 1}}));
+    EXPECT_EQ(or_hand_after(pos, core::BLACK, drop), Hand());
+    EXPECT_EQ(hand_max(hand_of({{core::GOLD, 1}}), hand_of({{core::PAWN, 2}})),
+              hand_of({{core::GOLD, 1}, {core::PAWN, 2}}));
+    EXPECT_EQ(hand_min(hand_of({{core::GOLD, 1}, {core::PAWN, 3}}), hand_of({{core::PAWN, 2}})),
+              hand_of({{core::PAWN, 2}}));
+}
+
+TEST(Node, ChildKeysMatchThePositionAfterTheMove) {
+    core::Position pos;
+    ASSERT_TRUE(pos.set("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"));
+    Node n(pos);
+    for (const core::ScoredMove& sm : core::MoveList<core::LEGAL, true>(pos)) {
+        core::Key k = n.board_key_after(sm.move);
+        Hand h = n.or_hand_after(sm.move);
+        n.do_move(sm.move);
+        EXPECT_EQ(k, pos.board_key()) << core::to_usi(sm.move);
+        EXPECT_EQ(h, n.or_hand());
+        n.undo_move();
+    }
+}
+
+TEST(Node, RepetitionAfterFindsTheRepeatedAncestor) {
+    core::Position pos;
+    ASSERT_TRUE(pos.set("8k/9/9/9/9/9/9/9/R8 b - 1", core::SfenRules::Relaxed));
+    Node n(pos);
+    auto mv = [&](const char* usi) {
+        for (const core::ScoredMove& sm : core::MoveList<core::LEGAL, true>(pos))
+            if (core::to_usi(sm.move) == usi)
+                return sm.move;
+        return core::Move::none();
+    };
+    n.do_move(mv("9i9h"));
+    n.do_move(mv("1a2a"));
+    n.do_move(mv("9h9i"));
+    EXPECT_EQ(n.repetition_after(mv("2a1a")), 0);  // back to the root position
+    EXPECT_EQ(n.repetition_after(mv("2a3a")), -1);
+}
+
+// --- rules
+
+TEST(Rules, ARepetitionOfChecksIsNoMate) {
+    // A lone dragon checks the bare king forever but cannot mate it: every line of checks
+    // returns to an earlier position, and a repetition never mates.
+    Result r = solve_sfen("9/9/9/9/4k4/9/9/9/9 b R 1");
+    EXPECT_EQ(r.status, Status::NoMate) << format_result(r, Convention::Ordinary);
+    r = solve_sfen("9/9/9/9/4k4/9/9/9/+R8 b - 1");
+    EXPECT_EQ(r.status, Status::NoMate) << format_result(r, Convention::Ordinary);
+}
+
+TEST(Rules, PawnDropMateIsIllegal) {
+    // P*1b would mate (the gold guards 1b, the knight blocks 2a) but is illegal: no mate.
+    Result r = solve_sfen("7nk/9/7G1/9/9/9/9/9/9 b P 1");
+    EXPECT_EQ(r.status, Status::NoMate) << format_result(r, Convention::Ordinary);
+    // With a gold in hand as well, G*1b mates at once.
+    r = solve_sfen("7nk/9/7G1/9/9/9/9/9/9 b GP 1");
+    ASSERT_EQ(r.status, Status::Mate);
+    EXPECT_EQ(r.length, 1);
+    EXPECT_EQ(core::to_usi(r.pv[0]), "G*1b");
+}
+
+TEST(Rules, NoDefenderKingIsAnError) {
+    EXPECT_EQ(solve_sfen("9/9/9/9/9/9/9/9/R8 b G 1").status, Status::Error);
+}
+
+TEST(Rules, CompleteDefenderHandGivesTheRestToTheDefender) {
+    core::Position pos;
+    ASSERT_TRUE(pos.set("8k/9/9/9/9/9/9/9/9 b 2R 1", core::SfenRules::Relaxed));
+    EXPECT_TRUE(complete_defender_hand(pos));
+    EXPECT_EQ(pos.hand(core::WHITE).count(core::PAWN), 18);
+    EXPECT_EQ(pos.hand(core::WHITE).count(core::ROOK), 0);
+    EXPECT_EQ(pos.hand(core::WHITE).count(core::GOLD), 4);
+    EXPECT_FALSE(complete_defender_hand(pos));
+}
+
+}  // namespace
+}  // namespace hisha::tsume::test
