@@ -137,7 +137,15 @@ void Expansion::init(Node& n, int len, bool first_search, TranspositionTable& tt
                 sum_[i] = 0;  // long-range drops on one line are much alike: count the hardest
             auto [ipn, idn] = initial_pndn(pos, m, or_node_);
             r = tt.look_up(keys_[i], h, clen, n.depth() + 1, n.path_key_after(m), ipn, idn, old_child_);
-            // A leaf for the attacker (one ply left) is settled by the one-ply test at once.
+            // Leaves for the attacker (one or three plies left) are settled at once.
+            if (!or_node_ && !r.final() && clen == 3) {
+                n.do_move(m);
+                MateProbe3 p = mate_in_three(pos, conv);
+                r = p.move ? NodeResult::make_proven(p.proof_hand, p.length, 1)
+                           : NodeResult::make_disproven(n.or_hand(), 3, 1);
+                tt.store(n.board_key(), n.or_hand(), n.depth(), n.path_key(), r);
+                n.undo_move();
+            }
             if (!or_node_ && !r.final() && ((first_search && r.first_visit) || clen == 1)) {
                 n.do_move(m);
                 MateProbe p = mate_in_one(pos, conv);

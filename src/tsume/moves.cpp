@@ -159,4 +159,41 @@ MateProbe mate_in_one(Position& pos, Convention conv) {
     return probe;
 }
 
+MateProbe3 mate_in_three(Position& pos, Convention conv) {
+    MateProbe3 out;
+    if (MateProbe p = mate_in_one(pos, conv); p.move || p.no_check) {
+        if (p.move)
+            out = {p.move, p.proof_hand, 1};
+        return out;
+    }
+    std::vector<Move> checks, evasions;
+    generate_checks(pos, checks);
+    StateInfo st, st2;
+    for (Move m : checks) {
+        pos.do_move(m, st);
+        generate_evasions(pos, conv, evasions);
+        // Every reply must leave a mate in one; the proof needs the union of their hands.
+        Hand proof;
+        bool mated = !evasions.empty();
+        for (Move e : evasions) {
+            pos.do_move(e, st2);
+            MateProbe p = mate_in_one(pos, conv);
+            pos.undo_move(e);
+            if (!p.move) {
+                mated = false;
+                break;
+            }
+            proof = hand_max(proof, p.proof_hand);
+        }
+        if (mated)
+            proof = add_blocking_pieces(pos, proof);
+        pos.undo_move(m);
+        if (mated) {
+            out = {m, hand_before(pos, m, proof), 3};
+            return out;
+        }
+    }
+    return out;
+}
+
 }  // namespace hisha::tsume

@@ -36,4 +36,12 @@ struct MateProbe {
 /// Looks for a checking move that leaves the defender no reply. `pos` is restored.
 MateProbe mate_in_one(core::Position& pos, Convention conv);
 
+/// Looks for a mate within three plies (exact). `length` is 1 or 3 when `move` is set.
+struct MateProbe3 {
+    core::Move move;
+    core::Hand proof_hand;
+    int length = 0;
+};
+MateProbe3 mate_in_three(core::Position& pos, Convention conv);
+
 }  // namespace hisha::tsume
