@@ -4,6 +4,7 @@
 // evaluation to them (Texel tuning) and reports the loss before and after.
 #include "tune_command.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -51,13 +52,23 @@ int selfplay_command(int argc, char** argv) {
         if (d % 10 == 0 || d == t)
             std::fprintf(stderr, "selfplay: %d/%d games\n", d, t);
     };
-    std::string data = engine::self_play(o);
     std::ofstream f(out, std::ios::binary | std::ios::app);
-    if (!(f << data)) {
+    if (!f) {
         std::fprintf(stderr, "hisha selfplay: cannot write %s\n", out.c_str());
         return 1;
     }
-    std::printf("positions=%zu\n", std::size_t(std::count(data.begin(), data.end(), '\n')));
+    std::size_t positions = 0;
+    bool ok = true;
+    o.sink = [&](const std::string& lines) {  // each game as soon as it ends
+        positions += std::size_t(std::count(lines.begin(), lines.end(), '\n'));
+        ok = ok && bool(f << lines << std::flush);
+    };
+    engine::self_play(o);
+    if (!ok) {
+        std::fprintf(stderr, "hisha selfplay: cannot write %s\n", out.c_str());
+        return 1;
+    }
+    std::printf("positions=%zu\n", positions);
     return 0;
 }
 

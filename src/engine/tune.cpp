@@ -182,7 +182,10 @@ std::string self_play(const SelfPlayOptions& opts) {
             for (const auto& s : quiet)
                 chunk += s + "\t" + res + "\n";
             std::lock_guard<std::mutex> lock(mutex);
-            out += chunk;
+            if (opts.sink)
+                opts.sink(chunk);
+            else
+                out += chunk;
             int d = ++done;
             if (opts.progress)
                 opts.progress(d, opts.games);

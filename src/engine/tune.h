@@ -44,10 +44,13 @@ struct SelfPlayOptions {
     int threads = 1;
     std::uint64_t seed = 1;
     std::function<void(int done, int total)> progress;
+    /// Receives each finished game's sample lines (serialised; may write them out at once).
+    std::function<void(const std::string& lines)> sink;
 };
 
 /// Plays games of the engine against itself and returns sample lines ("sfen\tresult\n") of
-/// quiet positions (not in check, the move played was not a capture or promotion).
+/// quiet positions (not in check, the move played was not a capture or promotion). With a
+/// sink the lines go there game by game instead and the result is empty.
 std::string self_play(const SelfPlayOptions& opts);
 
 }  // namespace hisha::engine
