@@ -50,16 +50,18 @@ TEST(Formats, EverySharedRecordRoundTripsThroughEveryFormat) {
         ASSERT_TRUE(final_position(*rec).has_value()) << path;
         for (Format f : formats) {
             for (Encoding enc : {Encoding::Utf8, Encoding::ShiftJis}) {
-                if (enc == Encoding::ShiftJis && f != Format::Kif && f != Format::Ki2)
+                if (enc == Encoding::ShiftJis && f != Format::Kif && f != Format::Ki2) {
                     continue;
+                }
                 std::string text = write_record(*rec, f, enc);
                 auto back = read_record(text, std::string("x") + ext(f));
                 ASSERT_TRUE(back.has_value()) << path << " -> " << format_name(f) << ": " << back.error().to_string()
                                               << "\n" << text.substr(0, 400);
                 EXPECT_EQ(back->start_sfen, rec->start_sfen) << path << " -> " << format_name(f);
                 EXPECT_EQ(back->main_line(), rec->main_line()) << path << " -> " << format_name(f);
-                if (f == Format::Kif || f == Format::Ki2 || f == Format::Csa)
+                if (f == Format::Kif || f == Format::Ki2 || f == Format::Csa) {
                     EXPECT_EQ(int(back->result.winner), int(rec->result.winner)) << path << " -> " << format_name(f);
+                }
             }
         }
     }
