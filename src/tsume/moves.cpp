@@ -92,9 +92,23 @@ bool is_futile_drop(const Position& pos, Square s) noexcept {
     Bitboard checkers = pos.checkers();
     if (ksq == SQ_NONE || checkers.empty() || checkers.more_than_one())
         return false;
-    if (!between_bb(checkers.lsb(), ksq).test(s) || KING_ATTACKS[ksq].test(s))
+    Square c = checkers.lsb();
+    if (!between_bb(c, ksq).test(s))
         return false;
-    return pos.attackers_to(us, s).andnot(square_bb(ksq)).empty();
+    // 1. No other defender piece can take back on s (a pinned one only along its pin).
+    Bitboard pinned = pos.pinned(us);
+    Bitboard takers = pos.attackers_to(us, s).andnot(square_bb(ksq));
+    while (takers.any()) {
+        Square from = takers.pop_lsb();
+        if (!pinned.test(from) || aligned(from, s, ksq))
+            return false;
+    }
+    // 2. Nor can the king: s is not next to it, or the checker taking on s is guarded there
+    //    (by another piece, also one behind the checker on its line).
+    if (!KING_ATTACKS[ksq].test(s))
+        return true;
+    Bitboard occ = pos.pieces() ^ c;
+    return pos.attackers_to(~us, s, occ).andnot(square_bb(c)).any();
 }
 
 bool has_evasion(const Position& pos, Convention conv) noexcept {

@@ -18,9 +18,11 @@ void generate_checks(const core::Position& pos, std::vector<core::Move>& out);
 /// drop interpositions (is_futile_drop) are left out.
 void generate_evasions(const core::Position& pos, Convention conv, std::vector<core::Move>& out);
 
-/// Tsume convention: a drop on `s` between a sliding checker and the king is futile when s is
-/// not next to the king and no defender piece but the king reaches s, so that the checker
-/// takes it for free. `pos` is the defender to move, in check by one piece.
+/// Tsume convention: a drop on `s` between a sliding checker and the king is futile when the
+/// checker takes it for free: no other defender piece can take back on s (pinned pieces only
+/// along their pin), and the king cannot either (s is not next to it, or another attacker
+/// piece guards s once the checker has left its square). `pos` is the defender to move, in
+/// check by one piece.
 bool is_futile_drop(const core::Position& pos, core::Square s) noexcept;
 
 /// True when the side to move, in check, has a legal reply (under Tsume, a futile drop is none).

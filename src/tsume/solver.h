@@ -11,12 +11,15 @@
 // a pawn-drop mate is illegal; a repetition never mates (perpetual check loses).
 //
 // Convention::Tsume (tsume-shogi, 000 "Mating problems") changes the defender's replies: a
-// futile drop interposition (a drop between a sliding checker and the king, not next to the
-// king, on a square no other defender piece reaches) is not a reply, so it neither prolongs
-// the mate nor saves the king; a position whose only replies are futile drops is mate. Among
-// defender's replies of equal length the line leaving the attacker the fewest pieces in hand
-// is taken, and the result says whether another first move also mates within the length
-// ("yozume"). Moved interpositions always count. complete_defender_hand() applies the input
+// futile drop interposition is not a reply, so it neither prolongs the mate nor saves the
+// king; a position whose only replies are futile drops is mate. A drop is futile when the
+// checker (a slider, not adjacent) takes it for free: no other defender piece can take back,
+// and the king cannot (the square is not next to it, or another attacker piece guards it).
+// This is a rule on the position only: an interposition that the rule calls futile but whose
+// capture would spoil the mate is still skipped. Among defender's replies of equal length
+// the line leaving the attacker the fewest pieces in hand is taken, and the result says
+// whether another first move also mates within the length ("yozume"). Moved interpositions
+// always count. complete_defender_hand() applies the input
 // convention that pieces neither on the board nor in the attacker's hand are the defender's.
 #pragma once
 

@@ -172,5 +172,65 @@ TEST(Rules, CompleteDefenderHandGivesTheRestToTheDefender) {
     EXPECT_FALSE(complete_defender_hand(pos));
 }
 
+// --- tsume convention
+
+std::string sfen_of(const std::string& id) {
+    for (const Problem& p : load_problems())
+        if (p.id == id)
+            return p.sfen;
+    return "";
+}
+
+TEST(Convention, FutileInterpositionsDoNotCount) {
+    // The rook checks down the file; under ordinary rules the defender drops pawn after pawn
+    // on it (15 plies); every drop is taken for free, so under the tsume convention the rook
+    // move mates at once.
+    std::string sfen = sfen_of("antma-tsume1-05");
+    ASSERT_FALSE(sfen.empty());
+    Result ordinary = solve_sfen(sfen);
+    ASSERT_EQ(ordinary.status, Status::Mate);
+    EXPECT_EQ(ordinary.length, 15);
+    Result tsume = solve_sfen(sfen, Convention::Tsume);
+    ASSERT_EQ(tsume.status, Status::Mate) << format_result(tsume, Convention::Tsume);
+    EXPECT_EQ(tsume.length, 1);
+    EXPECT_EQ(core::to_usi(tsume.pv[0]), "9i1i");
+    EXPECT_TRUE(tsume.unique);
+    // A futile drop next to the king: the bishop takes it guarded by the attacker's king.
+    tsume = solve_sfen(sfen_of("antma-tsume1-03"), Convention::Tsume);
+    EXPECT_EQ(tsume.length, 1) << format_result(tsume, Convention::Tsume);
+    // Here only part of the defence is futile: 7 plies become 5.
+    sfen = sfen_of("antma-tsume5-06");
+    EXPECT_EQ(solve_sfen(sfen).length, 7);
+    tsume = solve_sfen(sfen, Convention::Tsume);
+    EXPECT_EQ(tsume.length, 5) << format_result(tsume, Convention::Tsume);
+}
+
+TEST(Convention, FutileDropRule) {
+    // The rook on 1i checks the king on 1a; 1b is next to the king and unguarded, 1c-1h are not.
+    core::Position pos;
+    ASSERT_TRUE(pos.set("8k/9/9/9/9/9/9/9/8R w 2p 1", core::SfenRules::Relaxed));
+    EXPECT_FALSE(is_futile_drop(pos, core::SQ_12));  // the king could take the rook back
+    EXPECT_TRUE(is_futile_drop(pos, core::SQ_13));
+    EXPECT_TRUE(is_futile_drop(pos, core::SQ_18));
+    std::vector<core::Move> ordinary, tsume;
+    generate_evasions(pos, Convention::Ordinary, ordinary);
+    generate_evasions(pos, Convention::Tsume, tsume);
+    EXPECT_EQ(ordinary.size(), tsume.size() + 6);
+    // A defender's gold on 2d guards 1c and 1e: drops there count again.
+    ASSERT_TRUE(pos.set("8k/9/9/7g1/9/9/9/9/8R w 2p 1", core::SfenRules::Relaxed));
+    EXPECT_FALSE(is_futile_drop(pos, core::SQ_15));
+    EXPECT_TRUE(is_futile_drop(pos, core::SQ_17));
+}
+
+TEST(Convention, AnotherMatingFirstMoveIsReported) {
+    // G*2b and G*1b both mate at once.
+    Result r = solve_sfen("8k/9/6S1P/9/9/9/9/9/9 b G 1", Convention::Tsume);
+    ASSERT_EQ(r.status, Status::Mate);
+    EXPECT_EQ(r.length, 1);
+    EXPECT_FALSE(r.unique);
+    EXPECT_NE(r.other_first_move, r.pv[0]);
+    EXPECT_NE(format_result(r, Convention::Tsume).find(" yozume "), std::string::npos);
+}
+
 }  // namespace
 }  // namespace hisha::tsume::test
