@@ -1,12 +1,15 @@
 // Protocols: the text and CSA factories (the HTTP side lives in http_server.cpp).
 #include "server/net/protocols.h"
 
+#include "server/net/http_server.h"
 #include "server/proto/csa_shell.h"
 #include "server/proto/text_shell.h"
 
 namespace hisha::server::net {
 
-struct Protocols::Http {};
+struct Protocols::Http {
+    HttpServer server;
+};
 
 Protocols::Protocols(service::Service& svc, asio::io_context& ioc, const ServerOptions& opt)
     : svc_(svc), ioc_(ioc), opt_(opt) {}
@@ -25,10 +28,16 @@ LineSession::Factory Protocols::csa_factory() {
     };
 }
 
-bool Protocols::has_http() const { return false; }
+bool Protocols::has_http() const { return true; }
 
-void Protocols::start_http(tcp::acceptor&) {}
+void Protocols::start_http(tcp::acceptor& acceptor) {
+    http_ = std::make_unique<Http>(Http{HttpServer(svc_, ioc_, opt_.static_dir)});
+    http_->server.start(acceptor);
+}
 
-void Protocols::stop() {}
+void Protocols::stop() {
+    if (http_)
+        http_->server.stop();
+}
 
 }  // namespace hisha::server::net

@@ -1,0 +1,303 @@
+// HTTP sessions, WebSocket sessions and static files (the one translation unit that includes
+// Beast).
+#include "server/net/http_server.h"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "server/proto/json_api.h"
+
+namespace hisha::server::net {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+
+namespace {
+
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+std::string mime_type(const std::string& path) {
+    static const std::pair<const char*, const char*> TYPES[] = {
+        {".html", "text/html; charset=utf-8"}, {".js", "text/javascript"}, {".mjs", "text/javascript"},
+        {".css", "text/css"}, {".json", "application/json"}, {".svg", "image/svg+xml"}, {".png", "image/png"},
+        {".ico", "image/x-icon"}, {".woff2", "font/woff2"}, {".txt", "text/plain; charset=utf-8"}};
+    for (auto& [ext, type] : TYPES)
+        if (path.ends_with(ext))
+            return type;
+    return "application/octet-stream";
+}
+
+std::string bearer_token(const http::request<http::string_body>& req) {
+    auto auth = req[http::field::authorization];
+    if (auth.starts_with("Bearer "))
+        return std::string(auth.substr(7));
+    auto cookie = req[http::field::cookie];
+    auto at = cookie.find("hisha_token=");
+    if (at != beast::string_view::npos) {
+        auto v = cookie.substr(at + 12);
+        return std::string(v.substr(0, v.find(';')));
+    }
+    auto target = req.target();
+    if (auto q = target.find("token="); q != beast::string_view::npos) {
+        auto v = target.substr(q + 6);
+        return std::string(v.substr(0, v.find('&')));
+    }
+    return {};
+}
+
+}  // namespace
+
+// A WebSocket connection of a logged-in user: JSON messages in, replies and events out, one
+// write in flight.
+class WsSession : public service::Listener, public std::enable_shared_from_this<WsSession> {
+public:
+    WsSession(tcp::socket socket, HttpServer::Impl& server, std::string user)
+        : ws_(std::move(socket)), server_(server), user_(std::move(user)) {}
+    void start(http::request<http::string_body> req);
+    void deliver(const service::Event& e) override;
+    void send(std::string text);
+    void close() {
+        boost::system::error_code ec;
+        beast::get_lowest_layer(ws_).socket().close(ec);
+    }
+
+private:
+    asio::awaitable<void> run(http::request<http::string_body> req);
+    void write_front();
+
+    websocket::stream<beast::tcp_stream> ws_;
+    HttpServer::Impl& server_;
+    std::string user_;
+    std::deque<std::shared_ptr<const std::string>> queue_;
+    bool open_ = false;
+};
+
+struct HttpServer::Impl {
+    service::Service& svc;
+    asio::io_context& ioc;
+    std::string static_dir;
+    proto::JsonApi api;
+    tcp::acceptor* acceptor = nullptr;
+    std::set<std::weak_ptr<WsSession>, std::owner_less<std::weak_ptr<WsSession>>> sockets;
+    bool stopping = false;
+
+    Impl(service::Service& s, asio::io_context& i, std::string dir) : svc(s), ioc(i), static_dir(std::move(dir)), api(s) {}
+
+    http::response<http::string_body> respond(const http::request<http::string_body>& req) {
+        http::response<http::string_body> res;
+        res.version(req.version());
+        res.keep_alive(req.keep_alive());
+        res.set(http::field::server, "hisha-server");
+        std::string target(req.target());
+        if (target.starts_with("/api/")) {
+            proto::HttpReply r = api.handle(std::string(req.method_string()), target, req.body(), bearer_token(req));
+            res.result(r.status);
+            res.set(http::field::content_type, r.content_type);
+            if (!r.filename.empty())
+                res.set(http::field::content_disposition, "attachment; filename=\"" + r.filename + "\"");
+            res.body() = std::move(r.body);
+        } else {
+            serve_file(req, res, target);
+        }
+        res.prepare_payload();
+        return res;
+    }
+
+    void serve_file(const http::request<http::string_body>& req, http::response<http::string_body>& res,
+                    std::string target) {
+        target = target.substr(0, target.find('?'));
+        if (req.method() != http::verb::get && req.method() != http::verb::head) {
+            res.result(http::status::method_not_allowed);
+            res.body() = "method not allowed\n";
+            return;
+        }
+        if (static_dir.empty()) {
+            res.set(http::field::content_type, "text/html; charset=utf-8");
+            if (target == "/") {
+                res.body() = "<!doctype html><title>Hisha</title><h1>Hisha shogi server</h1>"
+                             "<p>The JSON API is under /api/ (GET /api/games); live events at /api/ws.</p>\n";
+            } else {
+                res.result(http::status::not_found);
+                res.body() = "not found\n";
+            }
+            return;
+        }
+        if (target.find("..") != std::string::npos || target.find('\\') != std::string::npos) {
+            res.result(http::status::bad_request);
+            res.body() = "bad path\n";
+            return;
+        }
+        std::string path = static_dir + (target == "/" ? "/index.html" : target);
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(path, ec))
+            path = static_dir + "/index.html";  // client-side routes
+        std::ifstream f(path, std::ios::binary);
+        if (!f) {
+            res.result(http::status::not_found);
+            res.body() = "not found\n";
+            return;
+        }
+        std::ostringstream ss;
+        ss << f.rdbuf();
+        res.set(http::field::content_type, mime_type(path));
+        if (req.method() == http::verb::get)
+            res.body() = ss.str();
+    }
+
+    asio::awaitable<void> session(tcp::socket socket) {
+        beast::tcp_stream stream(std::move(socket));
+        beast::flat_buffer buffer;
+        for (;;) {
+            http::request_parser<http::string_body> parser;
+            parser.header_limit(16 * 1024);
+            parser.body_limit(64 * 1024);
+            stream.expires_after(std::chrono::seconds(60));
+            auto [ec, n] = co_await http::async_read(stream, buffer, parser, use_tuple);
+            if (ec == http::error::end_of_stream || ec == asio::error::eof || ec == beast::error::timeout
+                || ec == asio::error::connection_reset || ec == asio::error::operation_aborted)
+                break;
+            if (ec) {  // malformed: answer 400 and close (Redis: protocol error, then close)
+                http::response<http::string_body> res{http::status::bad_request, 11};
+                res.set(http::field::content_type, "application/json");
+                res.body() = R"({"error":"bad request: )" + ec.message() + "\"}";
+                res.keep_alive(false);
+                res.prepare_payload();
+                co_await http::async_write(stream, res, use_tuple);
+                break;
+            }
+            http::request<http::string_body> req = parser.release();
+            if (websocket::is_upgrade(req)) {
+                std::string target(req.target());
+                auto user = svc.token_user(bearer_token(req));
+                if (target.starts_with("/api/ws") && user) {
+                    stream.expires_never();
+                    auto ws = std::make_shared<WsSession>(stream.release_socket(), *this, *user);
+                    sockets.insert(ws);
+                    ws->start(std::move(req));
+                    co_return;
+                }
+                http::response<http::string_body> res{http::status::unauthorized, req.version()};
+                res.set(http::field::content_type, "application/json");
+                res.body() = R"({"error":"WebSocket needs /api/ws?token=<token>"})";
+                res.keep_alive(false);
+                res.prepare_payload();
+                co_await http::async_write(stream, res, use_tuple);
+                break;
+            }
+            auto res = respond(req);
+            bool keep = res.keep_alive();
+            auto [wec, wn] = co_await http::async_write(stream, res, use_tuple);
+            if (wec || !keep)
+                break;
+        }
+        boost::system::error_code ec;
+        stream.socket().shutdown(tcp::socket::shutdown_both, ec);
+    }
+
+    asio::awaitable<void> accept_loop(tcp::acceptor& a) {
+        for (;;) {
+            auto [ec, socket] = co_await a.async_accept(use_tuple);
+            if (ec) {
+                if (ec == asio::error::operation_aborted || !a.is_open())
+                    co_return;
+                continue;
+            }
+            asio::co_spawn(ioc, session(std::move(socket)), asio::detached);
+        }
+    }
+};
+
+void WsSession::start(http::request<http::string_body> req) {
+    auto self = shared_from_this();
+    asio::co_spawn(ws_.get_executor(), [self, req = std::move(req)]() mutable { return self->run(std::move(req)); },
+                   asio::detached);
+}
+
+asio::awaitable<void> WsSession::run(http::request<http::string_body> req) {
+    auto self = shared_from_this();
+    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+    ws_.read_message_max(64 * 1024);
+    auto [ec] = co_await ws_.async_accept(req, use_tuple);
+    if (ec)
+        co_return;
+    open_ = true;
+    server_.svc.connect(user_, self, "web");
+    send(nlohmann::json{{"type", "hello"}, {"user", user_}}.dump());
+    beast::flat_buffer buf;
+    for (;;) {
+        auto [rec, n] = co_await ws_.async_read(buf, use_tuple);
+        if (rec)
+            break;
+        std::string text = beast::buffers_to_string(buf.data());
+        buf.consume(buf.size());
+        send(server_.api.on_ws_message(user_, text).dump());
+    }
+    open_ = false;
+    server_.svc.disconnect(self);
+}
+
+void WsSession::deliver(const service::Event& e) {
+    if (!open_)
+        return;
+    send(server_.api.event_json(e).dump());
+    if (e.kind == service::EventKind::Move && e.game_id) {
+        const service::LiveGame* g = server_.svc.game(e.game_id);
+        if (g && g->color_of(user_))
+            server_.svc.mark_seen(user_, e.game_id);  // a web client shows every move at once
+    }
+}
+
+void WsSession::send(std::string text) {
+    if (!open_)
+        return;
+    if (queue_.size() > 1000) {  // a client that does not read
+        close();
+        return;
+    }
+    queue_.push_back(std::make_shared<const std::string>(std::move(text)));
+    if (queue_.size() == 1)
+        write_front();
+}
+
+void WsSession::write_front() {
+    auto self = shared_from_this();
+    ws_.text(true);
+    ws_.async_write(asio::buffer(*queue_.front()), [self](boost::system::error_code ec, std::size_t) {
+        if (ec) {
+            self->queue_.clear();
+            self->close();
+            return;
+        }
+        self->queue_.pop_front();
+        if (!self->queue_.empty())
+            self->write_front();
+    });
+}
+
+HttpServer::HttpServer(service::Service& svc, asio::io_context& ioc, std::string static_dir)
+    : impl_(std::make_shared<Impl>(svc, ioc, std::move(static_dir))) {}
+
+HttpServer::~HttpServer() = default;
+
+void HttpServer::start(tcp::acceptor& acceptor) {
+    impl_->acceptor = &acceptor;
+    asio::co_spawn(impl_->ioc, impl_->accept_loop(acceptor), asio::detached);
+}
+
+void HttpServer::stop() {
+    impl_->stopping = true;
+    for (auto& w : impl_->sockets)
+        if (auto s = w.lock())
+            s->close();
+}
+
+}  // namespace hisha::server::net

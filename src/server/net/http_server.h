@@ -1,0 +1,27 @@
+// HttpServer: the HTTP + WebSocket port. Each connection is a coroutine over a Beast stream
+// with header/body limits and timeouts; /api/* goes to the JSON API, /api/ws upgrades to a
+// WebSocket session that receives live events, other paths serve static files.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "server/net/net.h"
+#include "server/service/service.h"
+
+namespace hisha::server::net {
+
+class HttpServer {
+public:
+    HttpServer(service::Service& svc, asio::io_context& ioc, std::string static_dir);
+    ~HttpServer();
+    void start(tcp::acceptor& acceptor);
+    void stop();
+
+    struct Impl;
+
+private:
+    std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace hisha::server::net

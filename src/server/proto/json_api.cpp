@@ -1,0 +1,466 @@
+// JsonApi: routing by path segments; errors are {"error": "..."} with a 4xx status and never
+// throw past handle().
+#include "server/proto/json_api.h"
+
+#include <charconv>
+#include <vector>
+
+#include "notation/formats.h"
+#include "notation/usi.h"
+
+namespace hisha::server::proto {
+
+using nlohmann::json;
+using service::LiveGame;
+
+namespace {
+
+HttpReply reply(int status, const json& j) { return {status, j.dump(), "application/json", {}}; }
+HttpReply error(int status, const std::string& msg) { return reply(status, json{{"error", msg}}); }
+
+std::vector<std::string> segments(std::string_view path) {
+    std::vector<std::string> out;
+    while (!path.empty()) {
+        if (path[0] == '/') {
+            path.remove_prefix(1);
+            continue;
+        }
+        auto slash = path.find('/');
+        out.emplace_back(path.substr(0, slash));
+        if (slash == std::string_view::npos)
+            break;
+        path.remove_prefix(slash);
+    }
+    return out;
+}
+
+std::string url_decode(std::string_view s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '+')
+            out += ' ';
+        else if (s[i] == '%' && i + 2 < s.size()) {
+            int v = 0;
+            std::from_chars(s.data() + i + 1, s.data() + i + 3, v, 16);
+            out += char(v);
+            i += 2;
+        } else
+            out += s[i];
+    }
+    return out;
+}
+
+std::string query_param(std::string_view query, std::string_view key) {
+    while (!query.empty()) {
+        auto amp = query.find('&');
+        std::string_view kv = query.substr(0, amp);
+        auto eq = kv.find('=');
+        if (kv.substr(0, eq) == key)
+            return eq == std::string_view::npos ? "" : url_decode(kv.substr(eq + 1));
+        if (amp == std::string_view::npos)
+            break;
+        query.remove_prefix(amp + 1);
+    }
+    return {};
+}
+
+std::optional<std::int64_t> to_id(const std::string& s) {
+    std::int64_t v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size() || v <= 0)
+        return std::nullopt;
+    return v;
+}
+
+const char* status_name(GameStatus s) {
+    switch (s) {
+    case GameStatus::Offered: return "offered";
+    case GameStatus::Active: return "active";
+    case GameStatus::Finished: return "finished";
+    case GameStatus::Aborted: return "aborted";
+    }
+    return "";
+}
+
+std::string str(const json& j, const char* key) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+json JsonApi::user_json(const UserRow& u) {
+    return {{"name", u.name},       {"rating", std::lround(u.rating)}, {"deviation", std::lround(u.deviation)},
+            {"wins", u.wins},       {"losses", u.losses},              {"draws", u.draws},
+            {"online", svc_.online(u.name)}, {"bot", u.bot}};
+}
+
+json JsonApi::challenge_json(const ChallengeRow& c) {
+    return {{"id", c.id},
+            {"challenger", c.challenger},
+            {"pattern", c.pattern},
+            {"challenger_color", c.challenger_color == 0 ? "black" : "white"},
+            {"first_move", c.first_move},
+            {"comment", c.comment},
+            {"time_control", c.tc.describe()}};
+}
+
+json JsonApi::game_json(const LiveGame& g, bool with_moves) {
+    json j{{"id", g.row.id},
+           {"black", g.row.black},
+           {"white", g.row.white},
+           {"status", status_name(g.row.status)},
+           {"time_control", g.row.tc.describe()},
+           {"origin", g.row.origin},
+           {"plies", g.row.moves.size()},
+           {"to_move", g.to_move() == core::BLACK ? "black" : "white"},
+           {"sfen", g.game.position().sfen()},
+           {"winner", g.row.winner},
+           {"reason", g.row.reason},
+           {"clock",
+            {{"black_ms", g.row.remaining[0]},
+             {"white_ms", g.row.remaining[1]},
+             {"turn_started", g.row.turn_started},
+             {"allowed_ms", g.deadline()},
+             {"now", svc_.now()}}}};
+    if (g.row.tc.kind == service::TimeKind::Correspondence)
+        j["clock"]["days_per_move"] = g.row.tc.days_per_move;
+    if (with_moves) {
+        json moves = json::array();
+        for (auto& m : service::Service::move_log(g.row))
+            moves.push_back({{"ply", m.ply + 1},
+                             {"by", m.mover == core::BLACK ? "black" : "white"},
+                             {"usi", m.text},
+                             {"western", m.western},
+                             {"csa", m.csa},
+                             {"spent_ms", m.spent_ms},
+                             {"notices", m.notices}});
+        j["moves"] = moves;
+    }
+    return j;
+}
+
+json JsonApi::event_json(const service::Event& e) {
+    using service::EventKind;
+    json j{{"game", e.game_id}};
+    switch (e.kind) {
+    case EventKind::Move:
+        j["type"] = "move";
+        j["ply"] = e.ply + 1;
+        j["by"] = e.from;
+        j["usi"] = e.usi;
+        j["csa"] = e.csa;
+        j["western"] = e.western;
+        j["spent_ms"] = e.spent_ms;
+        j["notices"] = e.notices;
+        if (const LiveGame* g = svc_.game(e.game_id))
+            j["clock"] = game_json(*g, false)["clock"];
+        break;
+    case EventKind::Undo: j["type"] = "undo"; j["by"] = e.from; j["plies"] = e.ply; break;
+    case EventKind::GameEnded:
+        j["type"] = "game_ended";
+        j["winner"] = e.winner == core::Winner::Black ? "black" : e.winner == core::Winner::White ? "white"
+                    : e.winner == core::Winner::Draw  ? "draw" : "";
+        j["reason"] = service::reason_name(e.reason);
+        j["detail"] = e.detail;
+        break;
+    case EventKind::GameStarted: j["type"] = "game_started"; j["text"] = e.text; break;
+    case EventKind::GameOffered: j["type"] = "game_offered"; break;
+    case EventKind::GameRejected: j["type"] = "game_rejected"; j["by"] = e.from; break;
+    case EventKind::Say: j["type"] = "say"; j["from"] = e.from; j["text"] = e.text; break;
+    case EventKind::Shout: j["type"] = "shout"; j["from"] = e.from; j["text"] = e.text; break;
+    case EventKind::Tell: j["type"] = "tell"; j["from"] = e.from; j["text"] = e.text; break;
+    case EventKind::Chat: j["type"] = "chat"; j["from"] = e.from; j["text"] = e.text; break;
+    case EventKind::Notice: j["type"] = "notice"; j["text"] = e.text; break;
+    }
+    return j;
+}
+
+std::string JsonApi::record(const LiveGame& g, std::string_view format, std::string& filename, bool& ok) {
+    auto fmt = notation::format_from_name(format.empty() ? "kif" : format);
+    ok = fmt.has_value();
+    if (!ok)
+        return {};
+    notation::GameRecord rec;
+    rec.set_header(notation::key::BLACK, g.row.black);
+    rec.set_header(notation::key::WHITE, g.row.white);
+    rec.set_header(notation::key::EVENT, "hisha game " + std::to_string(g.row.id));
+    rec.set_header(notation::key::TIME_CONTROL, g.row.tc.describe());
+    auto log = service::Service::move_log(g.row);
+    std::size_t first = 0;
+    if (!log.empty() && log[0].text.starts_with("HANDICAP:")) {
+        auto pos = service::Service::position_at(g.row, 1);
+        rec.start_sfen = pos->sfen();
+        if (auto h = core::handicap_from_sfen(rec.start_sfen))
+            rec.set_handicap(*h);
+        first = 1;
+    }
+    for (std::size_t i = first; i < log.size(); ++i) {
+        if (!log[i].move)
+            continue;
+        notation::MoveRecord mr;
+        mr.move = log[i].move;
+        mr.time_ms = int(log[i].spent_ms);
+        rec.moves.push_back(mr);
+    }
+    rec.result.winner = g.row.winner == "black" ? core::Winner::Black : g.row.winner == "white" ? core::Winner::White
+                      : g.row.winner == "draw"  ? core::Winner::Draw : core::Winner::None;
+    rec.result.reason = service::reason_from_name(g.row.reason);
+    if (rec.result.reason == core::EndReason::Resignation && !log.empty())
+        rec.result.actor = log.back().mover;
+    else if (rec.result.reason != core::EndReason::None)
+        rec.result.actor = g.to_move();
+    static const std::pair<notation::Format, const char*> EXT[] = {
+        {notation::Format::Kif, "kif"}, {notation::Format::Ki2, "ki2"}, {notation::Format::Csa, "csa"},
+        {notation::Format::Csa22, "csa"}, {notation::Format::Psn, "psn"}, {notation::Format::Sfen, "sfen"},
+        {notation::Format::Usi, "usi"}, {notation::Format::Western, "txt"}, {notation::Format::Xshogi, "gam"}};
+    std::string ext = "txt";
+    for (auto& [f, e] : EXT)
+        if (f == *fmt)
+            ext = e;
+    filename = "hisha-" + std::to_string(g.row.id) + "." + ext;
+    return notation::write_record(rec, *fmt);
+}
+
+HttpReply JsonApi::handle(std::string_view method, std::string_view target, std::string_view body,
+                          std::string_view token) {
+    std::string_view path = target.substr(0, target.find('?'));
+    std::string_view query = target.find('?') == std::string_view::npos ? "" : target.substr(target.find('?') + 1);
+    auto seg = segments(path);
+    if (seg.empty() || seg[0] != "api")
+        return error(404, "not found");
+    seg.erase(seg.begin());
+    json in = json::object();
+    if (!body.empty()) {
+        in = json::parse(body, nullptr, false);
+        if (in.is_discarded() || !in.is_object())
+            return error(400, "the body is not a JSON object");
+    }
+    bool post = method == "POST", get = method == "GET", del = method == "DELETE";
+    auto route = [&](std::initializer_list<const char*> parts) {
+        if (seg.size() != parts.size())
+            return false;
+        std::size_t i = 0;
+        for (const char* p : parts) {
+            if (std::string_view(p) != "*" && seg[i] != p)
+                return false;
+            ++i;
+        }
+        return true;
+    };
+
+    // --- without a login
+    if (post && (route({"register"}) || route({"login"}))) {
+        auto u = seg[0] == "register" ? svc_.register_user(str(in, "name"), str(in, "password"))
+                                      : svc_.login(str(in, "name"), str(in, "password"));
+        if (!u)
+            return error(seg[0] == "register" ? 400 : 401, u.error());
+        auto tok = svc_.create_token(u->name);
+        if (!tok)
+            return error(500, tok.error());
+        return reply(200, {{"token", *tok}, {"user", user_json(*u)}});
+    }
+    if (get && route({"who"})) {
+        json list = json::array();
+        for (auto& o : svc_.who("*"))
+            list.push_back({{"name", o.name}, {"since", o.since}, {"via", o.protocol}});
+        return reply(200, list);
+    }
+    if (get && route({"games"})) {
+        json list = json::array();
+        for (auto* g : svc_.active_games())
+            list.push_back(game_json(*g, false));
+        return reply(200, list);
+    }
+    if (get && route({"games", "*"})) {
+        auto id = to_id(seg[1]);
+        const LiveGame* g = id ? svc_.game(*id) : nullptr;
+        if (!g)
+            return error(404, "no such game");
+        return reply(200, game_json(*g));
+    }
+    if (get && route({"games", "*", "record"})) {
+        auto id = to_id(seg[1]);
+        const LiveGame* g = id ? svc_.game(*id) : nullptr;
+        if (!g)
+            return error(404, "no such game");
+        bool ok = false;
+        HttpReply r;
+        r.body = record(*g, query_param(query, "format"), r.filename, ok);
+        if (!ok)
+            return error(400, "unknown format (kif ki2 csa psn sfen usi western xshogi)");
+        r.content_type = "text/plain; charset=utf-8";
+        return r;
+    }
+    if (get && route({"users"})) {
+        std::string pattern = query_param(query, "pattern");
+        json list = json::array();
+        for (auto* u : svc_.users(pattern.empty() ? "*" : pattern))
+            list.push_back(user_json(*u));
+        return reply(200, list);
+    }
+
+    // --- with a login
+    auto user = svc_.token_user(token);
+    if (!user)
+        return error(401, "log in first (Authorization: Bearer <token>)");
+    const std::string& me = *user;
+    if (post && route({"logout"})) {
+        svc_.revoke_token(token);
+        return reply(200, {{"ok", true}});
+    }
+    if (get && route({"me"})) {
+        json games = json::array();
+        for (auto* g : svc_.games_of(me))
+            games.push_back(game_json(*g, false));
+        return reply(200, {{"user", user_json(*svc_.user(me))}, {"games", games}});
+    }
+    if (get && (route({"challenges"}) || route({"lobby"}))) {
+        json list = json::array();
+        for (auto* c : svc_.challenges_for(me))
+            list.push_back(challenge_json(*c));
+        if (seg[0] == "challenges")
+            return reply(200, list);
+        json games = json::array();
+        for (auto* g : svc_.active_games())
+            games.push_back(game_json(*g, false));
+        json online = json::array();
+        for (auto& o : svc_.who("*"))
+            online.push_back(o.name);
+        return reply(200, {{"challenges", list}, {"games", games}, {"online", online}});
+    }
+    if (post && route({"challenges"})) {
+        std::optional<service::TimeControl> tc;
+        if (auto t = str(in, "time_control"); !t.empty()) {
+            tc = service::parse_time_control(t);
+            if (!tc)
+                return error(400, "bad time_control (corr-7, 600-10, 600-10F, 300-0)");
+        }
+        std::string pattern = str(in, "pattern");
+        auto id = svc_.new_challenge(me, pattern.empty() ? "*" : pattern, str(in, "color") == "white" ? 1 : 0,
+                                     str(in, "first_move"), str(in, "comment"), tc);
+        if (!id)
+            return error(400, id.error());
+        return reply(200, {{"id", *id}});
+    }
+    if (post && route({"challenges", "*", "accept"})) {
+        auto id = to_id(seg[1]);
+        auto g = id ? svc_.accept_challenge(me, *id) : service::Reply<std::int64_t>(service::fail("bad id"));
+        if (!g)
+            return error(400, g.error());
+        return reply(200, game_json(*svc_.game(*g)));
+    }
+    if (del && route({"challenges", "*"})) {
+        auto id = to_id(seg[1]);
+        auto r = id ? svc_.remove_challenge(me, *id) : service::Reply<void>(service::fail("bad id"));
+        if (!r)
+            return error(400, r.error());
+        return reply(200, {{"ok", true}});
+    }
+    if (post && route({"games"})) {
+        auto tc = service::parse_time_control(str(in, "time_control").empty() ? "corr" : str(in, "time_control"));
+        if (!tc)
+            return error(400, "bad time_control");
+        bool black = str(in, "color") != "white";
+        std::string opp = str(in, "opponent");
+        auto g = svc_.create_game(black ? me : opp, black ? opp : me, *tc, "web");
+        if (!g)
+            return error(400, g.error());
+        return reply(200, game_json(*svc_.game(*g)));
+    }
+    if (post && seg.size() == 3 && seg[0] == "games") {
+        auto id = to_id(seg[1]);
+        if (!id || !svc_.game(*id))
+            return error(404, "no such game");
+        const std::string& action = seg[2];
+        service::Reply<void> r;
+        if (action == "move") {
+            auto p = svc_.play(me, *id, str(in, "move"));
+            if (!p)
+                return error(p.error().find("not yours") != std::string::npos ? 403 : 400, p.error());
+            return reply(200, {{"usi", p->usi}, {"western", p->western}, {"csa", p->csa}, {"notices", p->notices},
+                               {"game", game_json(*svc_.game(*id), false)}});
+        } else if (action == "resign") {
+            r = svc_.resign(me, *id);
+        } else if (action == "undo") {
+            r = svc_.undo(me, *id, in.value("opponent", false));
+        } else if (action == "declare") {
+            r = svc_.declare(me, *id);
+        } else if (action == "seen") {
+            svc_.mark_seen(me, *id);
+        } else if (action == "watch") {
+            svc_.watch(me, *id, in.value("on", true));
+        } else if (action == "say") {
+            auto s = svc_.say(me, *id, str(in, "text"), in.value("leave", true));
+            if (!s)
+                return error(400, s.error());
+        } else {
+            return error(404, "unknown action " + action);
+        }
+        if (!r)
+            return error(r.error().find("not yours") != std::string::npos ? 403 : 400, r.error());
+        return reply(200, {{"ok", true}, {"game", game_json(*svc_.game(*id), false)}});
+    }
+    if (post && route({"tell"})) {
+        auto r = svc_.tell(me, str(in, "to"), str(in, "text"), in.value("leave", true));
+        if (!r)
+            return error(400, r.error());
+        return reply(200, {{"delivered", *r == service::TellResult::Delivered}});
+    }
+    if (post && route({"shout"})) {
+        auto r = svc_.shout(me, str(in, "text"));
+        if (!r)
+            return error(400, r.error());
+        return reply(200, {{"reached", *r}});
+    }
+    return error(404, "no such API: " + std::string(method) + " " + std::string(path));
+}
+
+json JsonApi::on_ws_message(const std::string& user, std::string_view text) {
+    json in = json::parse(text, nullptr, false);
+    if (in.is_discarded() || !in.is_object())
+        return {{"type", "error"}, {"message", "not a JSON object"}};
+    json out{{"type", "ok"}};
+    if (in.contains("id"))
+        out["id"] = in["id"];
+    std::string type = str(in, "type");
+    std::int64_t gid = in.value("game", std::int64_t(0));
+    auto fail = [&](const std::string& m) {
+        out["type"] = "error";
+        out["message"] = m;
+        return out;
+    };
+    if (type == "ping") {
+        out["type"] = "pong";
+        return out;
+    }
+    if (type == "move") {
+        auto p = svc_.play(user, gid, str(in, "move"));
+        if (!p)
+            return fail(p.error());
+        out["usi"] = p->usi;
+        return out;
+    }
+    if (type == "resign") {
+        auto r = svc_.resign(user, gid);
+        return r ? out : fail(r.error());
+    }
+    if (type == "watch") {
+        if (!svc_.game(gid))
+            return fail("no such game");
+        svc_.watch(user, gid, in.value("on", true));
+        out["game"] = game_json(*svc_.game(gid));
+        return out;
+    }
+    if (type == "say") {
+        auto r = svc_.say(user, gid, str(in, "text"), true);
+        return r ? out : fail(r.error());
+    }
+    if (type == "seen") {
+        svc_.mark_seen(user, gid);
+        return out;
+    }
+    return fail("unknown message type '" + type + "'");
+}
+
+}  // namespace hisha::server::proto

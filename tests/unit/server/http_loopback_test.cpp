@@ -1,0 +1,210 @@
+// The HTTP + WebSocket JSON API over 127.0.0.1: accounts, a challenge accepted, a game played
+// with WebSocket moves and HTTP moves, live events, a refused move in another player's game,
+// record downloads, malformed input, and the same game seen through the text and CSA
+// protocols.
+#include <gtest/gtest.h>
+
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <nlohmann/json.hpp>
+
+#include "server_process.h"
+#include "test_util.h"
+
+using namespace hisha::server::test;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+using nlohmann::json;
+
+namespace {
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+// Synchronous Beast calls ignore the stream's expiry: bound them at the socket.
+void bound(tcp::socket& s) {
+    timeval tv{5, 0};
+    setsockopt(s.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    setsockopt(s.native_handle(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+}
+
+struct Http {
+    asio::io_context ioc;
+    beast::tcp_stream stream{ioc};
+    explicit Http(int port) {
+        stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), std::uint16_t(port)));
+        bound(stream.socket());
+    }
+
+    std::pair<int, std::string> request(http::verb verb, const std::string& target, const std::string& body = {},
+                                        const std::string& token = {}) {
+        http::request<http::string_body> req{verb, target, 11};
+        req.set(http::field::host, "127.0.0.1");
+        if (!token.empty())
+            req.set(http::field::authorization, "Bearer " + token);
+        if (!body.empty()) {
+            req.set(http::field::content_type, "application/json");
+            req.body() = body;
+        }
+        req.prepare_payload();
+        stream.expires_after(std::chrono::seconds(5));
+        http::write(stream, req);
+        beast::flat_buffer buf;
+        http::response<http::string_body> res;
+        http::read(stream, buf, res);
+        return {res.result_int(), res.body()};
+    }
+    json post(const std::string& target, const json& body, const std::string& token = {}, int expect = 200) {
+        auto [status, text] = request(http::verb::post, target, body.dump(), token);
+        EXPECT_EQ(status, expect) << target << ": " << text;
+        return json::parse(text, nullptr, false);
+    }
+    json get(const std::string& target, const std::string& token = {}) {
+        auto [status, text] = request(http::verb::get, target, {}, token);
+        EXPECT_EQ(status, 200) << target << ": " << text;
+        return json::parse(text, nullptr, false);
+    }
+};
+
+struct Ws {
+    asio::io_context ioc;
+    websocket::stream<beast::tcp_stream> ws{ioc};
+    Ws(int port, const std::string& token) {
+        beast::get_lowest_layer(ws).connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), std::uint16_t(port)));
+        bound(beast::get_lowest_layer(ws).socket());
+        beast::get_lowest_layer(ws).expires_after(std::chrono::seconds(5));
+        ws.handshake("127.0.0.1", "/api/ws?token=" + token);
+        EXPECT_EQ(read()["type"], "hello");
+    }
+    void send(const json& j) { ws.write(asio::buffer(j.dump())); }
+    // Bounded: an async read run for at most 5 s.
+    json read() {
+        beast::flat_buffer buf;
+        boost::system::error_code ec = asio::error::would_block;
+        ws.async_read(buf, [&](boost::system::error_code e, std::size_t) { ec = e; });
+        ioc.restart();
+        ioc.run_for(std::chrono::seconds(5));
+        if (ec == asio::error::would_block) {
+            beast::get_lowest_layer(ws).cancel();
+            ioc.restart();
+            ioc.run();
+            throw std::runtime_error("no WebSocket message within 5 s");
+        }
+        if (ec)
+            throw std::runtime_error("WebSocket read: " + ec.message());
+        return json::parse(beast::buffers_to_string(buf.data()));
+    }
+    /// Reads messages until one of the given type arrives.
+    json read_type(const std::string& type) {
+        for (int i = 0; i < 50; ++i) {
+            json j = read();
+            if (std::getenv("HISHA_TEST_VERBOSE"))
+                std::fprintf(stderr, "ws: %s\n", j.dump().c_str());
+            if (j["type"] == type)
+                return j;
+        }
+        return {};
+    }
+};
+
+}  // namespace
+
+TEST(HttpLoopback, JsonWebSocketGameSeenThroughAllThreeProtocols) {
+    ServerProcess srv(temp_db("http_game"));
+    int port = srv.ports.at("http");
+    Http h(port);
+    std::string ta = h.post("/api/register", {{"name", "alice"}, {"password", "secret"}})["token"];
+    std::string tb = h.post("/api/register", {{"name", "bob"}, {"password", "secret"}})["token"];
+    std::string tc = h.post("/api/register", {{"name", "carol"}, {"password", "secret"}})["token"];
+    h.post("/api/login", {{"name", "alice"}, {"password", "wrong"}}, {}, 401);
+    EXPECT_EQ(h.get("/api/me", ta)["user"]["name"], "alice");
+
+    json c = h.post("/api/challenges",
+                    {{"pattern", "bob"}, {"color", "black"}, {"first_move", "P-7f"}, {"time_control", "600-10"}}, ta);
+    ASSERT_TRUE(c.contains("id"));
+    EXPECT_EQ(h.get("/api/challenges", tb).size(), 1u);
+    EXPECT_EQ(h.get("/api/challenges", tc).size(), 0u);
+    json g = h.post("/api/challenges/" + std::to_string(int(c["id"])) + "/accept", json::object(), tb);
+    ASSERT_EQ(g["id"], 1);
+    EXPECT_EQ(g["plies"], 1);
+    EXPECT_EQ(g["to_move"], "white");
+
+    Ws wa(port, ta), wb(port, tb);
+    wb.send({{"type", "move"}, {"game", 1}, {"move", "3c3d"}, {"id", 7}});
+    json ok = wb.read_type("ok");
+    EXPECT_EQ(ok["id"], 7);
+    json ev = wa.read_type("move");
+    EXPECT_EQ(ev["usi"], "3c3d");
+    EXPECT_EQ(ev["csa"], "-3334FU");
+    EXPECT_EQ(ev["western"], "P-3d");
+    EXPECT_EQ(ev["ply"], 2);
+    EXPECT_TRUE(ev["clock"].contains("white_ms"));
+
+    // HTTP moves in CSA notation work too; carol may not move in this game.
+    Http hc(port);
+    auto [status, text] = hc.request(http::verb::post, "/api/games/1/move", json{{"move", "2g2f"}}.dump(), tc);
+    EXPECT_EQ(status, 403) << text;
+    json p = h.post("/api/games/1/move", {{"move", "+2726FU"}}, ta);
+    EXPECT_EQ(p["western"], "P-2f");
+    EXPECT_EQ(wb.read_type("move")["usi"], "2g2f");
+    wb.send({{"type", "move"}, {"game", 1}, {"move", "5a5c"}});
+    EXPECT_EQ(wb.read_type("error")["type"], "error");
+    wb.send(json("not an object"));
+    EXPECT_EQ(wb.read_type("error")["type"], "error");
+    wb.send({{"type", "ping"}});
+    EXPECT_EQ(wb.read_type("pong")["type"], "pong");  // still open
+
+    json full = h.get("/api/games/1");
+    ASSERT_EQ(full["moves"].size(), 3u);
+    EXPECT_EQ(full["moves"][2]["csa"], "+2726FU");
+    auto [rs, csa_text] = h.request(http::verb::get, "/api/games/1/record?format=csa");
+    EXPECT_EQ(rs, 200);
+    EXPECT_TRUE(has(csa_text, "+7776FU")) << csa_text;
+    EXPECT_TRUE(has(csa_text, "-3334FU"));
+    auto [ks, kif_text] = h.request(http::verb::get, "/api/games/1/record?format=kif");
+    EXPECT_EQ(ks, 200);
+    EXPECT_TRUE(has(kif_text, "alice"));
+    EXPECT_EQ(h.request(http::verb::get, "/api/games/1/record?format=nope").first, 400);
+
+    // The text protocol shows the board; the CSA x1 %%SHOW lists the moves.
+    LineClient t(srv.ports.at("text"));
+    t.read_until("hisha> ");
+    t.cmd("LOGIN carol secret");
+    std::string board = t.cmd("B 1");
+    EXPECT_TRUE(has(board, "alice (Black) vs bob (White), 600-10, 3 moves")) << board;
+    EXPECT_TRUE(has(board, ": P:  : P:")) << board;
+    LineClient x(srv.ports.at("csa"));
+    x.send_line("LOGIN carol secret x1", "\n");
+    x.read_until("+OK x1\n");
+    x.send_line("%%SHOW 1", "\n");
+    std::string show = x.read_until("##[SHOW] +OK\n");
+    EXPECT_TRUE(has(show, "+7776FU,T0") && has(show, "-3334FU") && has(show, "+2726FU")) << show;
+
+    // Resignation over HTTP ends it for the WebSocket clients.
+    h.post("/api/games/1/resign", json::object(), tb);
+    json end = wa.read_type("game_ended");
+    EXPECT_EQ(end["winner"], "black");
+    EXPECT_EQ(end["reason"], "resignation");
+}
+
+TEST(HttpLoopback, MalformedRequestsAreAnswered) {
+    ServerProcess srv(temp_db("http_bad"));
+    int port = srv.ports.at("http");
+    Http h(port);
+    auto [s1, t1] = h.request(http::verb::post, "/api/login", "this is not json");
+    EXPECT_EQ(s1, 400);
+    EXPECT_TRUE(has(t1, "not a JSON object"));
+    auto [s2, t2] = h.request(http::verb::get, "/api/games/999");  // same connection: kept
+    EXPECT_EQ(s2, 404);
+    EXPECT_EQ(h.request(http::verb::get, "/api/me").first, 401);
+    EXPECT_EQ(h.request(http::verb::get, "/").first, 200);
+    EXPECT_EQ(h.request(http::verb::get, "/api/games/abc").first, 404);
+    std::string big(100 * 1024, 'x');
+    LineClient raw(port);
+    raw.send_raw("GARBAGE\r\n\r\n");
+    EXPECT_TRUE(has(raw.read_until("}"), "400 Bad Request"));
+    EXPECT_TRUE(raw.closed_by_peer());
+}
