@@ -48,7 +48,7 @@ void accumulate(const EvalParams& p, const Position& pos, Sink& sink) {
         Color c = color_of(pc);
         int sign = c == BLACK ? 1 : -1;
         if (pt == KING) {
-            sink.add(p.king_rank[relative_rank(~c, rank_of(s))], sign);
+            sink.add(p.king_rank[relative_rank(c, rank_of(s))], sign);  // 0 = the far rank
             return;
         }
         sink.add(p.board[pt], sign);

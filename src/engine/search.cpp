@@ -110,7 +110,7 @@ void Worker::iterative_deepening() {
         if (is_mate_score(root_moves[0].score) && VALUE_MATE - std::abs(root_moves[0].score) <= root_depth_
             && !pool_.limits.infinite && !pool_.pondering_)
             break;
-        if (pool_.time.limited() && !pool_.pondering_) {
+        if (pool_.time.limited() && !pool_.time.fixed() && !pool_.pondering_) {
             // Stop between iterations when the next one would likely overrun the optimum.
             double factor = root_moves.size() == 1 ? 0.2 : 1.0;
             if (pool_.time.elapsed() > pool_.time.optimum() * factor * 0.6)

@@ -39,11 +39,14 @@ public:
     /// Restarts the clock (a ponder hit starts the real thinking time).
     void restart(TimePoint t) { start_ = t; }
     bool limited() const { return limited_; }
+    /// A fixed time per move: all of it may be used (unused time is lost).
+    bool fixed() const { return fixed_; }
 
 private:
     TimePoint start_{};
     int optimum_ = 0, maximum_ = 0;
     bool limited_ = false;
+    bool fixed_ = false;
 };
 
 }  // namespace hisha::engine

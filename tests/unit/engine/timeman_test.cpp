@@ -21,6 +21,11 @@ TEST(TimeManager, FixedTimePerMove) {
     TimeManager t = plan(l);
     EXPECT_EQ(t.optimum(), 900);
     EXPECT_EQ(t.maximum(), 900);
+    EXPECT_TRUE(t.fixed());
+    // A tenth of a second still leaves most of it for thinking.
+    l.movetime = 100;
+    TimeManager fast = plan(l);
+    EXPECT_EQ(fast.maximum(), 75);
 }
 
 TEST(TimeManager, ByoyomiOnlyUsesNearlyAllOfIt) {
@@ -28,6 +33,7 @@ TEST(TimeManager, ByoyomiOnlyUsesNearlyAllOfIt) {
     l.byoyomi = 10000;
     TimeManager t = plan(l);
     EXPECT_EQ(t.maximum(), 9900);
+    EXPECT_FALSE(t.fixed());
     EXPECT_GE(t.optimum(), 8000);
     EXPECT_LE(t.optimum(), t.maximum());
 }

@@ -79,3 +79,15 @@ TEST(Tune, SelfPlayWritesSamples) {
     for (const auto& s : samples)
         EXPECT_TRUE(s.result == 0 || s.result == 0.5f || s.result == 1);
 }
+
+TEST(Evaluate, KingsAreSaferAtHome) {
+    // The same material with Black's king on its own back rank or wandered up the board.
+    ClassicEvaluator eval;
+    Position home, out;
+    ASSERT_TRUE(home.set("4k4/9/9/9/9/9/9/9/4K4 b - 1").has_value());
+    ASSERT_TRUE(out.set("4k4/9/9/9/4K4/9/9/9/9 b - 1").has_value());
+    EXPECT_GT(eval.black_score(home), eval.black_score(out));
+    Position white_out;
+    ASSERT_TRUE(white_out.set("9/9/9/9/4k4/9/9/9/4K4 b - 1").has_value());
+    EXPECT_GT(eval.black_score(white_out), eval.black_score(home));
+}
