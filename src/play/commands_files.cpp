@@ -9,6 +9,7 @@
 #include "controller.h"
 #include "notation/diagram.h"
 #include "notation/formats.h"
+#include "board_view.h"
 
 namespace hisha::play {
 
@@ -46,10 +47,10 @@ std::string fixed(long long v, int width) {
     return s.size() < std::size_t(width) ? std::string(std::size_t(width) - s.size(), ' ') + s : s;
 }
 
-std::string padded(std::string s, std::size_t width) {
-    if (s.size() < width)
-        s.resize(width, ' ');
-    return s;
+// Pads to terminal columns (a kanji move counts two per character).
+std::string padded(std::string s, int width) {
+    int w = text_width(s);
+    return w < width ? s + std::string(std::size_t(width - w), ' ') : s + " ";
 }
 
 }  // namespace
