@@ -19,6 +19,7 @@ void usage() {
         "  --static DIR          serve the web UI's files from DIR\n"
         "  --days-per-move N     correspondence default (default 7)\n"
         "  --password-cost C     argon2id cost: interactive (default) or min (tests)\n"
+        "  --max-per-address N   connections allowed from one address (default 64)\n"
         "  --help                this text\n";
 }
 
@@ -63,6 +64,9 @@ int main(int argc, char** argv) {
             opt.config.default_days_per_move = std::atoi(value());
             if (opt.config.default_days_per_move < 1)
                 opt.config.default_days_per_move = 7;
+        } else if (a == "--max-per-address") {
+            long n = std::atol(value());
+            opt.max_connections_per_address = n > 0 ? std::size_t(n) : 64;
         } else if (a == "--password-cost") {
             std::string c = value();
             if (c == "min") {

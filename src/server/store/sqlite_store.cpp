@@ -121,7 +121,7 @@ class SqliteStore final : public Store {
 public:
     ~SqliteStore() override { sqlite3_close(db_); }
 
-    bool open(const std::string& path) {
+    bool open(const std::string& path, const std::string& sync) {
         if (path != ":memory:") {
             std::error_code ec;
             auto parent = std::filesystem::path(path).parent_path();
@@ -132,7 +132,8 @@ public:
                             nullptr) != SQLITE_OK)
             return fail();
         sqlite3_busy_timeout(db_, 5000);
-        if (!exec("PRAGMA journal_mode=WAL") || !exec("PRAGMA synchronous=FULL") || !exec("PRAGMA foreign_keys=ON"))
+        std::string sync_pragma = "PRAGMA synchronous=" + sync;
+        if (!exec("PRAGMA journal_mode=WAL") || !exec(sync_pragma.c_str()) || !exec("PRAGMA foreign_keys=ON"))
             return false;
         return migrate();
     }
@@ -481,9 +482,13 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Store> open_sqlite(const std::string& path, std::string& error) {
+std::unique_ptr<Store> open_sqlite(const std::string& path, std::string& error, const std::string& sync) {
+    if (sync != "FULL" && sync != "NORMAL") {
+        error = "sync must be full or normal";
+        return nullptr;
+    }
     auto s = std::make_unique<SqliteStore>();
-    if (!s->open(path)) {
+    if (!s->open(path, sync)) {
         error = s->last_error();
         return nullptr;
     }
@@ -500,11 +505,20 @@ std::unique_ptr<Store> open_store(const std::string& url, std::string& error) {
         error = "PostgreSQL is not supported yet; use sqlite:PATH";
         return nullptr;
     }
+    // "?sync=normal": commits survive a crash of the process (kill -9) but not of the machine;
+    // the default FULL also survives a power cut.
+    std::string sync = "FULL";
+    if (auto q = path.find("?sync="); q != std::string::npos) {
+        for (char c : path.substr(q + 6))
+            sync += char(std::toupper(static_cast<unsigned char>(c)));
+        sync.erase(0, 4);
+        path.resize(q);
+    }
     if (path.empty()) {
         error = "empty database path";
         return nullptr;
     }
-    return open_sqlite(path, error);
+    return open_sqlite(path, error, sync);
 }
 
 }  // namespace hisha::server::store

@@ -8,7 +8,8 @@
 
 namespace hisha::server::store {
 
-/// Opens (creating it if needed) the database at `path` (":memory:" for a private one).
-std::unique_ptr<Store> open_sqlite(const std::string& path, std::string& error);
+/// Opens (creating it if needed) the database at `path` (":memory:" for a private one);
+/// `sync` is SQLite's synchronous level, "FULL" (default) or "NORMAL".
+std::unique_ptr<Store> open_sqlite(const std::string& path, std::string& error, const std::string& sync = "FULL");
 
 }  // namespace hisha::server::store

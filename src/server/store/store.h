@@ -51,7 +51,8 @@ public:
     virtual bool delete_messages(const std::vector<std::int64_t>& ids) = 0;
 };
 
-/// Opens a store by URL: "sqlite:PATH" (or a bare path), ":memory:" for tests.
+/// Opens a store by URL: "sqlite:PATH" (or a bare path), ":memory:" for tests; a suffix
+/// "?sync=normal" trades power-cut durability for speed (process crashes still lose nothing).
 /// Returns null and sets `error` when it cannot be opened or migrated.
 std::unique_ptr<Store> open_store(const std::string& url, std::string& error);
 
