@@ -53,9 +53,11 @@ const Command COMMANDS[] = {
     {"analyze", "[depth D | time S]", "analyse the position (Enter stops)",
      "Shows the computer's principal variations for the side to move, until you press Enter or the depth or\n"
      "time given is reached; then the best move.", NO_FLAGS, cmd_analyze},
-    {"solve", "[seconds]", "solve the position as a mating problem",
-     "Looks for a forced mate by the side to move (every move a check) and prints its length and moves, or\n"
-     "that there is none. Default limit 10 seconds.", NO_FLAGS, cmd_solve},
+    {"solve", "[seconds] [tsume]", "solve the position as a mating problem",
+     "Looks for a forced mate by the side to move (every move a check) with the df-pn solver and prints the\n"
+     "shortest mate and its moves, or that there is none. Default limit 10 seconds. With `tsume` the position\n"
+     "is read as a tsume problem: the defender holds every piece not shown, futile interpositions do not count.",
+     NO_FLAGS, cmd_solve},
     {"quit", "", "leave the program", "Leaves the program (the experience file is saved).", G, cmd_quit},
     {"exit", "", "leave the program", "Same as quit.", G, cmd_quit},
     // --- settings
@@ -152,7 +154,7 @@ const Command COMMANDS[] = {
     {"p", "", "score the position piece by piece",
      "Evaluates the board and shows the value of each piece (what the score loses without it) and the total.",
      GX, cmd_p},
-    {"debug", "[bP|wN|...]", "value of a piece on every square",
+    {"debug", "[bP|wN]", "value of a piece on every square",
      "Asks for a piece as colour and letter (bP, wN) and shows the evaluation with it on each empty square.",
      GX, cmd_debug},
     {"test", "", "speed tests of move generation and evaluation",

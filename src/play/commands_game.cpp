@@ -210,10 +210,15 @@ void cmd_analyze(Controller& c, const CommandArgs& a) {
 }
 
 void cmd_solve(Controller& c, const CommandArgs& a) {
-    double seconds = a.words.empty() ? 10.0 : std::atof(a.words[0].c_str());
-    if (seconds <= 0)
-        seconds = 10.0;
-    MateReport r = solve_mate(c.session(), seconds);
+    double seconds = 10.0;
+    bool tsume = false;
+    for (const auto& w : a.words) {
+        if (w == "tsume")
+            tsume = true;
+        else if (std::atof(w.c_str()) > 0)
+            seconds = std::atof(w.c_str());
+    }
+    MateReport r = solve_mate(c.session(), seconds, tsume);
     c.ui().message(r.text);
 }
 

@@ -1,107 +1,52 @@
-// Mate search on top of the engine.
+// Mate search through the tsume solver.
 #include "solver.h"
 
-#include <future>
-#include <mutex>
+#include <cmath>
 
-#include "core/movegen.h"
-#include "core/rules.h"
 #include "session.h"
+#include "tsume/solver.h"
 
 namespace hisha::play {
 
 using namespace hisha::core;
 
-namespace {
-
-// Whether every move of the attacker (even plies) in `line` gives check.
-bool attacker_always_checks(const Position& start, const std::vector<Move>& line) {
-    auto p = start.clone();
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        if (!p->is_legal(line[i]))
-            return false;
-        if (i % 2 == 0 && !p->gives_check(line[i]))
-            return false;
-        p->play(line[i]);
-    }
-    return true;
-}
-
-// Completes a line that ends one move before the mate (the search reports the mate at its
-// leaf without the last move in the PV).
-void complete_line(const Position& start, std::vector<Move>& line, int plies) {
-    auto p = start.clone();
-    for (Move m : line) {
-        if (!p->is_legal(m))
-            return;
-        p->play(m);
-    }
-    if (int(line.size()) + 1 != plies)
-        return;
-    for (const auto& sm : MoveList<LEGAL>(*p)) {
-        if (!p->gives_check(sm.move))
-            continue;
-        p->play(sm.move);
-        bool mate = is_checkmate(*p);
-        p->unplay();
-        if (mate) {
-            line.push_back(sm.move);
-            return;
-        }
-    }
-}
-
-}  // namespace
-
-MateReport solve_mate(Session& session, double seconds) {
+MateReport solve_mate(Session& session, double seconds, bool tsume_convention) {
     MateReport r;
-    const Position& pos = session.position();
-    std::vector<Move> checks;
-    for (const auto& sm : MoveList<LEGAL>(pos))
-        if (pos.gives_check(sm.move))
-            checks.push_back(sm.move);
-    if (checks.empty()) {
-        r.text = "No move gives check: no mate.";
-        return r;
-    }
-    engine::Limits l;
-    l.movetime = int(seconds * 1000);
-    std::mutex m;
-    engine::SearchInfo last;
-    std::promise<engine::SearchResult> done;
-    engine::Engine& eng = session.engine();
-    eng.set_option("MultiPV", "1");
-    eng.go(
-        pos, l,
-        [&](const engine::SearchInfo& info) {
-            std::lock_guard<std::mutex> lock(m);
-            last = info;
-        },
-        [&](const engine::SearchResult& res) { done.set_value(res); }, checks);
-    engine::SearchResult res = done.get_future().get();
-    eng.wait();
-    std::lock_guard<std::mutex> lock(m);
-    if (!engine::is_mate_score(res.score) || res.score <= 0) {
-        r.text = "No mate found in " + std::to_string(int(seconds)) + " s (a search, not a proof).";
-        return r;
+    auto pos = session.position().clone();
+    tsume::Limits limits;
+    limits.time_limit_s = seconds;
+    limits.memory_mb = 64;
+    limits.convention = tsume_convention ? tsume::Convention::Tsume : tsume::Convention::Ordinary;
+    if (tsume_convention)
+        tsume::complete_defender_hand(*pos);
+    tsume::Result res = tsume::solve(*pos, limits);
+    switch (res.status) {
+    case tsume::Status::Error: r.text = "Not a mating problem: " + res.error; return r;
+    case tsume::Status::NoMate: r.text = "No mate: the defender always escapes."; return r;
+    case tsume::Status::Timeout:
+        if (res.pv.empty()) {
+            r.text = "No mate found in " + std::to_string(int(std::lround(seconds))) + " s.";
+            return r;
+        }
+        break;
+    case tsume::Status::Mate: break;
     }
     r.mate = true;
-    r.plies = engine::VALUE_MATE - res.score;
-    r.line = last.pv;
-    if (r.line.empty() || r.line[0] != res.best)
-        r.line = {res.best};
-    complete_line(pos, r.line, r.plies);
-    r.all_checks = attacker_always_checks(pos, r.line);
+    r.plies = res.length;
+    r.exact = res.exact;
+    r.line = res.pv;
     std::string moves;
-    auto p = pos.clone();
-    for (Move mv : r.line) {
-        if (!p->is_legal(mv))
+    auto p = pos->clone();
+    for (Move m : r.line) {
+        if (!p->is_legal(m))
             break;
-        moves += (moves.empty() ? "" : " ") + session.move_text(*p, mv);
-        p->play(mv);
+        moves += (moves.empty() ? "" : " ") + session.move_text(*p, m);
+        p->play(m);
     }
     r.text = "Mate in " + std::to_string(r.plies) + ": " + moves
-           + (r.all_checks ? "" : " (the line has moves that are not checks)");
+           + (r.exact ? "" : " (the shortest mate is not proven within the time)");
+    if (tsume_convention && !res.unique && res.other_first_move.is_ok())
+        r.text += "; another first move also mates: " + session.move_text(*pos, res.other_first_move);
     return r;
 }
 

@@ -1,7 +1,7 @@
-// The `solve` command: a forced mate by the side to move. The df-pn solver of src/tsume was
-// not committed when this was written, so this runs the engine in a mate-only mode: the first
-// move is restricted to checks and a mate score is reported with its line. It proves a mate
-// when it finds one; "no mate found" is a time-limited search, not a proof of absence.
+// The `solve` command: a forced mate by the side to move, found by the df-pn solver of
+// src/tsume (shortest mate proven when time allows). `solve ... tsume` reads the position as
+// a tsume problem: pieces on neither the board nor the attacker's hand belong to the
+// defender, and futile drop interpositions do not count as defences.
 #pragma once
 
 #include <string>
@@ -16,11 +16,11 @@ class Session;
 struct MateReport {
     bool mate = false;
     int plies = 0;
+    bool exact = false;             // the length is proven shortest
     std::vector<core::Move> line;
-    bool all_checks = false;  // every attacking move of the line gives check (a tsume solution)
-    std::string text;         // what the command prints
+    std::string text;               // what the command prints
 };
 
-MateReport solve_mate(Session& session, double seconds);
+MateReport solve_mate(Session& session, double seconds, bool tsume_convention);
 
 }  // namespace hisha::play
