@@ -20,6 +20,8 @@ void usage() {
         "  --days-per-move N     correspondence default (default 7)\n"
         "  --password-cost C     argon2id cost: interactive (default) or min (tests)\n"
         "  --max-per-address N   connections allowed from one address (default 64)\n"
+        "  --bots SPEC           engine bots as accounts, NAME=SKILL,... (Skill 0 = 15 kyu .. 20 full;\n"
+        "                        default hisha-10kyu=5,hisha-1dan=15,hisha-max=20; \"\" for none)\n"
         "  --help                this text\n";
 }
 
@@ -64,6 +66,8 @@ int main(int argc, char** argv) {
             opt.config.default_days_per_move = std::atoi(value());
             if (opt.config.default_days_per_move < 1)
                 opt.config.default_days_per_move = 7;
+        } else if (a == "--bots") {
+            opt.bots = value();
         } else if (a == "--max-per-address") {
             long n = std::atol(value());
             opt.max_connections_per_address = n > 0 ? std::size_t(n) : 64;

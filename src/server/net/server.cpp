@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "server/net/bots.h"
 #include "server/net/line_session.h"
 #include "server/net/net.h"
 #include "server/net/protocols.h"
@@ -168,6 +169,16 @@ int run_server(const ServerOptions& opt) {
     if (!ok)
         return 1;
 
+    std::vector<std::shared_ptr<Bot>> bots;
+    for (auto& [name, skill] : parse_bots(opt.bots)) {
+        if (auto r = svc.ensure_bot(name, "skill " + std::to_string(skill)); !r) {
+            std::cerr << "hisha-server: bot " << name << ": " << r.error() << "\n";
+            continue;
+        }
+        bots.push_back(std::make_shared<Bot>(svc, ioc, name, skill));
+        bots.back()->start();
+    }
+
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     signals.async_wait([&](boost::system::error_code, int sig) {
         std::cout << "hisha-server: signal " << sig << ", shutting down" << std::endl;
@@ -180,6 +191,8 @@ int run_server(const ServerOptions& opt) {
                 s->close();
             }
         protocols.stop();
+        for (auto& b : bots)
+            b->stop();
         env.cancel_all();
         // Give the sessions a moment to flush, then stop the loop.
         auto t = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(200));

@@ -20,6 +20,7 @@ struct ServerOptions {
     std::string static_dir;   // files served over HTTP (web/dist)
     service::Config config;
     std::size_t max_connections_per_address = 64;
+    std::string bots = "hisha-10kyu=5,hisha-1dan=15,hisha-max=20";  // name=Skill,...; "" none
 };
 
 /// Runs the server until a signal (or stop()); prints "listening <proto> <addr>:<port>" lines.

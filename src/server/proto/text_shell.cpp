@@ -893,10 +893,11 @@ void TextShell::cmd_user(const Args& a) {
     std::vector<std::string> lines;
     lines.push_back("Name              Rating   RD   Won Lost Drawn  Last login        Status");
     for (auto* u : users) {
+        std::string status = !u->bot.empty() ? "bot " + u->bot : svc_.online(u->name) ? "online" : "";
         char buf[160];
         std::snprintf(buf, sizeof buf, "%-17s %6.0f %4.0f %5d %4d %5d  %-17s %s", u->name.c_str(), u->rating,
                       u->deviation, u->wins, u->losses, u->draws, time_text(u->last_login).c_str(),
-                      svc_.online(u->name) ? "online" : (u->bot.empty() ? "" : ("bot " + u->bot).c_str()));
+                      status.c_str());
         lines.emplace_back(buf);
     }
     page(std::move(lines));

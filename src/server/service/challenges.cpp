@@ -74,6 +74,13 @@ Reply<std::int64_t> Service::new_challenge(std::string_view user, std::string_vi
     if (!store_.insert_challenge(c))
         return fail("storage error: " + store_.last_error());
     challenges_.push_back(c);
+    if (const UserRow* target = this->user(c.pattern); target && !target->bot.empty() && pattern_is_literal(c.pattern)) {
+        Event e;  // a bot hears of a challenge that names it
+        e.kind = EventKind::Notice;
+        e.text = "challenge " + std::to_string(c.id);
+        emit_to(name_key(target->name), e);
+        flush();
+    }
     return c.id;
 }
 

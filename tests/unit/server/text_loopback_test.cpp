@@ -190,3 +190,18 @@ TEST(TextLoopback, CorrespondenceGamePlayedToMateAcrossARestart) {
     EXPECT_TRUE(has(user, "bob")) << user;
     EXPECT_TRUE(has(bob->cmd("B 1"), "Game over: Black wins by checkmate"));
 }
+
+TEST(TextLoopback, EngineBotsAcceptChallengesAndReply) {
+    ServerProcess srv(temp_db("text_bot"));
+    auto alice = login(srv, "alice");
+    EXPECT_TRUE(has(alice->cmd("USER hisha-*"), "bot skill 5"));
+    EXPECT_TRUE(has(alice->cmd("NEW hisha-10kyu P-7f"), "Challenge 1 added"));
+    std::string started = alice->read_until("accepted challenge 1");
+    EXPECT_TRUE(has(started, "hisha-10kyu")) << started;
+    std::string reply = alice->read_until("hisha-10kyu played", 10000);
+    EXPECT_TRUE(has(reply, "Game 1")) << reply;
+    alice->drain();
+    EXPECT_TRUE(has(alice->cmd("B 1"), "Black (alice) to move"));
+    EXPECT_TRUE(has(play(*alice, "P-2f"), "you played P-2f"));
+    EXPECT_TRUE(has(alice->read_until("hisha-10kyu played", 10000), "Game 1"));
+}
