@@ -6,6 +6,7 @@
 
 #include "core/movegen.h"
 #include "notation/usi.h"
+#include "tsume/solver.h"
 
 namespace hisha::protocol {
 
@@ -34,6 +35,7 @@ const UsiEngine::Command UsiEngine::COMMANDS[] = {
 UsiEngine::UsiEngine(std::istream& in, std::ostream& out) : in_(in), out_(out), pos_(std::make_unique<Position>()) {}
 
 UsiEngine::~UsiEngine() {
+    stop_mate_search();
     engine_.stop();
     engine_.pool().pondering_ = false;
     engine_.wait();
@@ -56,6 +58,8 @@ int UsiEngine::run() {
         engine_.stop();
     }
     engine_.wait();
+    if (mate_thread_.joinable())
+        mate_thread_.join();  // a bounded mate search reports before the end
     return 0;
 }
 
@@ -156,6 +160,7 @@ void UsiEngine::cmd_go(std::istringstream& args) {
     std::vector<Move> search_moves;
     std::string token;
     bool mate = false;
+    std::string mate_limit = "infinite";
     auto num = [&](auto& target) {
         long long v = 0;
         if (args >> v)
@@ -175,7 +180,7 @@ void UsiEngine::cmd_go(std::istringstream& args) {
         else if (token == "ponder") l.ponder = true;
         else if (token == "mate") {
             mate = true;
-            args >> token;
+            args >> mate_limit;
         } else if (token == "searchmoves") {
             while (args >> token) {
                 auto m = notation::parse_usi_move(*pos_, token);
@@ -185,7 +190,7 @@ void UsiEngine::cmd_go(std::istringstream& args) {
         }
     }
     if (mate) {
-        send("checkmate notimplemented");
+        start_mate_search(mate_limit);
         return;
     }
     engine_.go(
@@ -221,7 +226,42 @@ std::string UsiEngine::info_line(const engine::SearchInfo& info) const {
     return s.str();
 }
 
+// `go mate <ms>|infinite`: the df-pn solver proves the shortest mate; the answer is
+// `checkmate <moves>`, `checkmate nomate` (proved) or `checkmate timeout` (never a guess).
+void UsiEngine::start_mate_search(const std::string& limit) {
+    stop_mate_search();
+    mate_stop_ = false;
+    tsume::Limits lim;
+    lim.stop = &mate_stop_;
+    if (limit != "infinite") {
+        char* end = nullptr;
+        long ms = std::strtol(limit.c_str(), &end, 10);
+        lim.time_limit_s = (*end || ms <= 0) ? 0 : double(ms) / 1000.0;
+    }
+    auto pos = pos_->clone();
+    mate_thread_ = std::thread([this, pos = std::move(pos), lim] {
+        tsume::Result r = tsume::solve(*pos, lim);
+        if (r.status == tsume::Status::Mate && !r.pv.empty()) {
+            std::string line = "checkmate";
+            for (Move m : r.pv)
+                line += ' ' + to_usi(m);
+            send(line);
+        } else
+            send(r.status == tsume::Status::NoMate ? "checkmate nomate" : "checkmate timeout");
+    });
+}
+
+void UsiEngine::stop_mate_search() {
+    mate_stop_ = true;
+    if (mate_thread_.joinable())
+        mate_thread_.join();
+}
+
 void UsiEngine::cmd_stop(std::istringstream&) {
+    if (mate_thread_.joinable()) {
+        stop_mate_search();
+        return;
+    }
     engine_.pool().pondering_ = false;
     engine_.stop();
 }
@@ -235,6 +275,7 @@ void UsiEngine::cmd_gameover(std::istringstream&) {
 
 void UsiEngine::cmd_quit(std::istringstream&) {
     quit_ = true;
+    stop_mate_search();
     engine_.pool().pondering_ = false;
     engine_.stop();
 }

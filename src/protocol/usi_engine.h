@@ -2,7 +2,9 @@
 // The commands are a data table (name, handler, help) that also drives `help`.
 #pragma once
 
+#include <atomic>
 #include <iosfwd>
+#include <thread>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -47,6 +49,8 @@ private:
     void cmd_help(std::istringstream&);
 
     void send(const std::string& line);
+    void start_mate_search(const std::string& limit);
+    void stop_mate_search();
     std::string info_line(const engine::SearchInfo& info) const;
 
     std::istream& in_;
@@ -55,6 +59,8 @@ private:
     engine::Engine engine_;
     std::unique_ptr<core::Position> pos_;
     bool quit_ = false;
+    std::thread mate_thread_;          // a running `go mate` (the df-pn solver)
+    std::atomic<bool> mate_stop_{false};
 };
 
 }  // namespace hisha::protocol

@@ -108,3 +108,10 @@ TEST(UsiEngine, SetoptionChangesMultiPV) {
         pv3 |= l.find(" multipv 3 ") != std::string::npos;
     EXPECT_TRUE(pv3);
 }
+
+TEST(UsiEngine, GoMateAnswersWithTheSolversLine) {
+    auto mate = converse("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1\ngo mate 5000\n");
+    EXPECT_EQ(mate.back(), "checkmate G*5b");
+    auto none = converse("position sfen 4k4/9/9/9/9/9/9/9/4K4 b P 1\ngo mate 5000\n");
+    EXPECT_EQ(none.back(), "checkmate nomate");
+}
