@@ -15,7 +15,7 @@ Searcher::Searcher(TranspositionTable& tt, Convention conv, const StopCondition&
 }
 
 bool Searcher::should_stop() noexcept {
-    if (stopped_)
+    if (stopped_ || exhausted_)
         return true;
     if (nodes_ < next_check_)
         return false;
@@ -26,7 +26,8 @@ bool Searcher::should_stop() noexcept {
         stopped_ = true;
     else if (std::chrono::steady_clock::now() >= stop_.deadline)
         stopped_ = true;
-    return stopped_;
+    exhausted_ = budget_end_ && nodes_ >= budget_end_;
+    return stopped_ || exhausted_;
 }
 
 NodeResult Searcher::peek(Node& n, int len) {
@@ -34,9 +35,10 @@ NodeResult Searcher::peek(Node& n, int len) {
     return tt_.look_up(n.board_key(), n.or_hand(), len, n.depth(), n.path_key(), 1, 1, old);
 }
 
-NodeResult Searcher::search_root(Node& n, int len) {
-    stopped_ = false;
+NodeResult Searcher::search_root(Node& n, int len, std::uint64_t budget) {
+    stopped_ = exhausted_ = false;
     next_check_ = nodes_;
+    budget_end_ = budget ? nodes_ + budget : 0;
     if (NodeResult known = peek(n, len); known.final())
         return known;
     Expansion& ex = stack_[std::size_t(n.depth())];
@@ -47,7 +49,7 @@ NodeResult Searcher::search_root(Node& n, int len) {
     NodeResult r = ex.current(n);
     while (!r.final() && !should_stop()) {
         r = search(n, thpn, thdn, len, false);
-        if (r.final() || stopped_)
+        if (r.final() || stopped_ || exhausted_)
             break;
         thpn = std::clamp<PnDn>(std::max(thpn, r.pn * 2), 1, PNDN_INF);
         thdn = std::clamp<PnDn>(std::max(thdn, r.dn * 2), 1, PNDN_INF);

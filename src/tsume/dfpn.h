@@ -28,12 +28,17 @@ public:
     Searcher(TranspositionTable& tt, Convention conv, const StopCondition& stop);
 
     /// Searches the node at the top of `n` for a mate within len plies (LEN_INF: any length)
-    /// until it is proven, disproven or the search must stop. The result is also stored.
-    NodeResult search_root(Node& n, int len);
+    /// until it is proven, disproven, the search must stop or, when `budget` is not 0, this
+    /// call has searched `budget` nodes (exhausted()). The result is also stored, so a later
+    /// call resumes where this one ended.
+    NodeResult search_root(Node& n, int len, std::uint64_t budget = 0);
     /// What the TT knows of the node for "mate within len", without searching.
     NodeResult peek(Node& n, int len);
 
+    /// A limit of the StopCondition was reached (the solve must end).
     bool stopped() const noexcept { return stopped_; }
+    /// The last search_root() used up its budget.
+    bool exhausted() const noexcept { return exhausted_; }
     std::uint64_t nodes() const noexcept { return nodes_; }
     int max_depth() const noexcept { return max_depth_; }
     Convention convention() const noexcept { return conv_; }
@@ -48,8 +53,10 @@ private:
     std::vector<Expansion> stack_;  // the expansion of the node at each depth
     std::uint64_t nodes_ = 0;
     std::uint64_t next_check_ = 0;
+    std::uint64_t budget_end_ = 0;  // 0: the call has no budget
     int max_depth_ = 0;
     bool stopped_ = false;
+    bool exhausted_ = false;
 };
 
 }  // namespace hisha::tsume

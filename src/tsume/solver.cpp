@@ -3,6 +3,7 @@
 #include "solver.h"
 
 #include <chrono>
+#include <iterator>
 #include <memory>
 
 #include "core/attacks.h"
@@ -27,10 +28,38 @@ const char* invalid_reason(const Position& pos) {
     return nullptr;
 }
 
-// Shortening: searches limited to L - 2 plies until one fails. Returns whether L is proven
-// minimal (false when a limit stopped the search first).
-bool shorten(Searcher& s, Node& node, int& length) {
-    while (length > 1) {
+// The first mate: the unlimited search, which finds long mates, in turns with searches
+// limited to a growing length, which cannot wander down long lines of checks that lead
+// nowhere (and whose failures bound the length from below). Both budgets double each round;
+// the TT keeps the work of every turn. Returns the first proof, a disproof or a stop.
+NodeResult first_mate(Searcher& s, Node& node, int& lower) {
+    static constexpr int LENGTHS[] = {7,   11,  15,  19,  23,  27,  31,  39,   47,   55,   63,   79,  95, 111,
+                                      127, 159, 191, 255, 319, 383, 511, 639, 767, 1023, 1279, 1535, 2047};
+    std::uint64_t budget = 20'000;
+    std::size_t next = 0;
+    while (true) {
+        NodeResult r = s.search_root(node, LEN_INF, budget);
+        if (r.final() || s.stopped())
+            return r;
+        if (next < std::size(LENGTHS)) {
+            NodeResult limited = s.search_root(node, LENGTHS[next], budget);
+            if (limited.proven())
+                return limited;
+            if (s.stopped())
+                return r;
+            if (limited.disproven()) {
+                lower = LENGTHS[next];
+                ++next;
+            }
+        }
+        budget *= 2;
+    }
+}
+
+// Shortening: searches limited to L - 2 plies until one fails (or L - 2 is known to fail).
+// Returns whether L is proven minimal (false when a limit stopped the search first).
+bool shorten(Searcher& s, Node& node, int& length, int lower) {
+    while (length > 1 && length - 2 > lower) {
         NodeResult r = s.search_root(node, length - 2);
         if (r.proven() && r.len <= length - 2) {
             length = r.len;
@@ -60,7 +89,8 @@ Move other_mating_first_move(Searcher& s, Node& node, int length, Move first) {
 }
 
 void find_mate(Searcher& s, Node& node, const Limits& limits, Result& out) {
-    NodeResult r = s.search_root(node, LEN_INF);
+    int lower = 0;  // no mate within `lower` plies
+    NodeResult r = first_mate(s, node, lower);
     if (r.disproven() && r.rep_depth >= 0) {
         out.status = Status::NoMate;
         return;
@@ -68,7 +98,7 @@ void find_mate(Searcher& s, Node& node, const Limits& limits, Result& out) {
     if (!r.proven())
         return;  // Timeout
     int length = r.len;
-    out.exact = limits.shortest ? shorten(s, node, length) : false;
+    out.exact = limits.shortest ? shorten(s, node, length, lower) : false;
     out.length = length;
     bool complete = extract_pv(s, node, length, out.exact, out.pv);
     if (!complete) {
