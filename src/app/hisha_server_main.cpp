@@ -20,6 +20,8 @@ void usage() {
         "  --days-per-move N     correspondence default (default 7)\n"
         "  --password-cost C     argon2id cost: interactive (default) or min (tests)\n"
         "  --max-per-address N   connections allowed from one address (default 64)\n"
+        "  --group-commit on|off commit the moves of one event-loop turn together, holding replies\n"
+        "                        until they are durable (default on)\n"
         "  --bots SPEC           engine bots as accounts, NAME=SKILL,... (Skill 0 = 15 kyu .. 20 full;\n"
         "                        default hisha-10kyu=5,hisha-1dan=15,hisha-max=20; \"\" for none)\n"
         "  --help                this text\n";
@@ -38,6 +40,7 @@ bool port_arg(const char* s, int& out) {
 
 int main(int argc, char** argv) {
     hisha::server::net::ServerOptions opt;
+    opt.config.group_commit = true;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto value = [&]() -> const char* {
@@ -66,6 +69,9 @@ int main(int argc, char** argv) {
             opt.config.default_days_per_move = std::atoi(value());
             if (opt.config.default_days_per_move < 1)
                 opt.config.default_days_per_move = 7;
+        } else if (a == "--group-commit") {
+            std::string v = value();
+            opt.config.group_commit = v == "on";
         } else if (a == "--bots") {
             opt.bots = value();
         } else if (a == "--max-per-address") {

@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "server/net/output_gate.h"
 #include "server/proto/json_api.h"
 
 namespace hisha::server::net {
@@ -72,14 +73,24 @@ public:
 
 private:
     asio::awaitable<void> run(http::request<http::string_body> req);
-    void write_front();
+    void pump();
 
     websocket::stream<beast::tcp_stream> ws_;
     HttpServer::Impl& server_;
     std::string user_;
     std::deque<std::shared_ptr<const std::string>> queue_;
-    bool open_ = false;
+    bool open_ = false, writing_ = false, parked_ = false;
 };
+
+// Waits until the gate opens (the writes of the open batch are durable).
+asio::awaitable<void> gate_open() {
+    if (!output_gate().closed())
+        co_return;
+    auto ex = co_await asio::this_coro::executor;
+    auto timer = std::make_shared<asio::steady_timer>(ex, asio::steady_timer::time_point::max());
+    output_gate().hold([timer] { timer->cancel(); });
+    co_await timer->async_wait(use_tuple);
+}
 
 struct HttpServer::Impl {
     service::Service& svc;
@@ -195,6 +206,7 @@ struct HttpServer::Impl {
             }
             auto res = respond(req);
             bool keep = res.keep_alive();
+            co_await gate_open();
             auto [wec, wn] = co_await http::async_write(stream, res, use_tuple);
             if (wec || !keep)
                 break;
@@ -264,22 +276,34 @@ void WsSession::send(std::string text) {
         return;
     }
     queue_.push_back(std::make_shared<const std::string>(std::move(text)));
-    if (queue_.size() == 1)
-        write_front();
+    pump();
 }
 
-void WsSession::write_front() {
+void WsSession::pump() {
+    if (writing_ || queue_.empty())
+        return;
     auto self = shared_from_this();
+    if (output_gate().closed()) {
+        if (!parked_) {
+            parked_ = true;
+            output_gate().hold([self] {
+                self->parked_ = false;
+                self->pump();
+            });
+        }
+        return;
+    }
+    writing_ = true;
     ws_.text(true);
     ws_.async_write(asio::buffer(*queue_.front()), [self](boost::system::error_code ec, std::size_t) {
+        self->writing_ = false;
         if (ec) {
             self->queue_.clear();
             self->close();
             return;
         }
         self->queue_.pop_front();
-        if (!self->queue_.empty())
-            self->write_front();
+        self->pump();
     });
 }
 

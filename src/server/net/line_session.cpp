@@ -3,6 +3,8 @@
 
 #include <boost/asio/as_tuple.hpp>
 
+#include "server/net/output_gate.h"
+
 namespace hisha::server::net {
 
 namespace {
@@ -124,23 +126,38 @@ void LineSession::send(std::string text) {
         return;
     }
     queue_.push_back(std::make_shared<const std::string>(std::move(text)));
-    if (queue_.size() == 1)
-        write_front();
+    pump();
 }
 
-void LineSession::write_front() {
+void LineSession::pump() {
+    if (writing_ || closed_)
+        return;
+    if (queue_.empty()) {
+        if (closing_)
+            shutdown();
+        return;
+    }
     auto self = shared_from_this();
+    if (output_gate().closed()) {  // not durable yet: wait for the commit
+        if (!parked_) {
+            parked_ = true;
+            output_gate().hold([self] {
+                self->parked_ = false;
+                self->pump();
+            });
+        }
+        return;
+    }
+    writing_ = true;
     asio::async_write(socket_, asio::buffer(*queue_.front()), [self](boost::system::error_code ec, std::size_t) {
+        self->writing_ = false;
         if (ec) {
             self->shutdown();
             return;
         }
         self->queued_bytes_ -= self->queue_.front()->size();
         self->queue_.pop_front();
-        if (!self->queue_.empty())
-            self->write_front();
-        else if (self->closing_)
-            self->shutdown();
+        self->pump();
     });
 }
 
@@ -148,7 +165,7 @@ void LineSession::close() {
     if (closed_)
         return;
     closing_ = true;
-    if (queue_.empty())
+    if (queue_.empty() && !writing_)
         shutdown();
 }
 

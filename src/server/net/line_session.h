@@ -38,7 +38,7 @@ public:
 private:
     asio::awaitable<void> read_loop();
     asio::awaitable<void> watchdog();
-    void write_front();
+    void pump();  // starts the next write unless one is in flight or the gate is closed
     void handle_bytes(const char* data, std::size_t n);
     void shutdown();
 
@@ -52,7 +52,7 @@ private:
     std::string partial_;
     bool discarding_ = false;
     int telnet_state_ = 0;
-    bool closing_ = false, closed_ = false;
+    bool closing_ = false, closed_ = false, writing_ = false, parked_ = false;
 };
 
 }  // namespace hisha::server::net

@@ -11,10 +11,16 @@
 #include "server/net/bots.h"
 #include "server/net/line_session.h"
 #include "server/net/net.h"
+#include "server/net/output_gate.h"
 #include "server/net/protocols.h"
 #include "server/store/store.h"
 
 namespace hisha::server::net {
+
+OutputGate& output_gate() {
+    static OutputGate gate;
+    return gate;
+}
 
 namespace {
 
@@ -51,6 +57,22 @@ public:
                 asio::post(ioc_, [this] { retired_.clear(); });
         }
     }
+    void request_commit() override {
+        if (commit_posted_)
+            return;
+        commit_posted_ = true;
+        // After the handlers already queued: every move they carry joins this batch.
+        asio::post(ioc_, [this] {
+            commit_posted_ = false;
+            if (!svc_->commit()) {
+                // Nothing of the batch was acknowledged (the replies are still held): stop, so
+                // that a restart serves exactly what is durable.
+                std::cerr << "hisha-server: commit failed; stopping" << std::endl;
+                std::exit(3);
+            }
+            output_gate().release();
+        });
+    }
     void cancel_all() {
         for (auto& [id, t] : timers_)
             t->cancel();
@@ -61,6 +83,7 @@ private:
     service::Service* svc_ = nullptr;
     std::map<std::int64_t, std::unique_ptr<asio::steady_timer>> timers_;
     std::vector<std::unique_ptr<asio::steady_timer>> retired_;
+    bool commit_posted_ = false;
 };
 
 struct Registry {
@@ -110,6 +133,7 @@ int run_server(const ServerOptions& opt) {
     AsioEnvironment env(ioc);
     service::Service svc(*store, env, opt.config);
     env.set_service(&svc);
+    output_gate().attach(&svc);
     if (auto r = svc.start(); !r) {
         std::cerr << "hisha-server: " << r.error() << "\n";
         return 1;

@@ -197,8 +197,15 @@ std::vector<const LiveGame*> Service::games_of(std::string_view user) const {
     return out;
 }
 
+bool Service::commit() { return store_.batch_commit(); }
+
 Reply<void> Service::save(LiveGame& g, int from_ply) {
     g.row.updated = env_.now();
+    if (config_.group_commit && !store_.in_batch()) {
+        if (!store_.batch_begin())
+            return fail("storage error: " + store_.last_error());
+        env_.request_commit();
+    }
     std::vector<UserRow*> changed;
     finalize_if_seen(g, changed);
     std::vector<UserRow> before;

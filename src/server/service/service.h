@@ -32,6 +32,9 @@ public:
     /// Calls Service::on_timer(game_id) at `at` (replacing any earlier timer of that game).
     virtual void schedule(std::int64_t game_id, Millis at) = 0;
     virtual void cancel(std::int64_t game_id) = 0;
+    /// Group commit: calls Service::commit() soon (after the work already queued), once per
+    /// batch. Until then the network holds every reply. The default commits at once.
+    virtual void request_commit() {}
 };
 
 struct Config {
@@ -41,6 +44,7 @@ struct Config {
     Millis token_lifetime_ms = 30LL * 86'400'000;
     std::size_t max_message = 1000;
     bool csa_auto_register = true;                // a CSA login with an unknown name creates it
+    bool group_commit = false;                    // batch writes; the network holds replies until commit()
 };
 
 /// A game in memory: its row, the move list replayed through the core, and who made each move.
@@ -189,6 +193,10 @@ public:
     /// The position after the first `plies` entries of the move log (all when -1).
     static std::unique_ptr<core::Position> position_at(const GameRow& row, int plies = -1);
     Millis now() { return env_.now(); }
+    /// Group commit: true while writes are waiting in an open batch (replies must wait too).
+    bool batch_open() const { return store_.in_batch(); }
+    /// Commits the open batch; false when the database refused it (nothing was acknowledged).
+    bool commit();
     const Config& config() const { return config_; }
 
 private:

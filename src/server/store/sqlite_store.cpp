@@ -350,14 +350,44 @@ private:
         }
         return true;
     }
-    bool begin() { return exec("BEGIN IMMEDIATE"); }
-    bool commit() { return exec("COMMIT") || rollback(); }
+    // Inside a batch a write is a savepoint, so that a failed write is undone alone.
+    bool begin() { return exec(batch_ ? "SAVEPOINT w" : "BEGIN IMMEDIATE"); }
+    bool commit() { return exec(batch_ ? "RELEASE w" : "COMMIT") || rollback(); }
     bool rollback() {
         std::string keep = sqlite3_errmsg(db_);
+        if (batch_) {
+            exec("ROLLBACK TO w");
+            exec("RELEASE w");
+        } else {
+            exec("ROLLBACK");
+        }
+        error_ = keep;
+        return false;
+    }
+
+public:
+    bool batch_begin() override {
+        if (batch_)
+            return true;
+        if (!exec("BEGIN IMMEDIATE"))
+            return false;
+        batch_ = true;
+        return true;
+    }
+    bool batch_commit() override {
+        if (!batch_)
+            return true;
+        batch_ = false;
+        if (exec("COMMIT"))
+            return true;
+        std::string keep = error_;
         exec("ROLLBACK");
         error_ = keep;
         return false;
     }
+    bool in_batch() const override { return batch_; }
+
+private:
 
     bool migrate() {
         if (!exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"))
@@ -478,6 +508,7 @@ private:
 
     sqlite3* db_ = nullptr;
     std::string error_;
+    bool batch_ = false;
 };
 
 }  // namespace

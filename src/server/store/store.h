@@ -49,6 +49,12 @@ public:
     virtual bool insert_message(MessageRow& m) = 0;
     virtual std::vector<MessageRow> messages_for(std::string_view user) = 0;
     virtual bool delete_messages(const std::vector<std::int64_t>& ids) = 0;
+
+    // --- group commit: writes between batch_begin() and batch_commit() share one transaction
+    // (each write is a savepoint inside it), so one fsync makes many moves durable.
+    virtual bool batch_begin() = 0;
+    virtual bool batch_commit() = 0;
+    virtual bool in_batch() const = 0;
 };
 
 /// Opens a store by URL: "sqlite:PATH" (or a bare path), ":memory:" for tests; a suffix
