@@ -385,3 +385,31 @@ TEST(ServiceStore, GamesSurviveARestart) {
     ASSERT_TRUE(f.svc->play("bob", gid, "P-3d").has_value());
     EXPECT_TRUE(f.svc->game(gid)->row.moves.back().locked);
 }
+
+TEST(ServiceStore, GroupCommitMakesABatchDurableAtOnce) {
+    Fixture f("group", true);
+    f.add_users({"alice", "bob"});
+    auto gid = corr_game(f);
+    ASSERT_TRUE(f.svc->play("alice", gid, "P-7f").has_value());
+    EXPECT_TRUE(f.svc->batch_open());  // the network holds replies now
+    EXPECT_EQ(f.env.commit_requests, 1);
+    ASSERT_TRUE(f.svc->play("bob", gid, "P-3d").has_value());
+    EXPECT_EQ(f.env.commit_requests, 1);  // one batch, one request
+    EXPECT_FALSE(f.svc->play("alice", gid, "P-7c").has_value());  // a refused move writes nothing
+    {
+        std::string err;
+        auto other = hisha::server::store::open_store("sqlite:" + f.path, err);  // a second reader
+        ASSERT_TRUE(other);
+        auto row = other->load_game(gid);
+        ASSERT_TRUE(row.has_value());
+        EXPECT_TRUE(row->moves.empty());  // not committed yet
+    }
+    ASSERT_TRUE(f.svc->commit());
+    EXPECT_FALSE(f.svc->batch_open());
+    ASSERT_TRUE(f.svc->play("alice", gid, "P-2f").has_value());
+    EXPECT_EQ(f.env.commit_requests, 2);
+    ASSERT_TRUE(f.svc->commit());
+    f.reopen();
+    ASSERT_EQ(f.svc->game(gid)->row.moves.size(), 3u);
+    EXPECT_EQ(f.svc->game(gid)->row.moves[1].text, "3c3d");
+}

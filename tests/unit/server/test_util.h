@@ -22,6 +22,8 @@ public:
     service::Millis now() override { return t; }
     void schedule(std::int64_t id, service::Millis at) override { timers[id] = at; }
     void cancel(std::int64_t id) override { timers.erase(id); }
+    int commit_requests = 0;
+    void request_commit() override { ++commit_requests; }
 };
 
 /// Records every event delivered to one connection.
@@ -54,7 +56,8 @@ struct Fixture {
     std::unique_ptr<store::Store> store;
     std::unique_ptr<service::Service> svc;
 
-    explicit Fixture(const std::string& tag) : path(temp_db(tag)) { reopen(); }
+    bool group_commit = false;
+    explicit Fixture(const std::string& tag, bool group = false) : path(temp_db(tag)), group_commit(group) { reopen(); }
 
     void reopen() {
         svc.reset();
@@ -66,6 +69,7 @@ struct Fixture {
         service::Config cfg;
         cfg.password_ops = 1;
         cfg.password_mem = 8192;
+        cfg.group_commit = group_commit;
         svc = std::make_unique<service::Service>(*store, env, cfg);
         auto r = svc->start();
         if (!r)
