@@ -24,8 +24,13 @@ build: deps
 	cmake -S . -B build $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release
 	cmake --build build -j$(JOBS)
 
+# The server with its SQLite database under ./var/ (text 5000, CSA 4081, HTTP/WebSocket 8080);
+# `make run ARGS="..."` runs `hisha ARGS` instead (e.g. ARGS="perft 5", ARGS="usi").
 run: build
-	exec ./build/bin/hisha $(ARGS)
+	mkdir -p var
+	if [[ -n "$(ARGS)" ]]; then exec ./build/bin/hisha $(ARGS); fi
+	echo "hisha-server: text protocol telnet 127.0.0.1 5000, CSA 127.0.0.1:4081, http://127.0.0.1:8080/"
+	exec ./build/bin/hisha-server --db sqlite:var/hisha.db --text-port 5000 --csa-port 4081 --http-port 8080
 
 test: test-release test-asan
 
