@@ -81,6 +81,10 @@ int run_interactive(const Settings& settings) {
     install_signal_handlers();
     if (settings.mode != DisplayMode::Curses) {
         std::ios::sync_with_stdio(false);
+        // The reader thread reads std::cin while the main thread writes std::cout: untie them,
+        // or every read flushes std::cout from the reader thread too (a data race that sent
+        // xshogi the same machine move twice).
+        std::cin.tie(nullptr);
         if (settings.mode == DisplayMode::Raw) {
             EventQueue queue;
             RawUi ui(std::cout, isatty(STDOUT_FILENO) != 0);
