@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Debian's real xshogi under Xvfb in two-machine match mode (-matchMode Init): hisha is the
-# first program (White), gnushogi the second (Black), both searching 3 plies (-searchDepth 3,
-# fast on a loaded machine; xshogi then also sends depth/3/help). The game must run to its end
+# first program (White), gnushogi the second (Black), both searching 4 plies (-searchDepth 4,
+# fast on a loaded machine; xshogi then also sends depth/4/help). The game must run to its end
 # (xshogi exits by itself in match mode once a program reports the result), and the saved game
 # file (-saveGameFile) must replay legally through Hisha's notation reader.
 # Screenshots of the running board are kept in OUTDIR (xshogi_hisha.png, or .xwd when
@@ -45,7 +45,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$XSHOGI" -debug True -fsp "$WRAP" -ssp "$GNUSHOGI" -mm Init -sgf "$GAME" -sd 3 >"$LOG" 2>&1 &
+"$XSHOGI" -debug True -fsp "$WRAP" -ssp "$GNUSHOGI" -mm Init -sgf "$GAME" -sd 4 >"$LOG" 2>&1 &
 XSHOGI_PID=$!
 
 shots=0
@@ -66,7 +66,7 @@ while kill -0 "$XSHOGI_PID" 2>/dev/null; do
         tail -20 "$LOG" >&2
         exit 1
     fi
-    sleep 3
+    sleep 0.4
     if grep -q '^Received from first: [0-9]*\. \.\.\.' "$LOG" 2>/dev/null; then snap; fi
 done
 wait "$XSHOGI_PID" || true

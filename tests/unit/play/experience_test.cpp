@@ -8,6 +8,7 @@
 #include "core/movegen.h"
 #include "engine/tt.h"
 #include "play/experience.h"
+#include "play_driver.h"
 
 namespace hisha::play {
 namespace {
@@ -96,6 +97,42 @@ TEST(Experience, RefusesOtherFiles) {
     Experience e;
     EXPECT_FALSE(e.open(path));
     EXPECT_FALSE(e.is_open());
+    std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace hisha::play
+
+namespace hisha::play {
+namespace {
+
+// The hashfile as GNU Shogi's options drive it: -c creates it, the program learns from its
+// searches and saves on exit, the next run reads it back, -h leaves it alone, `hash` toggles.
+TEST(ExperienceFlow, CreateLearnAndReuse) {
+    std::string path = temp_path("flow");
+    std::remove(path.c_str());
+    std::string out = testing::run_script("depth 3\ngo\nquit\n", {"-R", "30", "-c", "10"}, path);
+    EXPECT_NE(out.find("Created the experience file"), std::string::npos) << out;
+    Experience e;
+    ASSERT_TRUE(e.open(path));
+    ASSERT_TRUE(e.is_open());
+    EXPECT_EQ(e.size(), 1u);
+    EXPECT_EQ(e.capacity(), 1024u);
+    core::Position start;
+    start.set_startpos();
+    auto entry = e.find(start.key());
+    ASSERT_TRUE(entry);
+    EXPECT_EQ(entry->depth, 3);
+    // A second game learns more; with -h the file is not touched.
+    testing::run_script("depth 2\nforce\n7g7f\ngo\nquit\n", {"-R", "30"}, path);
+    ASSERT_TRUE(e.open(path));
+    EXPECT_EQ(e.size(), 2u);
+    testing::run_script("depth 2\nforce\n2g2f\ngo\nquit\n", {"-R", "30", "-h"}, path);
+    ASSERT_TRUE(e.open(path));
+    EXPECT_EQ(e.size(), 2u);
+    std::string off = testing::run_script("hash\nhash\n", {"-R", "30"}, path);
+    EXPECT_NE(off.find("hash off"), std::string::npos);
+    EXPECT_NE(off.find("hash on"), std::string::npos);
     std::remove(path.c_str());
 }
 

@@ -20,12 +20,14 @@ inline std::string temp_dir() {
 }
 
 /// Runs `input` through `hisha ARGS` and returns everything it wrote. The experience file is
-/// pointed at a path that does not exist, so no earlier game influences the engine.
-inline std::string run_script(const std::string& input, const std::vector<std::string>& args) {
+/// pointed at a path that does not exist (so no earlier game influences the engine) unless
+/// `hash_path` names one.
+inline std::string run_script(const std::string& input, const std::vector<std::string>& args,
+                              const std::string& hash_path = "") {
     auto inv = app::parse_gnushogi_args(args, false);
     if (!inv)
         return "bad arguments: " + inv.error();
-    inv->settings.hash_path = temp_dir() + "/no-experience.hsh";
+    inv->settings.hash_path = hash_path.empty() ? temp_dir() + "/no-experience.hsh" : hash_path;
     std::istringstream in(input);
     std::ostringstream out;
     run_streams(inv->settings, in, out);
