@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <unistd.h>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -12,10 +13,19 @@
 
 namespace hisha::play::testing {
 
-/// A directory for the files the tests write (created on first use).
+/// A directory of this process for the files the tests write (created on first use), so that
+/// tests running at the same time never share a file.
 inline std::string temp_dir() {
-    auto dir = std::filesystem::temp_directory_path() / "hisha_play_tests";
+    auto dir = std::filesystem::temp_directory_path() / ("hisha_play_tests_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
+    struct Remover {
+        std::filesystem::path path;
+        ~Remover() {
+            std::error_code ec;
+            std::filesystem::remove_all(path, ec);
+        }
+    };
+    static Remover remover{dir};
     return dir.string();
 }
 
