@@ -28,6 +28,9 @@ struct Case {
     int line = 0;
 };
 
+// Test listings name a case by its title rather than by its bytes.
+void PrintTo(const Case& c, std::ostream* os) { *os << "'" << c.name << "' (raw_commands.txt:" << c.line << ")"; }
+
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
     for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
         s.replace(at, from.size(), to);
