@@ -119,7 +119,9 @@ void CursesUi::draw_moves(int top, int left, int height) {
     }
 }
 
-void CursesUi::draw_footer(int height, int width) {
+// Below the board: the status line, the principal variation, as many recent messages as
+// fit, and the prompt on the last line.
+void CursesUi::draw_footer(int top, int height, int width) {
     const Session& s = *session_;
     const Game& g = s.game();
     const Options& o = s.options();
@@ -128,11 +130,13 @@ void CursesUi::draw_footer(int height, int width) {
                                         + std::to_string(s.ply_count() + 1) + ")";
     status += o.force ? "   force mode" : o.both ? "   Hisha plays both" : std::string("   Hisha plays ")
                                                                               + (o.computer == BLACK ? "Black" : "White");
-    put(height - 7, 0, status, width - 1);
-    put(height - 6, 0, pv_, width - 1);
-    int first = std::max(0, int(messages_.size()) - 4);
+    top = std::min(top, height - 7);
+    put(top, 0, status, width - 1);
+    put(top + 1, 0, pv_, width - 1);
+    int rows = std::max(1, height - 1 - (top + 2));
+    int first = std::max(0, int(messages_.size()) - rows);
     for (int i = first; i < int(messages_.size()); ++i)
-        put(height - 5 + (i - first), 0, messages_[std::size_t(i)], width - 1);
+        put(top + 2 + (i - first), 0, messages_[std::size_t(i)], width - 1);
     std::string line = prompt_ + input_;
     put(height - 1, 0, line, width - 1);
     move(height - 1, std::min(width - 1, kanji::columns(line)));
@@ -145,7 +149,7 @@ void CursesUi::redraw() {
     draw_header(COLS);
     draw_board(2);
     draw_moves(2, MOVES_LEFT, LINES - 10);
-    draw_footer(LINES, COLS);
+    draw_footer(overlay_.empty() ? 2 + 15 : LINES - 7, LINES, COLS);
     refresh();
 }
 

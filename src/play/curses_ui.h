@@ -41,7 +41,7 @@ private:
     void draw_header(int width);
     void draw_board(int top);
     void draw_moves(int top, int left, int height);
-    void draw_footer(int height, int width);
+    void draw_footer(int top, int height, int width);
     void put(int row, int col, std::string_view text, int max_width);
     void note(std::string text);
 
