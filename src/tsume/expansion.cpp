@@ -99,6 +99,8 @@ bool Expansion::delayed(std::size_t i) const noexcept {
 void Expansion::init(Node& n, int len, bool first_search, TranspositionTable& tt, Convention conv) {
     or_node_ = n.or_node();
     len_ = len;
+    first_search_ = first_search;
+    conv_ = conv;
     old_child_ = false;
     too_short_ = or_node_ && len < 1;
     Position& pos = n.pos();
@@ -117,58 +119,62 @@ void Expansion::init(Node& n, int len, bool first_search, TranspositionTable& tt
     idx_.clear();
     delayed_count_ = 0;
     build_chains(pos);
-    int clen = child_len(len);
     keys_.resize(k);
     for (std::size_t i = 0; i < k; ++i) {
         keys_[i] = n.board_key_after(moves_[i]);
-        tt.prefetch(keys_[i]);
+        if (prev_[i] < 0)  // a later member of a chain is usually not looked at now
+            tt.prefetch(keys_[i]);
     }
     for (std::size_t i = 0; i < k; ++i) {
-        Move m = moves_[i];
-        Hand h = n.or_hand_after(m);
-        NodeResult& r = results_[i];
-        if (int rep = n.repetition_after(m); rep >= 0) {
-            r = NodeResult::make_disproven(h, clen, 1, rep);
-        } else if (!or_node_ && clen < 1) {
-            r = NodeResult::make_disproven(h, clen, 1);  // the attacker needs a ply to mate
-        } else {
-            if (or_node_ && m.is_drop() && m.dropped_piece() != PAWN && m.dropped_piece() != KNIGHT
-                && m.dropped_piece() != SILVER && m.dropped_piece() != GOLD)
-                sum_[i] = 0;  // long-range drops on one line are much alike: count the hardest
-            auto [ipn, idn] = initial_pndn(pos, m, or_node_);
-            r = tt.look_up(keys_[i], h, clen, n.depth() + 1, n.path_key_after(m), ipn, idn, old_child_);
-            // Leaves for the attacker (one or three plies left) are settled at once.
-            if (!or_node_ && !r.final() && clen == 3) {
-                n.do_move(m);
-                MateProbe3 p = mate_in_three(pos, conv);
-                r = p.move ? NodeResult::make_proven(p.proof_hand, p.length, 1)
-                           : NodeResult::make_disproven(n.or_hand(), 3, 1);
-                tt.store(n.board_key(), n.or_hand(), n.depth(), n.path_key(), r);
-                n.undo_move();
-            }
-            if (!or_node_ && !r.final() && ((first_search && r.first_visit) || clen == 1)) {
-                n.do_move(m);
-                MateProbe p = mate_in_one(pos, conv);
-                if (p.move || p.no_check || clen == 1) {
-                    Hand disproof = remove_checking_pieces(pos, full_hand());
-                    r = p.move       ? NodeResult::make_proven(p.proof_hand, 1, 1)
-                      : p.no_check ? NodeResult::make_disproven(disproof, LEN_INF, 1)
-                                   : NodeResult::make_disproven(n.or_hand(), 1, 1);
-                    tt.store(n.board_key(), n.or_hand(), n.depth(), n.path_key(), r);
-                }
-                n.undo_move();
-            }
-            if (!r.final() && delayed(i)) {
-                ++delayed_count_;
-                continue;
-            }
+        if (delayed(i)) {
+            results_[i] = NodeResult{};  // looked up when it comes into play
+            ++delayed_count_;
+            continue;
         }
+        results_[i] = child_result(n, i, tt);
         idx_.push_back(int(i));
         in_play_[i] = 1;
-        if (r.phi(or_node_) == 0)
+        if (results_[i].phi(or_node_) == 0)
             break;  // the node is settled
     }
     resort();
+}
+
+NodeResult Expansion::child_result(Node& n, std::size_t i, TranspositionTable& tt) {
+    Position& pos = n.pos();
+    int clen = child_len(len_);
+    Move m = moves_[i];
+    Hand h = n.or_hand_after(m);
+    if (int rep = n.repetition_after(m); rep >= 0)
+        return NodeResult::make_disproven(h, clen, 1, rep);
+    if (!or_node_ && clen < 1)
+        return NodeResult::make_disproven(full_hand(), clen, 1);  // the attacker needs a ply to mate
+    if (or_node_ && m.is_drop() && m.dropped_piece() != PAWN && m.dropped_piece() != KNIGHT
+        && m.dropped_piece() != SILVER && m.dropped_piece() != GOLD)
+        sum_[i] = 0;  // long-range drops on one line are much alike: count the hardest
+    auto [ipn, idn] = initial_pndn(pos, m, or_node_);
+    NodeResult r = tt.look_up(keys_[i], h, clen, n.depth() + 1, n.path_key_after(m), ipn, idn, old_child_);
+    if (or_node_ || r.final())
+        return r;
+    // Leaves for the attacker (one or three plies left) are settled at once; a new one gets
+    // the one-ply test.
+    bool leaf = clen == 1 || clen == 3;
+    if (!leaf && !(first_search_ && r.first_visit))
+        return r;
+    n.do_move(m);
+    if (clen == 3) {
+        MateProbe3 p = mate_within(pos, conv_, clen);
+        r = p.move ? NodeResult::make_proven(p.proof_hand, p.length, 1)
+                   : NodeResult::make_disproven(p.disproof_hand, clen, 1);
+    } else if (MateProbe p = mate_in_one(pos, conv_); p.move || p.no_check || clen == 1) {
+        r = p.move       ? NodeResult::make_proven(p.proof_hand, 1, 1)
+          : p.no_check ? NodeResult::make_disproven(remove_checking_pieces(pos, full_hand()), LEN_INF, 1)
+                       : NodeResult::make_disproven(p.disproof_hand, 1, 1);
+    }
+    if (r.final())
+        tt.store(n.board_key(), n.or_hand(), n.depth(), n.path_key(), r);
+    n.undo_move();
+    return r;
 }
 
 bool Expansion::better(int a, int b) const noexcept {
@@ -306,6 +312,7 @@ void Expansion::update_best(Node& n, const NodeResult& r, TranspositionTable& tt
         for (int j = next_[b]; j >= 0; j = next_[std::size_t(j)]) {
             std::size_t sj = std::size_t(j);
             if (!in_play_[sj]) {
+                results_[sj] = child_result(n, sj, tt);
                 idx_.push_back(j);
                 in_play_[sj] = 1;
                 --delayed_count_;

@@ -38,6 +38,8 @@ private:
     void resort() noexcept;
     void build_chains(const core::Position& pos);
     bool delayed(std::size_t i) const noexcept;
+    /// What is known of child i (TT, repetition, and the leaf tests of the attacker's nodes).
+    NodeResult child_result(Node& n, std::size_t i, TranspositionTable& tt);
     NodeResult proven_or(const Node& n) const;
     NodeResult disproven_or(const Node& n) const;
     NodeResult proven_and(const Node& n) const;
@@ -47,6 +49,8 @@ private:
     int len_ = LEN_INF;
     bool old_child_ = false;
     bool too_short_ = false;  // an attacker's node with no ply left
+    bool first_search_ = false;
+    Convention conv_ = Convention::Ordinary;
     std::vector<core::Move> moves_;
     std::vector<core::Key> keys_;    // the children's board keys
     std::vector<NodeResult> results_;

@@ -111,7 +111,7 @@ bool is_futile_drop(const Position& pos, Square s) noexcept {
     return pos.attackers_to(~us, s, occ).andnot(square_bb(c)).any();
 }
 
-bool has_evasion(const Position& pos, Convention conv) noexcept {
+Reply find_reply(const Position& pos, Convention conv) noexcept {
     Color us = pos.side_to_move(), them = ~us;
     Square ksq = pos.king_square(us);
     Bitboard occ = pos.pieces();
@@ -120,10 +120,10 @@ bool has_evasion(const Position& pos, Convention conv) noexcept {
     Bitboard occ_wo_king = occ ^ ksq;
     while (steps.any())
         if (!pos.is_attacked(them, steps.pop_lsb(), occ_wo_king))
-            return true;
+            return Reply::Move;
     Bitboard checkers = pos.checkers();
     if (checkers.more_than_one())
-        return false;
+        return Reply::None;
     // 2. Another piece takes the checker (a pinned one only along its pin).
     Square c = checkers.lsb();
     Bitboard pinned = pos.pinned(us);
@@ -131,22 +131,36 @@ bool has_evasion(const Position& pos, Convention conv) noexcept {
     while (takers.any()) {
         Square from = takers.pop_lsb();
         if (!pinned.test(from) || aligned(from, c, ksq))
-            return true;
+            return Reply::Move;
     }
-    // 3. A piece moves or drops in between (a pinned piece never can: its line is another).
-    Bitboard between = between_bb(c, ksq);
+    // 3. A piece moves in between (a pinned piece never can: its line is another) ...
+    const Bitboard between = between_bb(c, ksq);
+    for (Bitboard b = between; b.any();)
+        if (pos.attackers_to(us, b.pop_lsb(), occ).andnot(square_bb(ksq)).andnot(pinned).any())
+            return Reply::Move;
+    // 4. ... or is dropped there.
     Hand h = pos.hand(us);
-    while (between.any()) {
-        Square s = between.pop_lsb();
-        if (pos.attackers_to(us, s, occ).andnot(square_bb(ksq)).andnot(pinned).any())
-            return true;
-        if (h.empty() || (conv == Convention::Tsume && is_futile_drop(pos, s)))
+    if (h.empty())
+        return Reply::None;
+    for (Bitboard b = between; b.any();) {
+        Square s = b.pop_lsb();
+        if (conv == Convention::Tsume && is_futile_drop(pos, s))
             continue;
         for (PieceType pt : {SILVER, GOLD, BISHOP, ROOK, LANCE, KNIGHT, PAWN})
             if (h.has(pt) && can_drop_on(pos, pt, s))
-                return true;
+                return Reply(int(Reply::DropPawn) + int(pt) - int(PAWN));
     }
-    return false;
+    return Reply::None;
+}
+
+bool has_evasion(const Position& pos, Convention conv) noexcept {
+    return find_reply(pos, conv) != Reply::None;
+}
+
+Hand reply_disproof(const Position& pos, Reply reply, Hand disproof) noexcept {
+    if (reply < Reply::DropPawn)
+        return disproof;
+    return keep_defender_drop(pos, PieceType(int(reply) - int(Reply::DropPawn) + int(PAWN)), disproof);
 }
 
 MateProbe mate_in_one(Position& pos, Convention conv) {
@@ -154,59 +168,69 @@ MateProbe mate_in_one(Position& pos, Convention conv) {
     MoveList<CHECKS, true> list(pos);
     StateInfo st;
     bool any = false;
+    Hand disproof = full_hand();
     for (const ScoredMove& sm : list) {
         Move m = sm.move;
         if (!pos.legal(m))
             continue;
         any = true;
         pos.do_move(m, st);
-        bool escapes = has_evasion(pos, conv);
-        Hand proof_after = escapes ? Hand() : add_blocking_pieces(pos, Hand());
+        Reply reply = find_reply(pos, conv);
+        Hand after = reply == Reply::None ? add_blocking_pieces(pos, Hand()) : reply_disproof(pos, reply, full_hand());
         pos.undo_move(m);
-        if (!escapes) {
+        if (reply == Reply::None) {
             probe.move = m;
-            probe.proof_hand = hand_before(pos, m, proof_after);
+            probe.proof_hand = hand_before(pos, m, after);
             return probe;
         }
+        disproof = hand_min(disproof, hand_before(pos, m, after));
     }
     probe.no_check = !any;
+    probe.disproof_hand = remove_checking_pieces(pos, disproof);
     return probe;
 }
 
-MateProbe3 mate_in_three(Position& pos, Convention conv) {
+MateProbe3 mate_within(Position& pos, Convention conv, int plies) {
     MateProbe3 out;
-    if (MateProbe p = mate_in_one(pos, conv); p.move || p.no_check) {
-        if (p.move)
-            out = {p.move, p.proof_hand, 1};
+    MateProbe one = mate_in_one(pos, conv);
+    out.disproof_hand = one.disproof_hand;
+    if (one.move)
+        out = {one.move, one.proof_hand, Hand(), 1};
+    if (one.move || one.no_check || plies < 3)
         return out;
-    }
     std::vector<Move> checks, evasions;
     generate_checks(pos, checks);
     StateInfo st, st2;
+    Hand disproof = full_hand();
     for (Move m : checks) {
         pos.do_move(m, st);
         generate_evasions(pos, conv, evasions);
-        // Every reply must leave a mate in one; the proof needs the union of their hands.
-        Hand proof;
+        // Every reply must leave a shorter mate; the proof needs the union of their hands.
+        Hand proof, refuted = full_hand();
+        int longest = 0;
         bool mated = !evasions.empty();
         for (Move e : evasions) {
             pos.do_move(e, st2);
-            MateProbe p = mate_in_one(pos, conv);
+            MateProbe3 sub = mate_within(pos, conv, plies - 2);
             pos.undo_move(e);
-            if (!p.move) {
+            if (!sub.move) {
                 mated = false;
+                refuted = e.is_drop() ? keep_defender_drop(pos, e.dropped_piece(), sub.disproof_hand) : sub.disproof_hand;
                 break;
             }
-            proof = hand_max(proof, p.proof_hand);
+            proof = hand_max(proof, sub.proof_hand);
+            longest = std::max(longest, sub.length);
         }
         if (mated)
             proof = add_blocking_pieces(pos, proof);
         pos.undo_move(m);
         if (mated) {
-            out = {m, hand_before(pos, m, proof), 3};
+            out = {m, hand_before(pos, m, proof), Hand(), longest + 2};
             return out;
         }
+        disproof = hand_min(disproof, hand_before(pos, m, refuted));
     }
+    out.disproof_hand = remove_checking_pieces(pos, disproof);
     return out;
 }
 

@@ -25,25 +25,33 @@ void generate_evasions(const core::Position& pos, Convention conv, std::vector<c
 /// check by one piece.
 bool is_futile_drop(const core::Position& pos, core::Square s) noexcept;
 
-/// True when the side to move, in check, has a legal reply (under Tsume, a futile drop is none).
+/// The kind of legal reply the side to move (in check) has: none, a board move, or only
+/// drops (DropPawn + the piece type - PAWN, of one such drop). Under Tsume a futile drop is none.
+enum class Reply : std::uint8_t { None, Move, DropPawn };
+Reply find_reply(const core::Position& pos, Convention conv) noexcept;
 bool has_evasion(const core::Position& pos, Convention conv) noexcept;
+/// A disproof hand that keeps `reply` possible (a drop needs the defender to keep the piece).
+core::Hand reply_disproof(const core::Position& pos, Reply reply, core::Hand disproof) noexcept;
 
 /// The outcome of the one-ply test at an attacker's node.
 struct MateProbe {
-    core::Move move;         // a mating move, or none
-    core::Hand proof_hand;   // the least attacker hand with which `move` still mates
-    bool no_check = false;   // the attacker has no legal check at all
+    core::Move move;           // a mating move, or none
+    core::Hand proof_hand;     // the least attacker hand with which `move` still mates
+    core::Hand disproof_hand;  // without a mate: the most with which none exists
+    bool no_check = false;     // the attacker has no legal check at all
 };
 
 /// Looks for a checking move that leaves the defender no reply. `pos` is restored.
 MateProbe mate_in_one(core::Position& pos, Convention conv);
 
-/// Looks for a mate within three plies (exact). `length` is 1 or 3 when `move` is set.
+/// Looks for a mate within `plies` plies (an odd number; exact: a fixed-depth search).
+/// When `move` is set, `length` is the length of the mate found (at most `plies`).
 struct MateProbe3 {
     core::Move move;
     core::Hand proof_hand;
+    core::Hand disproof_hand;  // without a mate
     int length = 0;
 };
-MateProbe3 mate_in_three(core::Position& pos, Convention conv);
+MateProbe3 mate_within(core::Position& pos, Convention conv, int plies);
 
 }  // namespace hisha::tsume

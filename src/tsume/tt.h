@@ -46,8 +46,8 @@ public:
     void collect_garbage() noexcept;
     bool needs_gc() const noexcept { return used_ > gc_threshold_; }
     /// Used entries per mille.
-    int hashfull() const noexcept { return int(used_ * 1000 / tags_.size()); }
-    std::size_t bytes() const noexcept { return tags_.size() * (sizeof(Entry) + sizeof(std::uint16_t)); }
+    int hashfull() const noexcept { return int(used_ * 1000 / slots_); }
+    std::size_t bytes() const noexcept { return slots_ * (sizeof(Entry) + sizeof(std::uint16_t)); }
 
 private:
     enum Kind : std::uint8_t { UNKNOWN, PROVEN, DISPROVEN };
@@ -78,8 +78,12 @@ private:
 
     // Entries are left uninitialised (a slot is read only when its tag says it is used), so a
     // large table costs no time until it fills. WINDOW - 1 spare slots: windows never wrap.
-    std::unique_ptr<Entry[]> entries_;
-    std::vector<std::uint16_t> tags_;  // 0: free
+    struct Free {
+        void operator()(void* p) const noexcept;
+    };
+    std::unique_ptr<Entry[], Free> entries_;
+    std::unique_ptr<std::uint16_t[], Free> tags_;  // 0: free
+    std::size_t slots_ = 0;
     std::size_t buckets_ = 0;
     std::size_t used_ = 0;
     std::size_t gc_threshold_ = 0;
