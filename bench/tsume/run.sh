@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
 # Usage: bench/tsume/run.sh BUILD_DIR
-# The mate solver on ../shared/testdata/tsume.tsv, one problem per process under /usr/bin/time -v:
-#   1. the 15-29 ply band, TSUME_BAND_TIME seconds each (default 60): proved with the exact
-#      length or not, per length band, with the total time;
-#   2. the long classics (31 plies and more), Kotobuki (611 plies) first, TSUME_KOTOBUKI_TIME
-#      seconds for it (default 600) and TSUME_LONG_TIME for each other one (default 300).
-# Every run reports the answer, wall and CPU time, nodes and peak memory (maximum resident set).
-# Environment: TSUME_MEMORY (table MB, default 4096), TSUME_BAND=0 / TSUME_LONG=0 skip a part,
-# TSUME_ONLY=id,id runs only those rows, HISHA_TESTDATA_DIR (default ../shared/testdata).
-# Exits 1 when a mate is reported with a length other than a verified (basis A or B) one.
+# The mate solver on every row of ../shared/testdata/tsume.tsv, one problem per process under
+# GNU time (so each row's peak memory is its own), one thread, shortest-mate mode:
+#   1. every row up to 29 plies and every no-mate row, TSUME_TIME seconds each (default 60):
+#      the answer must be `mate <stated plies>` (or `nomate`) and the line must replay through
+#      the rules (`hisha tsume --verify`: every attacking move checks, every defence is legal,
+#      the end is mate, the length matches);
+#   2. the long classics (31 plies and more), Kotobuki (611 plies) first with
+#      TSUME_KOTOBUKI_TIME seconds (default 600), the other rows with a verified length (basis A
+#      or B) TSUME_LONG_TIME each (default 120), the published-only ones (basis C)
+#      TSUME_LONG_C_TIME each (default 60).
+# Prints one line per row (answer, exactness, verification, wall and CPU time, nodes, peak
+# memory), then a table per length band: rows proved, total wall and CPU time, the slowest
+# row, peak memory; the longest mate proved and its time.
+# Time limits count the solver's CPU time (the machine is shared; TSUME_CLOCK=wall counts wall
+# time instead); CPU times shown are user + system of the whole process (table set-up included).
+# Environment: TSUME_MEMORY (table MB of the short rows, default 256), TSUME_LONG_MEMORY (table
+# MB of 15 plies and up, default 4096), TSUME_SHORT=0 / TSUME_LONG=0 skip a part, TSUME_ONLY=id,id
+# runs only those rows, TSUME_RESULTS=FILE keeps the per-row results (TSV),
+# HISHA_TESTDATA_DIR (default ../shared/testdata).
+# Exits 1 when a row of part 1 is not answered exactly with a verified line, or when any mate
+# reported contradicts a verified (basis A or B) length or fails verification.
 set -euo pipefail
 
-if (( $# != 1 )); then
+if (($# != 1)); then
     echo "usage: $0 BUILD_DIR" >&2
     exit 2
 fi
@@ -19,11 +31,14 @@ HISHA="$1/bin/hisha"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 DATA="${HISHA_TESTDATA_DIR:-$ROOT/../shared/testdata}"
 TSV="$DATA/tsume.tsv"
-MEMORY="${TSUME_MEMORY:-4096}"
-BAND_TIME="${TSUME_BAND_TIME:-60}"
-LONG_TIME="${TSUME_LONG_TIME:-300}"
+MEMORY="${TSUME_MEMORY:-256}"
+LONG_MEMORY="${TSUME_LONG_MEMORY:-4096}"
+TIME="${TSUME_TIME:-60}"
+LONG_TIME="${TSUME_LONG_TIME:-120}"
+LONG_C_TIME="${TSUME_LONG_C_TIME:-60}"
 KOTOBUKI_TIME="${TSUME_KOTOBUKI_TIME:-600}"
 ONLY="${TSUME_ONLY:-}"
+CLOCK="${TSUME_CLOCK:-cpu}"
 
 if [[ ! -x "$HISHA" ]]; then
     echo "tsume bench: $HISHA not found; build first" >&2
@@ -34,68 +49,121 @@ if [[ ! -f "$TSV" ]]; then
     exit 0
 fi
 if [[ ! -x /usr/bin/time ]]; then
-    echo "tsume bench: /usr/bin/time (GNU time) is needed for peak memory" >&2
+    echo "tsume bench: /usr/bin/time (GNU time) is needed for CPU time and peak memory" >&2
     exit 2
 fi
 
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
+RESULTS="${TSUME_RESULTS:-$WORK/results.tsv}"
+printf 'id\tband\tstated\tbasis\tfound\tverdict\tverify\twall_s\tcpu_s\tnodes\tpeak_mb\tlimit_s\n' >"$RESULTS"
 failed=0
 
-# run_one ID SFEN STATED BASIS SECONDS: prints one line and appends "id stated got ok wall cpu" to $WORK/results.
+band_of() {  # the length band of a stated length
+    local n="$1"
+    if ((n < 0)); then echo nomate
+    elif ((n <= 5)); then echo 1-5
+    elif ((n <= 13)); then echo 7-13
+    elif ((n <= 21)); then echo 15-21
+    elif ((n <= 29)); then echo 23-29
+    elif ((n <= 119)); then echo 31-119
+    else echo 200+
+    fi
+}
+
+# run_one ID SFEN STATED BASIS SECONDS MEMORY STRICT: runs one row, prints a line, appends to $RESULTS.
+# STRICT=1: anything but the exact stated answer with a verified line fails the bench.
 run_one() {
-    local id="$1" sfen="$2" stated="$3" basis="$4" seconds="$5"
+    local id="$1" sfen="$2" stated="$3" basis="$4" seconds="$5" memory="$6" strict="$7"
     echo "$sfen" >"$WORK/problem"
-    /usr/bin/time -v "$HISHA" tsume --stats --time-limit "$seconds" --memory "$MEMORY" "$WORK/problem" \
-        >"$WORK/out" 2>"$WORK/err" || true
-    local answer stats rss wall cpu nodes got ok
+    local clock=()
+    [[ "$CLOCK" == cpu ]] && clock=(--cpu-time)
+    /usr/bin/time -f 'time %e %U %S %M' "$HISHA" tsume --stats --verify --time-limit "$seconds" "${clock[@]}" \
+        --memory "$memory" "$WORK/problem" >"$WORK/out" 2>"$WORK/err" || true
+    local answer stats times verify wall cpu rss nodes found verdict
     answer=$(head -n 1 "$WORK/out")
     stats=$(grep -m1 '^info nodes' "$WORK/err" || true)
-    rss=$(sed -n 's/.*Maximum resident set size (kbytes): *//p' "$WORK/err")
-    cpu=$(sed -n 's/.*User time (seconds): *//p' "$WORK/err")
-    wall=$(sed -n 's/.*time_ms \([0-9]*\).*/\1/p' <<<"$stats")
+    times=$(grep -m1 '^time ' "$WORK/err" || echo 'time 0 0 0 0')
+    verify=$(sed -n 's/^verify //p' "$WORK/err" | head -n 1)
+    local user sys
+    read -r _ wall user sys rss <<<"$times"
+    cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
     nodes=$(sed -n 's/.*nodes \([0-9]*\).*/\1/p' <<<"$stats")
-    got=$(awk '$1 == "mate" { print $2 } $1 == "nomate" { print -1 }' <<<"$answer")
-    ok=no
-    if [[ "$got" == "$stated" ]]; then
-        ok=yes
-    elif [[ -n "$got" && "$basis" != C* ]]; then
-        ok=WRONG
+    found=$(awk '$1 == "mate" { print $2 } $1 == "nomate" { print -1 } $1 == "timeout" { print "timeout" }
+                 $1 == "error" { print "error" }' <<<"$answer")
+    found="${found:-none}"
+    [[ -n "$verify" ]] || verify=-
+    [[ "$verify" == ok || "$verify" == - ]] || verify="ERROR"
+    if [[ "$found" == "$stated" && "$verify" != ERROR && ("$stated" == -1 || "$verify" == ok) ]]; then
+        verdict=exact
+    elif [[ "$verify" == ERROR ]]; then
+        verdict=BADLINE
+    elif [[ "$found" =~ ^-?[0-9]+$ && "$basis" != C* ]]; then
+        verdict=WRONG  # a mate (or nomate) contradicting a verified answer
+    elif [[ "$found" =~ ^[0-9]+$ ]]; then
+        verdict=other  # a mate of another length than the published tsume-convention one
+    else
+        verdict=unsolved
+    fi
+    if [[ "$verdict" == BADLINE || "$verdict" == WRONG ]] || { ((strict)) && [[ "$verdict" != exact ]]; }; then
         failed=1
     fi
-    printf '%-16s %4s plies (basis %s): %-22s exact=%-3s wall %7.1f s  cpu %7.1f s  nodes %11s  peak %6d MB\n' \
-        "$id" "$stated" "${basis:0:1}" "$(cut -c1-22 <<<"${answer:-no answer}")" "$ok" \
-        "$(awk -v w="${wall:-0}" 'BEGIN { print w / 1000 }')" "${cpu:-0}" "${nodes:-?}" "$(( ${rss:-0} / 1024 ))"
-    echo "$id $stated ${got:-none} $ok ${wall:-0} ${cpu:-0} ${rss:-0}" >>"$WORK/results"
+    printf '%-28s %5s plies: %-9s %-8s verify %-5s wall %7.2f s  cpu %7.2f s  nodes %11s  peak %6d MB\n' \
+        "$id" "$stated" "$found" "$verdict" "$verify" "$wall" "$cpu" "${nodes:-?}" "$((rss / 1024))"
+    if [[ "$verify" == ERROR ]]; then
+        sed -n 's/^verify /    /p' "$WORK/err"
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$(band_of "$stated")" "$stated" "${basis:0:1}" \
+        "$found" "$verdict" "$verify" "$wall" "$cpu" "${nodes:-0}" "$((rss / 1024))" "$seconds" >>"$RESULTS"
 }
 
-rows() {  # rows MIN MAX: "id<TAB>sfen<TAB>len<TAB>basis" with MIN <= len <= MAX, Kotobuki first
-    awk -F'\t' -v lo="$1" -v hi="$2" -v only=",$ONLY," 'NR > 1 && $3 >= lo && $3 <= hi \
-        && (only == ",," || index(only, "," $1 ",")) { print ($1 == "edo-zukou-100" ? 0 : 1) "\t" $3 "\t" $1 "\t" $2 "\t" $3 "\t" $7 }' "$TSV" \
-        | sort -t$'\t' -k1,1n -k2,2n | cut -f3-
+rows() {  # rows MIN MAX: "id<TAB>sfen<TAB>len<TAB>basis" with MIN <= len <= MAX (or no mate when MIN < 0), Kotobuki first
+    awk -F'\t' -v lo="$1" -v hi="$2" -v only=",$ONLY," 'NR > 1 && (($3 >= lo && $3 <= hi) || (lo < 0 && $3 == -1)) \
+        && (only == ",," || index(only, "," $1 ",")) { print ($1 == "edo-zukou-100" ? 0 : 1) "\t" ($3 < 0 ? 100000 : $3) "\t" NR "\t" $1 "\t" $2 "\t" $3 "\t" $7 }' "$TSV" \
+        | sort -t$'\t' -k1,1n -k2,2n -k3,3n | cut -f4-
 }
 
-echo "== tsume solver: $HISHA, table $MEMORY MB, load $(cut -d' ' -f1-3 /proc/loadavg)"
-if [[ "${TSUME_BAND:-1}" != 0 ]]; then
+summary() {  # the table per band of the rows in $RESULTS
+    awk -F'\t' 'NR > 1 {
+            b = $2; if (!(b in n)) order[++nb] = b; n[b]++; wall[b] += $8; cpu[b] += $9
+            if ($6 == "exact") ok[b]++
+            if ($9 > slow[b]) { slow[b] = $9; slowid[b] = $1 }
+            if ($11 > peak[b]) peak[b] = $11
+            if ($6 == "exact" && $3 > longest) { longest = $3; longid = $1; longwall = $8; longcpu = $9; longmb = $11 }
+            if ($11 > allpeak) allpeak = $11
+            tw += $8; tc += $9
+        }
+        END {
+            printf "%-7s %9s %10s %10s  %-36s %8s\n", "band", "proved", "wall s", "cpu s", "slowest (cpu s)", "peak MB"
+            for (i = 1; i <= nb; i++) { b = order[i]
+                printf "%-7s %4d / %-3d %10.1f %10.1f  %-28s %7.2f %8d\n", b, ok[b], n[b], wall[b], cpu[b], slowid[b], slow[b], peak[b] }
+            printf "all: %.1f s wall, %.1f s cpu; peak memory %d MB\n", tw, tc, allpeak
+            if (longest) printf "longest mate proved exact: %s, %d plies, %.1f s wall, %.1f s cpu, %d MB\n", longid, longest, longwall, longcpu, longmb
+        }' "$1"
+}
+
+echo "== tsume solver: $HISHA, load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores, limits in $CLOCK time"
+if [[ "${TSUME_SHORT:-1}" != 0 ]]; then
     echo
-    echo "== 15-29 plies, ${BAND_TIME} s each"
-    : >"$WORK/results"
+    echo "== up to 29 plies and no-mate rows, ${TIME} s each (table ${MEMORY} MB, ${LONG_MEMORY} MB from 15 plies)"
     while IFS=$'\t' read -r id sfen len basis; do
-        run_one "$id" "$sfen" "$len" "$basis" "$BAND_TIME"
-    done < <(rows 15 29)
-    awk '{ band = ($2 <= 19 ? "15-19" : "21-29"); n[band]++; if ($4 == "yes") { ok[band]++; t[band] += $5 / 1000 }
-           cpu[band] += $6; if ($4 == "yes" && $2 > longest) longest = $2 }
-         END { for (b in n) printf "band %s: %d of %d proved exact, %.1f s wall for those, %.1f s cpu in all\n", b, ok[b], n[b], t[b], cpu[b];
-               printf "longest proved: %d plies\n", longest }' "$WORK/results" | sort
+        mem="$MEMORY"
+        ((len < 15 && len > 0)) || mem="$LONG_MEMORY"
+        run_one "$id" "$sfen" "$len" "$basis" "$TIME" "$mem" 1
+    done < <(rows -1 29)
 fi
 if [[ "${TSUME_LONG:-1}" != 0 ]]; then
     echo
-    echo "== long classics (31+ plies), Kotobuki ${KOTOBUKI_TIME} s, others ${LONG_TIME} s"
-    : >"$WORK/results"
+    echo "== long classics (31+ plies): Kotobuki ${KOTOBUKI_TIME} s, basis A/B ${LONG_TIME} s, basis C ${LONG_C_TIME} s" \
+        "(table ${LONG_MEMORY} MB; basis C lengths are tsume-convention ones, the solver's are ordinary-rule)"
     while IFS=$'\t' read -r id sfen len basis; do
         t="$LONG_TIME"
+        [[ "$basis" == C* ]] && t="$LONG_C_TIME"
         [[ "$id" == edo-zukou-100 ]] && t="$KOTOBUKI_TIME"
-        run_one "$id" "$sfen" "$len" "$basis" "$t"
+        run_one "$id" "$sfen" "$len" "$basis" "$t" "$LONG_MEMORY" 0
     done < <(rows 31 100000)
 fi
+echo
+echo "== per band (exact = the stated length, a verified line; load now $(cut -d' ' -f1-3 /proc/loadavg))"
+summary "$RESULTS"
 exit "$failed"

@@ -1,7 +1,7 @@
-// `hisha tsume [--time-limit S] [--nodes N] [--memory MB] [--convention ordinary|tsume]
-// [--stats] [FILE|-]`: reads problems (one SFEN or `position ...` per line, or one record file
-// in any format the notation module reads, whose start position is the problem) and prints
-// one line per problem: `mate <plies> <usi moves>` | `nomate` | `timeout` (see tsume/solver.h).
+// `hisha tsume [--time-limit S] [--cpu-time] [--nodes N] [--memory MB] [--convention ordinary|tsume]
+// [--stats] [--verify] [FILE|-]`: reads problems (one SFEN or `position ...` per line, or one
+// record file in any format the notation module reads, whose start position is the problem) and
+// prints one line per problem: `mate <plies> <usi moves>` | `nomate` | `timeout` (see tsume/solver.h).
 #include "tsume_command.h"
 
 #include <cstdio>
@@ -9,30 +9,46 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include "notation/formats.h"
 #include "notation/usi.h"
 #include "tsume/solver.h"
+#include "tsume/verify.h"
 
 namespace hisha::app {
 
 namespace {
 
 int usage() {
-    std::fprintf(stderr,
-                 "usage: hisha tsume [--time-limit S] [--nodes N] [--memory MB] [--convention ordinary|tsume]\n"
-                 "                   [--stats] [FILE|-]\n"
-                 "  one problem per line (SFEN or `position ...`; # starts a comment), or a record file\n"
-                 "  (KIF, KI2, CSA, PSN ...) whose start position is the problem. Prints per problem:\n"
-                 "  mate <plies> <usi moves> | nomate | timeout. --stats adds nodes and time on stderr.\n");
+    std::fprintf(stderr, "usage: hisha tsume [--time-limit S] [--cpu-time] [--nodes N] [--memory MB]\n"
+                         "                   [--convention ordinary|tsume] [--stats] [--verify] [FILE|-]\n"
+                         "  one problem per line (SFEN or `position ...`; # starts a comment), or a record file\n"
+                         "  (KIF, KI2, CSA, PSN ...) whose start position is the problem. Prints per problem:\n"
+                         "  mate <plies> <usi moves> | nomate | timeout. --cpu-time: the limit counts CPU time, not\n"
+                         "  wall time. --stats adds nodes and time on stderr;\n"
+                         "  --verify replays each mating line through the rules and reports `verify ok` or\n"
+                         "  `verify error <reason>` on stderr.\n");
     return 2;
+}
+
+// A number option's value, or nullopt (with a message) when it is not one.
+std::optional<double> parse_number(const char* option, const char* text, double min) {
+    char* end = nullptr;
+    double v = std::strtod(text, &end);
+    if (end == text || *end != '\0' || !(v >= min) || v > 1e15) {
+        std::fprintf(stderr, "hisha tsume: %s needs a number of at least %g, not '%s'\n", option, min, text);
+        return std::nullopt;
+    }
+    return v;
 }
 
 struct Options {
     tsume::Limits limits;
     bool stats = false;
+    bool verify = false;
     std::unique_ptr<tsume::Solver> solver = std::make_unique<tsume::Solver>();
 };
 
@@ -43,8 +59,15 @@ void solve_one(core::Position& pos, const Options& opt) {
     std::printf("%s\n", tsume::format_result(r, opt.limits.convention).c_str());
     std::fflush(stdout);
     if (opt.stats)
-        std::fprintf(stderr, "info nodes %llu time_ms %.0f max_depth %d exact %d table_mb %zu\n",
-                     (unsigned long long)r.nodes, r.time_s * 1000, r.max_depth, int(r.exact), r.table_bytes >> 20);
+        std::fprintf(stderr, "info nodes %llu time_ms %.0f cpu_ms %.0f max_depth %d exact %d table_mb %zu\n",
+                     (unsigned long long)r.nodes, r.time_s * 1000, r.cpu_time_s * 1000, r.max_depth, int(r.exact),
+                     r.table_bytes >> 20);
+    if (opt.verify && !r.pv.empty()) {
+        std::string why = tsume::line_error(pos, r.pv, int(r.pv.size()), opt.limits.convention);
+        if (why.empty() && r.status == tsume::Status::Mate && int(r.pv.size()) != r.length)
+            why = "the line has " + std::to_string(r.pv.size()) + " moves, the length says " + std::to_string(r.length);
+        std::fprintf(stderr, "verify %s\n", why.empty() ? "ok" : ("error " + why).c_str());
+    }
 }
 
 // A line is an SFEN, `sfen ...` or `position ...` (moves after it are played first).
@@ -85,9 +108,7 @@ bool is_position_list(const std::string& bytes) {
     return false;
 }
 
-bool is_record(notation::Format f) {
-    return f != notation::Format::Sfen && f != notation::Format::Usi;
-}
+bool is_record(notation::Format f) { return f != notation::Format::Sfen && f != notation::Format::Usi; }
 
 int solve_file(const std::string& path, const Options& opt) {
     std::ifstream f(path, std::ios::binary);
@@ -124,19 +145,27 @@ int tsume_command(int argc, char** argv) {
     for (int i = 0; i < argc; ++i) {
         std::string a = argv[i];
         bool has_value = i + 1 < argc;
-        if (a == "--time-limit" && has_value)
-            opt.limits.time_limit_s = std::atof(argv[++i]);
-        else if (a == "--nodes" && has_value)
-            opt.limits.max_nodes = std::strtoull(argv[++i], nullptr, 10);
-        else if (a == "--memory" && has_value)
-            opt.limits.memory_mb = std::size_t(std::max(1LL, std::atoll(argv[++i])));
-        else if (a == "--convention" && has_value) {
+        if ((a == "--time-limit" || a == "--nodes" || a == "--memory") && has_value) {
+            auto v = parse_number(a.c_str(), argv[++i], a == "--memory" ? 1 : 0);
+            if (!v)
+                return usage();
+            if (a == "--time-limit")
+                opt.limits.time_limit_s = *v;
+            else if (a == "--nodes")
+                opt.limits.max_nodes = std::uint64_t(*v);
+            else
+                opt.limits.memory_mb = std::size_t(*v);
+        } else if (a == "--convention" && has_value) {
             std::string c = argv[++i];
             if (c != "tsume" && c != "ordinary")
                 return usage();
             opt.limits.convention = c == "tsume" ? tsume::Convention::Tsume : tsume::Convention::Ordinary;
         } else if (a == "--stats")
             opt.stats = true;
+        else if (a == "--verify")
+            opt.verify = true;
+        else if (a == "--cpu-time")
+            opt.limits.cpu_time = true;
         else if (a == "-h" || a == "--help")
             return usage();
         else if (!a.empty() && a[0] == '-' && a != "-") {

@@ -7,7 +7,15 @@
 
 #include <algorithm>
 
+#include <time.h>
+
 namespace hisha::tsume {
+
+double thread_cpu_seconds() noexcept {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
 
 Searcher::Searcher(TranspositionTable& tt, Convention conv, const StopCondition& stop)
     : tt_(tt), conv_(conv), stop_(stop) {
@@ -25,6 +33,8 @@ bool Searcher::should_stop() noexcept {
     else if (stop_.stop && stop_.stop->load(std::memory_order_relaxed))
         stopped_ = true;
     else if (std::chrono::steady_clock::now() >= stop_.deadline)
+        stopped_ = true;
+    else if (stop_.cpu_deadline_s > 0 && thread_cpu_seconds() >= stop_.cpu_deadline_s)
         stopped_ = true;
     exhausted_ = budget_end_ && nodes_ >= budget_end_;
     return stopped_ || exhausted_;

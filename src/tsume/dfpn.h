@@ -20,8 +20,12 @@ namespace hisha::tsume {
 struct StopCondition {
     std::uint64_t max_nodes = 0;  // 0: no limit
     std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+    double cpu_deadline_s = 0;  // not 0: the thread's CPU time (thread_cpu_seconds()) at which to stop
     const std::atomic<bool>* stop = nullptr;
 };
+
+/// CPU time used so far by the calling thread, in seconds.
+double thread_cpu_seconds() noexcept;
 
 class Searcher {
 public:

@@ -167,7 +167,7 @@ NodeResult Expansion::child_result(Node& n, std::size_t i, TranspositionTable& t
         r = p.move ? NodeResult::make_proven(p.proof_hand, p.length, 1)
                    : NodeResult::make_disproven(p.disproof_hand, clen, 1);
     } else if (MateProbe p = mate_in_one(pos, conv_); p.move || p.no_check || clen == 1) {
-        r = p.move       ? NodeResult::make_proven(p.proof_hand, 1, 1)
+        r = p.move     ? NodeResult::make_proven(p.proof_hand, 1, 1)
           : p.no_check ? NodeResult::make_disproven(remove_checking_pieces(pos, full_hand()), LEN_INF, 1)
                        : NodeResult::make_disproven(p.disproof_hand, 1, 1);
     }

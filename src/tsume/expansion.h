@@ -52,12 +52,12 @@ private:
     bool first_search_ = false;
     Convention conv_ = Convention::Ordinary;
     std::vector<core::Move> moves_;
-    std::vector<core::Key> keys_;    // the children's board keys
+    std::vector<core::Key> keys_;  // the children's board keys
     std::vector<NodeResult> results_;
     std::vector<int> prev_, next_;   // chains of delayed moves (-1: none)
     std::vector<std::uint8_t> sum_;  // 1: delta counts in the sum, 0: in the max
     std::vector<std::uint8_t> in_play_;
-    std::vector<int> idx_;           // the children in play, best first
+    std::vector<int> idx_;  // the children in play, best first
     int delayed_count_ = 0;
     // Cached over idx_ by resort(): deltas of all children but the best.
     PnDn sum_except_best_ = 0;

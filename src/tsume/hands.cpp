@@ -14,7 +14,7 @@ using core::Hand;
 using core::PieceType;
 
 namespace {
-constexpr PieceType HAND_TYPES[7] = {core::PAWN, core::LANCE, core::KNIGHT, core::SILVER,
+constexpr PieceType HAND_TYPES[7] = {core::PAWN, core::LANCE,  core::KNIGHT, core::SILVER,
                                      core::GOLD, core::BISHOP, core::ROOK};
 
 // The squares next to the king from which a piece of type pt dropped by `attacker` checks

@@ -153,9 +153,7 @@ Reply find_reply(const Position& pos, Convention conv) noexcept {
     return Reply::None;
 }
 
-bool has_evasion(const Position& pos, Convention conv) noexcept {
-    return find_reply(pos, conv) != Reply::None;
-}
+bool has_evasion(const Position& pos, Convention conv) noexcept { return find_reply(pos, conv) != Reply::None; }
 
 Hand reply_disproof(const Position& pos, Reply reply, Hand disproof) noexcept {
     if (reply < Reply::DropPawn)
@@ -215,7 +213,8 @@ MateProbe3 mate_within(Position& pos, Convention conv, int plies) {
             pos.undo_move(e);
             if (!sub.move) {
                 mated = false;
-                refuted = e.is_drop() ? keep_defender_drop(pos, e.dropped_piece(), sub.disproof_hand) : sub.disproof_hand;
+                refuted =
+                    e.is_drop() ? keep_defender_drop(pos, e.dropped_piece(), sub.disproof_hand) : sub.disproof_hand;
                 break;
             }
             proof = hand_max(proof, sub.proof_hand);

@@ -43,13 +43,9 @@ Key Node::board_key_after(Move m) const noexcept {
     return k;
 }
 
-Hand Node::or_hand_after(Move m) const noexcept {
-    return tsume::or_hand_after(pos_, attacker_, m);
-}
+Hand Node::or_hand_after(Move m) const noexcept { return tsume::or_hand_after(pos_, attacker_, m); }
 
-Key Node::path_key_after(Move m) const noexcept {
-    return path_key() ^ mix((Key(m.raw()) << 16) ^ Key(depth() + 1));
-}
+Key Node::path_key_after(Move m) const noexcept { return path_key() ^ mix((Key(m.raw()) << 16) ^ Key(depth() + 1)); }
 
 int Node::repetition_after(Move m) const noexcept {
     Key bk = board_key_after(m);

@@ -54,7 +54,7 @@ private:
     core::Color attacker_;
     std::vector<core::StateInfo> states_;  // one per ply, allocated once (pointers stay valid)
     std::vector<core::Move> moves_;
-    std::vector<PathEntry> path_;          // path_[d]: the position at depth d
+    std::vector<PathEntry> path_;  // path_[d]: the position at depth d
     std::vector<core::Key> path_keys_;
     std::array<std::uint16_t, FILTER_SIZE> filter_{};  // counts of path boards by low key bits
 };

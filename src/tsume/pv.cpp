@@ -65,9 +65,8 @@ int defence_rank(const Position& pos, Move m) {
 
 std::vector<Move> ranked_defences(const Searcher& s, Node& n) {
     std::vector<Move> moves = moves_at(s, n);
-    std::stable_sort(moves.begin(), moves.end(), [&](Move a, Move b) {
-        return defence_rank(n.pos(), a) < defence_rank(n.pos(), b);
-    });
+    std::stable_sort(moves.begin(), moves.end(),
+                     [&](Move a, Move b) { return defence_rank(n.pos(), a) < defence_rank(n.pos(), b); });
     return moves;
 }
 

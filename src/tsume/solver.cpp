@@ -2,6 +2,7 @@
 // convention) the uniqueness of the first move. See solver.h for what is implemented.
 #include "solver.h"
 
+#include <algorithm>
 #include <chrono>
 #include <iterator>
 #include <memory>
@@ -33,7 +34,7 @@ const char* invalid_reason(const Position& pos) {
 // nowhere (and whose failures bound the length from below). Both budgets double each round;
 // the TT keeps the work of every turn. Returns the first proof, a disproof or a stop.
 NodeResult first_mate(Searcher& s, Node& node, int& lower) {
-    static constexpr int LENGTHS[] = {7,   11,  15,  19,  23,  27,  31,  39,   47,   55,   63,   79,  95, 111,
+    static constexpr int LENGTHS[] = {7,   11,  15,  19,  23,  27,  31,  39,  47,  55,   63,   79,   95,  111,
                                       127, 159, 191, 255, 319, 383, 511, 639, 767, 1023, 1279, 1535, 2047};
     std::uint64_t budget = 20'000;
     std::size_t next = 0;
@@ -106,7 +107,8 @@ void find_mate(Searcher& s, Node& node, const Limits& limits, Result& out) {
         out.exact = false;
         complete = extract_pv(s, node, length, false, out.pv);
     }
-    out.status = out.exact && complete ? Status::Mate : Status::Timeout;
+    // Without `shortest` any proven mate is the answer; with it, only the proven shortest.
+    out.status = complete && (out.exact || !limits.shortest) ? Status::Mate : Status::Timeout;
     if (!complete)
         out.pv.clear();
     else if (!out.exact)
@@ -139,8 +141,11 @@ Result Solver::solve(const Position& pos, const Limits& limits) {
     StopCondition stop;
     stop.max_nodes = limits.max_nodes;
     stop.stop = limits.stop;
-    if (limits.time_limit_s > 0)
-        stop.deadline = t0 + std::chrono::microseconds(std::int64_t(limits.time_limit_s * 1e6));
+    double cpu0 = thread_cpu_seconds();
+    if (limits.time_limit_s > 0 && limits.cpu_time)
+        stop.cpu_deadline_s = cpu0 + limits.time_limit_s;
+    else if (limits.time_limit_s > 0)
+        stop.deadline = t0 + std::chrono::microseconds(std::int64_t(std::min(limits.time_limit_s, 1e9) * 1e6));
     if (!tt_ || tt_mb_ != limits.memory_mb) {
         tt_.reset();  // free the old table before allocating the new one
         tt_ = std::make_unique<TranspositionTable>(limits.memory_mb);
@@ -155,6 +160,7 @@ Result Solver::solve(const Position& pos, const Limits& limits) {
     out.max_depth = searcher.max_depth();
     out.table_bytes = tt_->bytes();
     out.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out.cpu_time_s = thread_cpu_seconds() - cpu0;
     return out;
 }
 

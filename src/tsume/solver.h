@@ -45,21 +45,23 @@ enum class Status : std::uint8_t {
 
 struct Limits {
     double time_limit_s = 0;      // 0: none
+    bool cpu_time = false;        // time_limit_s counts the solving thread's CPU time, not wall time
     std::uint64_t max_nodes = 0;  // 0: none
     std::size_t memory_mb = 256;  // transposition table size
     Convention convention = Convention::Ordinary;
-    bool shortest = true;         // prove the length minimal (else report the first mate found)
+    bool shortest = true;                     // prove the length minimal (else report the first mate found)
     const std::atomic<bool>* stop = nullptr;  // set from another thread to stop early
 };
 
 struct Result {
     Status status = Status::Timeout;
-    int length = 0;               // plies of the mate
-    std::vector<core::Move> pv;   // the mating line (length moves when complete)
-    bool exact = false;           // the length is proven to be the shortest
+    int length = 0;              // plies of the mate
+    std::vector<core::Move> pv;  // the mating line (length moves when complete)
+    bool exact = false;          // the length is proven to be the shortest
     std::uint64_t nodes = 0;
-    double time_s = 0;
-    int max_depth = 0;            // the deepest ply the search reached
+    double time_s = 0;      // wall time
+    double cpu_time_s = 0;  // CPU time of the solving thread (table allocation included)
+    int max_depth = 0;      // the deepest ply the search reached
     std::size_t table_bytes = 0;
     // Convention::Tsume only: whether the first move is the only one that mates within `length`.
     bool unique = true;

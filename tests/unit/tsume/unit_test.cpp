@@ -9,6 +9,7 @@
 #include "tsume/node.h"
 #include "tsume/solver.h"
 #include "tsume/tt.h"
+#include "tsume/verify.h"
 #include "tsume_test_util.h"
 
 namespace hisha::tsume::test {
@@ -44,7 +45,7 @@ TEST(TranspositionTable, ProofAnswersEveryDominatingHandAndLongerLimit) {
     Hand more = hand_of({{core::GOLD, 2}, {core::PAWN, 3}});
     EXPECT_TRUE(tt.look_up(board, more, 5, 3, 0, 1, 1, old).proven());
     EXPECT_TRUE(tt.look_up(board, more, 9, 3, 0, 1, 1, old).proven());
-    EXPECT_FALSE(tt.look_up(board, more, 3, 3, 0, 1, 1, old).final());  // a shorter mate is not known
+    EXPECT_FALSE(tt.look_up(board, more, 3, 3, 0, 1, 1, old).final());    // a shorter mate is not known
     EXPECT_FALSE(tt.look_up(board, Hand(), 9, 3, 0, 1, 1, old).final());  // less than the proof hand
     EXPECT_FALSE(tt.look_up(board, hand_of({{core::SILVER, 1}}), 9, 3, 0, 1, 1, old).final());
     EXPECT_FALSE(tt.look_up(board ^ 2, more, 9, 3, 0, 1, 1, old).final());  // another board
@@ -158,9 +159,7 @@ TEST(Rules, PawnDropMateIsIllegal) {
     EXPECT_EQ(core::to_usi(r.pv[0]), "G*1b");
 }
 
-TEST(Rules, NoDefenderKingIsAnError) {
-    EXPECT_EQ(solve_sfen("9/9/9/9/9/9/9/9/R8 b G 1").status, Status::Error);
-}
+TEST(Rules, NoDefenderKingIsAnError) { EXPECT_EQ(solve_sfen("9/9/9/9/9/9/9/9/R8 b G 1").status, Status::Error); }
 
 TEST(Rules, CompleteDefenderHandGivesTheRestToTheDefender) {
     core::Position pos;
@@ -230,6 +229,52 @@ TEST(Convention, AnotherMatingFirstMoveIsReported) {
     EXPECT_FALSE(r.unique);
     EXPECT_NE(r.other_first_move, r.pv[0]);
     EXPECT_NE(format_result(r, Convention::Tsume).find(" yozume "), std::string::npos);
+}
+
+// --- limits, first-mate mode and the line check
+
+TEST(Limits, FirstMateModeAnswersMateWithoutClaimingShortest) {
+    // A 13-ply problem: without `shortest` the first proof found is the answer (exact unset),
+    // and its line is a correct mate of its own length.
+    const std::string sfen = "+P8/9/2S6/1+P7/kN7/9/SL7/9/9 b 2r2b4g2s3n3l16p 1";
+    core::Position pos;
+    ASSERT_TRUE(pos.set(sfen, core::SfenRules::Relaxed));
+    Limits limits;
+    limits.memory_mb = 16;
+    limits.shortest = false;
+    Result r = solve(pos, limits);
+    ASSERT_EQ(r.status, Status::Mate) << format_result(r, Convention::Ordinary);
+    EXPECT_GE(r.length, 13);
+    EXPECT_EQ(replay_error(sfen, r.pv, r.length), "");
+}
+
+TEST(Limits, CpuTimeLimitStopsTheSearch) {
+    // Kotobuki (611 plies) is far beyond a tenth of a CPU second.
+    core::Position pos;
+    ASSERT_TRUE(pos.set("g3p3+r/3lPG3/1s4ppp/1l1B4P/L2b1kPl1/3+p3+R+p/3+p2+s1S/+NP+p1gS3/1g+p2P3 b 4P3n 1",
+                        core::SfenRules::Relaxed));
+    Limits limits;
+    limits.memory_mb = 16;
+    limits.time_limit_s = 0.1;
+    limits.cpu_time = true;
+    Result r = solve(pos, limits);
+    EXPECT_EQ(r.status, Status::Timeout);
+    EXPECT_GT(r.nodes, 0u);
+}
+
+TEST(Verify, LineErrorNamesWhatIsWrong) {
+    core::Position pos;
+    ASSERT_TRUE(pos.set("7nk/9/7G1/9/9/9/9/9/9 b GP 1", core::SfenRules::Relaxed));
+    using core::Move;
+    const Move gold_1b = Move::make_drop(core::GOLD, core::SQ_12, core::BLACK);
+    const Move pawn_1b = Move::make_drop(core::PAWN, core::SQ_12, core::BLACK);
+    const Move gold_1c = Move::make_drop(core::GOLD, core::SQ_13, core::BLACK);
+    const Move gold_2c2b = Move::make(core::SQ_23, core::SQ_22, core::make_piece(core::BLACK, core::GOLD));
+    EXPECT_EQ(line_error(pos, {gold_1b}, 1), "");
+    EXPECT_NE(line_error(pos, {gold_1b}, 3), "");                                         // the length does not match
+    EXPECT_NE(line_error(pos, {pawn_1b}, 1).find("illegal"), std::string::npos);          // pawn-drop mate
+    EXPECT_NE(line_error(pos, {gold_2c2b}, 1).find("not checkmate"), std::string::npos);  // Kx2b
+    EXPECT_NE(line_error(pos, {gold_1c}, 1).find("does not check"), std::string::npos);
 }
 
 }  // namespace
