@@ -1,0 +1,183 @@
+// `hisha csa`: reads the options, starts the engine, runs the CSA client, prints one line per
+// game and a final tally.
+#include "csa_command.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unistd.h>
+
+#include "protocol/csa_client.h"
+#include "protocol/engine_player.h"
+
+namespace hisha::app {
+
+namespace {
+
+constexpr const char* USAGE = R"(usage: hisha csa --host HOST --port PORT --user NAME --password PASS [options]
+Plays games on a CSA server (protocol 1.2.1: Floodgate, shogi-server, hisha-server) with an engine.
+On Floodgate put the game name in the password: --password floodgate-600-10F,SECRET.
+Options:
+  --host HOST               server (default 127.0.0.1)
+  --port PORT               server port (default 4081)
+  --user NAME               login name ([0-9A-Za-z_-], at most 32 characters)
+  --password PASS           password, or GAME_NAME,PASS; also from $HISHA_CSA_PASSWORD
+  --engine CMD              hisha | internal (Hisha's engine in this process, the default), or a USI
+                            engine's command line (usi:CMD forces USI)
+  --option KEY=VALUE        engine option (USI setoption; internal: Threads, USI_Hash, Skill, ...)
+  --games N                 games to play, one login each (default 1; 0: until interrupted)
+  --margin MS               kept back from the clock for the network (default 300)
+  --depth N | --nodes N     search to a fixed depth / node count instead of by the clock
+  --keepalive S             send an empty line after S seconds of silence (default 30)
+  --reconnect N             attempts after a refused or dropped connection (default 5)
+  --reconnect-delay MS      wait before each attempt (default 5000)
+  --log FILE                write every line exchanged with the server to FILE (- for stderr)
+Output: one line per game, `game GAME_ID black|white win|lose|draw|censored|chudan|disconnected
+REASON moves=N`, then `games=N wins=W losses=L draws=D`. Exit status 0 when every game was played.
+)";
+
+extern "C" void on_csa_interrupt(int sig) {
+    protocol::ChildProcess::kill_all();
+    ::_exit(128 + sig);
+}
+
+bool to_int(const std::string& s, int lo, int hi, int& out) {
+    char* end = nullptr;
+    errno = 0;
+    long v = std::strtol(s.c_str(), &end, 10);
+    if (s.empty() || *end || errno || v < lo || v > hi)
+        return false;
+    out = int(v);
+    return true;
+}
+
+}  // namespace
+
+int csa_command(int argc, char** argv) {
+    protocol::CsaClientOptions opt;
+    protocol::EngineSpec spec;
+    spec.name = "engine";
+    spec.command = "hisha";
+    std::string log_path;
+    if (const char* pw = std::getenv("HISHA_CSA_PASSWORD"))
+        opt.password = pw;
+    for (int i = 0; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "-h" || a == "--help") {
+            std::cout << USAGE;
+            return 0;
+        }
+        if (i + 1 >= argc) {
+            std::cerr << "hisha csa: " << a << (a.starts_with("--") ? " needs a value" : ": unknown argument")
+                      << " (hisha csa --help)\n";
+            return 2;
+        }
+        std::string v = argv[++i];
+        bool ok = true;
+        if (a == "--host")
+            opt.host = v;
+        else if (a == "--port")
+            ok = to_int(v, 1, 65535, opt.port);
+        else if (a == "--user")
+            opt.user = v;
+        else if (a == "--password")
+            opt.password = v;
+        else if (a == "--engine")
+            spec.command = v;
+        else if (a == "--option") {
+            auto eq = v.find('=');
+            ok = eq != std::string::npos && eq > 0;
+            if (ok)
+                spec.options.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+        } else if (a == "--games")
+            ok = to_int(v, 0, 1000000, opt.games);
+        else if (a == "--margin")
+            ok = to_int(v, 0, 60000, opt.margin_ms);
+        else if (a == "--depth")
+            ok = to_int(v, 1, 100, opt.depth);
+        else if (a == "--nodes")
+            ok = to_int(v, 1, 2000000000, opt.nodes);
+        else if (a == "--keepalive")
+            ok = to_int(v, 1, 3600, opt.keepalive_s);
+        else if (a == "--reconnect")
+            ok = to_int(v, 0, 1000000, opt.reconnects);
+        else if (a == "--reconnect-delay")
+            ok = to_int(v, 0, 3600000, opt.reconnect_delay_ms);
+        else if (a == "--log")
+            log_path = v;
+        else {
+            std::cerr << "hisha csa: unknown option " << a << " (hisha csa --help)\n";
+            return 2;
+        }
+        if (!ok) {
+            std::cerr << "hisha csa: bad value '" << v << "' for " << a << " (hisha csa --help)\n";
+            return 2;
+        }
+    }
+    auto name_ok = [](const std::string& s) {
+        if (s.empty() || s.size() > 32)
+            return false;
+        for (unsigned char c : s)
+            if (!std::isalnum(c) && c != '_' && c != '-' && c != '@' && c != '.')
+                return false;
+        return true;
+    };
+    if (!name_ok(opt.user)) {
+        std::cerr << "hisha csa: --user NAME is needed: [0-9A-Za-z_-], at most 32 characters\n";
+        return 2;
+    }
+    if (opt.password.empty() || opt.password.find_first_of(" \t\r\n") != std::string::npos) {
+        std::cerr << "hisha csa: --password PASS is needed (no spaces)\n";
+        return 2;
+    }
+    std::ofstream log_file;
+    auto log_mutex = std::make_shared<std::mutex>();
+    if (log_path == "-") {
+        opt.log = [log_mutex](const std::string& line) {
+            std::lock_guard lock(*log_mutex);
+            std::cerr << line << "\n";
+        };
+    } else if (!log_path.empty()) {
+        log_file.open(log_path, std::ios::app);
+        if (!log_file) {
+            std::cerr << "hisha csa: cannot write " << log_path << "\n";
+            return 1;
+        }
+        opt.log = [log_mutex, &log_file](const std::string& line) {
+            std::lock_guard lock(*log_mutex);
+            log_file << line << "\n" << std::flush;
+        };
+    }
+    std::signal(SIGINT, on_csa_interrupt);
+    std::signal(SIGTERM, on_csa_interrupt);
+    auto player = protocol::make_player(spec);
+    if (auto r = player->start(); !r) {
+        std::cerr << "hisha csa: " << r.error() << "\n";
+        return 1;
+    }
+    protocol::CsaClient client(opt, *player);
+    auto result = client.run();
+    int wins = 0, losses = 0, draws = 0;
+    for (auto& o : client.outcomes()) {
+        std::cout << "game " << o.game_id << " " << (o.me == core::BLACK ? "black" : "white") << " " << o.result << " "
+                  << (o.reason.empty() ? "-" : o.reason) << " moves=" << o.plies << "\n";
+        wins += o.result == "win";
+        losses += o.result == "lose" || o.result == "disconnected";
+        draws += o.result == "draw" || o.result == "censored";
+    }
+    std::cout << "games=" << client.outcomes().size() << " wins=" << wins << " losses=" << losses << " draws=" << draws
+              << std::endl;
+    player->quit();
+    if (!result) {
+        std::cerr << "hisha csa: " << result.error() << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace hisha::app
