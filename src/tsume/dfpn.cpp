@@ -81,8 +81,8 @@ NodeResult Searcher::search(Node& n, PnDn thpn, PnDn thdn, int len, bool inc_fla
         thpn = std::max(thpn, std::min(add_pndn(cur.pn, 1), PNDN_INF));
         thdn = std::max(thdn, std::min(add_pndn(cur.dn, 1), PNDN_INF));
     }
-    if (tt_.needs_gc())
-        tt_.collect_garbage();
+    if (tt_.needs_room())
+        tt_.make_room();
     // Step 2. Descend into the best child until the node's numbers pass a threshold.
     while (cur.pn < thpn && cur.dn < thdn && !should_stop()) {
         core::Move m = ex.best_move();

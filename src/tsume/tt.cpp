@@ -52,17 +52,65 @@ TranspositionTable::TranspositionTable(std::size_t megabytes) {
             break;
         slots_ /= 2;
     }
-    buckets_ = slots_ - (WINDOW - 1);
-    std::memset(tags_.get(), 0, slots_ * sizeof(std::uint16_t));
-    gc_threshold_ = slots_ * 9 / 10;
+    // The first part: about FIRST_BYTES. Each size is at least twice the one before plus a
+    // window (grow() relies on it), the last one all of the slots or nearly.
+    constexpr std::size_t FIRST_BYTES = std::size_t(16) << 20;
+    first_active_ = slots_;
+    while ((first_active_ - (WINDOW - 1)) / 2 * (sizeof(Entry) + sizeof(std::uint16_t)) >= FIRST_BYTES)
+        first_active_ = (first_active_ - (WINDOW - 1)) / 2;
+    std::memset(tags_.get(), 0, first_active_ * sizeof(std::uint16_t));
+    set_active(first_active_);
     rep_capacity_ = std::max<std::size_t>(rep_bytes / 64, 1024);  // ~64 bytes per map node
 }
 
+void TranspositionTable::set_active(std::size_t active) noexcept {
+    active_ = active;
+    buckets_ = active_ - (WINDOW - 1);
+    gc_threshold_ = active_ * 9 / 10;
+}
+
 void TranspositionTable::new_search() {
-    std::memset(tags_.get(), 0, slots_ * sizeof(std::uint16_t));
+    std::memset(tags_.get(), 0, active_ * sizeof(std::uint16_t));
+    set_active(first_active_);
     used_ = 0;
     reps_[0].clear();
     reps_[1].clear();
+}
+
+void TranspositionTable::make_room() noexcept {
+    if (2 * active_ + (WINDOW - 1) <= slots_)
+        grow();
+    else
+        collect_garbage();
+}
+
+// Doubles the part in use (plus a window) and moves every entry to its window in the larger
+// part. With at least twice the buckets, an entry of window w moves to a window at or above
+// 2w, which for w >= WINDOW lies beyond its old slot (at most w + WINDOW - 1): walking the old
+// slots downwards, every slot a move writes to has been walked already. The entries of the
+// first 2 * WINDOW slots (all windows below WINDOW) are set aside first.
+void TranspositionTable::grow() noexcept {
+    std::size_t old_active = active_, next = 2 * active_ + (WINDOW - 1);
+    std::memset(tags_.get() + old_active, 0, (next - old_active) * sizeof(std::uint16_t));
+    constexpr std::size_t LOW = 2 * WINDOW;
+    Entry low[LOW];
+    std::size_t nlow = 0;
+    for (std::size_t i = 0; i < LOW; ++i) {
+        if (tags_[i]) {
+            low[nlow++] = entries_[i];
+            drop(i);
+        }
+    }
+    set_active(next);
+    for (std::size_t i = old_active; i-- > LOW;) {
+        if (!tags_[i])
+            continue;
+        Entry e = entries_[i];
+        drop(i);
+        put(slot_for(window(e.board)), e);
+    }
+    for (std::size_t k = 0; k < nlow; ++k)
+        put(slot_for(window(low[k].board)), low[k]);
 }
 
 NodeResult TranspositionTable::look_up(Key board, Hand hand, int len, int depth, Key path_key, PnDn init_pn,
@@ -201,8 +249,8 @@ void TranspositionTable::collect_garbage() noexcept {
     // The median amount of a sample of used entries; entries at or below it are dropped.
     std::vector<std::uint32_t> sample;
     sample.reserve(4096);
-    std::size_t step = std::max<std::size_t>(slots_ / 16384, 1);
-    for (std::size_t i = 0; i < slots_ && sample.size() < 4096; i += step)
+    std::size_t step = std::max<std::size_t>(active_ / 16384, 1);
+    for (std::size_t i = 0; i < active_ && sample.size() < 4096; i += step)
         if (tags_[i])
             sample.push_back(entries_[i].amount);
     if (sample.empty())
@@ -210,7 +258,7 @@ void TranspositionTable::collect_garbage() noexcept {
     auto mid = sample.begin() + std::ptrdiff_t(sample.size() / 2);
     std::nth_element(sample.begin(), mid, sample.end());
     std::uint32_t cut = *mid;
-    for (std::size_t i = 0; i < slots_; ++i) {
+    for (std::size_t i = 0; i < active_; ++i) {
         if (!tags_[i])
             continue;
         if (entries_[i].amount <= cut)

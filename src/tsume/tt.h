@@ -42,12 +42,17 @@ public:
     void new_search();
 
     // --- memory
-    /// Frees about half of the entries, the least-worked first (called when the table fills).
+    /// The table starts small inside its allocation (a short search touches little memory)
+    /// and doubles when it fills; once it has all of it, the least-worked half is dropped.
+    void make_room() noexcept;
+    bool needs_room() const noexcept { return used_ > gc_threshold_; }
+    /// Frees about half of the entries, the least-worked first.
     void collect_garbage() noexcept;
-    bool needs_gc() const noexcept { return used_ > gc_threshold_; }
-    /// Used entries per mille.
-    int hashfull() const noexcept { return int(used_ * 1000 / slots_); }
+    /// Used entries per mille of the part in use.
+    int hashfull() const noexcept { return int(used_ * 1000 / active_); }
     std::size_t bytes() const noexcept { return slots_ * (sizeof(Entry) + sizeof(std::uint16_t)); }
+    /// The bytes of the part in use so far.
+    std::size_t active_bytes() const noexcept { return active_ * (sizeof(Entry) + sizeof(std::uint16_t)); }
 
 private:
     enum Kind : std::uint8_t { UNKNOWN, PROVEN, DISPROVEN };
@@ -74,6 +79,8 @@ private:
     void put(std::size_t i, const Entry& e) noexcept;
     void drop(std::size_t i) noexcept;
     void remove_superseded(std::size_t w, core::Key board, const NodeResult& r) noexcept;
+    void set_active(std::size_t active) noexcept;
+    void grow() noexcept;
     void store_repetition(std::size_t w, core::Key board, core::Hand hand, int len, core::Key path_key, int rep);
 
     // Entries are left uninitialised (a slot is read only when its tag says it is used), so a
@@ -83,7 +90,9 @@ private:
     };
     std::unique_ptr<Entry[], Free> entries_;
     std::unique_ptr<std::uint16_t[], Free> tags_;  // 0: free
-    std::size_t slots_ = 0;
+    std::size_t slots_ = 0;                        // allocated
+    std::size_t active_ = 0;                       // in use: windows are spread over the first active_ slots
+    std::size_t first_active_ = 0;                 // the size a search starts with
     std::size_t buckets_ = 0;
     std::size_t used_ = 0;
     std::size_t gc_threshold_ = 0;

@@ -92,6 +92,32 @@ TEST(TranspositionTable, GarbageCollectionKeepsTheMostWorkedEntries) {
     EXPECT_FALSE(tt.look_up(key(1), h, 1, 1, 0, 1, 1, old).final());
 }
 
+TEST(TranspositionTable, GrowsInsideItsAllocationAndKeepsItsEntries) {
+    TranspositionTable tt(64);
+    std::size_t first = tt.active_bytes();
+    EXPECT_LE(first, std::size_t(32) << 20);  // a search starts small
+    Hand h;
+    auto key = [](core::Key k) { return (k * 0x9e3779b97f4a7c15ULL) & ~core::Key(1); };
+    constexpr core::Key N = 1'200'000;
+    for (core::Key k = 1; k <= N; ++k) {
+        tt.store(key(k), h, 1, 0, NodeResult::make_proven(h, 1, 1));
+        if (tt.needs_room())
+            tt.make_room();
+    }
+    EXPECT_GT(tt.active_bytes(), first);
+    EXPECT_LE(tt.active_bytes(), tt.bytes());
+    std::size_t found = 0;
+    for (core::Key k = 1; k <= N; ++k) {
+        bool old = false;
+        found += tt.look_up(key(k), h, 1, 1, 0, 1, 1, old).proven();
+    }
+    EXPECT_GE(found, N * 99 / 100);  // only a full window ever loses an entry
+    tt.new_search();
+    EXPECT_EQ(tt.active_bytes(), first);
+    bool old = false;
+    EXPECT_FALSE(tt.look_up(key(N), h, 1, 1, 0, 1, 1, old).final());
+}
+
 // --- proof hands and child keys
 
 TEST(Hands, BeforeHandAddsTheDroppedPieceAndRemovesTheCaptured) {
