@@ -9,22 +9,22 @@
 namespace {
 
 void usage() {
-    std::cout <<
-        "usage: hisha-server [options]\n"
-        "  --db URL              sqlite:PATH (default sqlite:var/hisha.db)\n"
-        "  --text-port P         text protocol, Shoogi Server commands (default 5000; -1 off; 0 any)\n"
-        "  --csa-port P          CSA server protocol 1.2.1 (default 4081; -1 off)\n"
-        "  --http-port P         HTTP + WebSocket JSON API and web UI (default 8080; -1 off)\n"
-        "  --bind ADDR           address to listen on (default 127.0.0.1)\n"
-        "  --static DIR          serve the web UI's files from DIR\n"
-        "  --days-per-move N     correspondence default (default 7)\n"
-        "  --password-cost C     argon2id cost: interactive (default) or min (tests)\n"
-        "  --max-per-address N   connections allowed from one address (default 64)\n"
-        "  --group-commit on|off commit the moves of one event-loop turn together, holding replies\n"
-        "                        until they are durable (default on)\n"
-        "  --bots SPEC           engine bots as accounts, NAME=SKILL,... (Skill 0 = 15 kyu .. 20 full;\n"
-        "                        default hisha-10kyu=5,hisha-1dan=15,hisha-max=20; \"\" for none)\n"
-        "  --help                this text\n";
+    std::cout << "usage: hisha-server [options]\n"
+                 "  --db URL              sqlite:PATH (default sqlite:var/hisha.db)\n"
+                 "  --text-port P         text protocol, Shoogi Server commands (default 5000; -1 off; 0 any)\n"
+                 "  --csa-port P          CSA server protocol 1.2.1 (default 4081; -1 off)\n"
+                 "  --http-port P         HTTP + WebSocket JSON API and web UI (default 8080; -1 off)\n"
+                 "  --bind ADDR           address to listen on (default 127.0.0.1)\n"
+                 "  --static DIR          serve the web UI's files from DIR\n"
+                 "  --days-per-move N     correspondence default (default 7)\n"
+                 "  --password-cost C     argon2id cost: interactive (default) or min (tests)\n"
+                 "  --max-per-address N   connections allowed from one address (default 64)\n"
+                 "  --group-commit on|off commit the moves of one event-loop turn together, holding replies\n"
+                 "                        until they are durable (default on)\n"
+                 "  --csa-max-moves N     CSA games are drawn (#MAX_MOVES) after N moves (default 256; 0 none)\n"
+                 "  --bots SPEC           engine bots as accounts, NAME=SKILL,... (Skill 0 = 15 kyu .. 20 full;\n"
+                 "                        default hisha-10kyu=5,hisha-1dan=15,hisha-max=20; \"\" for none)\n"
+                 "  --help                this text\n";
 }
 
 bool port_arg(const char* s, int& out) {
@@ -72,6 +72,15 @@ int main(int argc, char** argv) {
         } else if (a == "--group-commit") {
             std::string v = value();
             opt.config.group_commit = v == "on";
+        } else if (a == "--csa-max-moves") {
+            char* end = nullptr;
+            const char* v = value();
+            long n = std::strtol(v, &end, 10);
+            if (!*v || *end || n < 0 || n > 100000) {
+                std::cerr << "hisha-server: --csa-max-moves needs a number 0..100000\n";
+                return 2;
+            }
+            opt.config.csa_max_moves = int(n);
         } else if (a == "--bots") {
             opt.bots = value();
         } else if (a == "--max-per-address") {

@@ -12,8 +12,8 @@ using service::LiveGame;
 
 namespace {
 
-constexpr const char* CSA_PIECES[] = {"", "FU", "KY", "KE", "GI", "KA", "HI", "KI", "OU",
-                                      "TO", "NY", "NK", "NG", "UM", "RY"};
+constexpr const char* CSA_PIECES[] = {"",   "FU", "KY", "KE", "GI", "KA", "HI", "KI",
+                                      "OU", "TO", "NY", "NK", "NG", "UM", "RY"};
 
 bool valid_csa_name(std::string_view s) {
     if (s.empty() || s.size() > 32)
@@ -311,7 +311,7 @@ void CsaShell::send_summary(const LiveGame& g) {
     s += std::string("Your_Turn:") + (me == core::BLACK ? "+" : "-") + "\n";
     s += "Rematch_On_Draw:NO\n";
     s += std::string("To_Move:") + (g.to_move() == core::BLACK ? "+" : "-") + "\n";
-    s += "Max_Moves:0\n";
+    s += "Max_Moves:" + std::to_string(svc_.max_moves(g.row)) + "\n";
     s += "BEGIN Time\nTime_Unit:1sec\n";
     s += "Total_Time:" + std::to_string(tc.main_ms / 1000) + "\n";
     s += "Byoyomi:" + std::to_string(tc.byoyomi_ms / 1000) + "\n";
@@ -328,17 +328,26 @@ void CsaShell::send_end(const Event& e, const LiveGame& g) {
     bool draw = e.winner == core::Winner::Draw;
     std::string result = draw ? "#DRAW" : won ? "#WIN" : "#LOSE";
     switch (e.reason) {
-    case core::EndReason::Resignation: line("%TORYO"); line("#RESIGN"); break;
+    case core::EndReason::Resignation:
+        line("%TORYO");
+        line("#RESIGN");
+        break;
     case core::EndReason::TimeUp: line("#TIME_UP"); break;
     case core::EndReason::IllegalMove:
         if (e.detail.starts_with("declaration failed"))
             line("%KACHI");
         line("#ILLEGAL_MOVE");
         break;
-    case core::EndReason::Declaration: line("%KACHI"); line("#JISHOGI"); break;
+    case core::EndReason::Declaration:
+        line("%KACHI");
+        line("#JISHOGI");
+        break;
     case core::EndReason::Sennichite: line("#SENNICHITE"); break;
     case core::EndReason::PerpetualCheck: line("#OUTE_SENNICHITE"); break;
-    case core::EndReason::MoveLimit: line("#MAX_MOVES"); result = "#CENSORED"; break;
+    case core::EndReason::MoveLimit:
+        line("#MAX_MOVES");
+        result = "#CENSORED";
+        break;
     case core::EndReason::Checkmate:
     case core::EndReason::NoLegalMoves: line("#CHECKMATE"); break;
     case core::EndReason::Abort: line("#CHUDAN"); return;
@@ -368,12 +377,8 @@ void CsaShell::deliver(const Event& e) {
     if (!g)
         return;
     switch (e.kind) {
-    case EventKind::GameRejected:
-        line("REJECT:" + game_id(*g) + " by " + e.from);
-        return wait_again();
-    case EventKind::GameStarted:
-        state_ = State::Playing;
-        return line("START:" + game_id(*g));
+    case EventKind::GameRejected: line("REJECT:" + game_id(*g) + " by " + e.from); return wait_again();
+    case EventKind::GameStarted: state_ = State::Playing; return line("START:" + game_id(*g));
     case EventKind::Move:
         if (e.csa.empty())
             return;

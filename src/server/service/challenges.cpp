@@ -1,6 +1,9 @@
 // Service: 003 challenges (NEW, NEW <num>, REMOVE) and CSA matchmaking (players waiting under
 // a game name are paired, offered the game, and start when both agree).
 #include <algorithm>
+#include <cctype>
+
+#include "core/handicap.h"
 
 #include "server/service/pattern.h"
 #include "server/service/service.h"
@@ -74,7 +77,8 @@ Reply<std::int64_t> Service::new_challenge(std::string_view user, std::string_vi
     if (!store_.insert_challenge(c))
         return fail("storage error: " + store_.last_error());
     challenges_.push_back(c);
-    if (const UserRow* target = this->user(c.pattern); target && !target->bot.empty() && pattern_is_literal(c.pattern)) {
+    if (const UserRow* target = this->user(c.pattern);
+        target && !target->bot.empty() && pattern_is_literal(c.pattern)) {
         Event e;  // a bot hears of a challenge that names it
         e.kind = EventKind::Notice;
         e.text = "challenge " + std::to_string(c.id);
@@ -173,7 +177,7 @@ Reply<void> Service::csa_wait(std::string_view user, std::string_view game_name,
     GameRow row;
     row.black = other_black ? other.user : u->name;
     row.white = other_black ? u->name : other.user;
-    row.start_sfen = std::string(core::START_SFEN);
+    row.start_sfen = csa_start_sfen(game_name);
     row.tc = *tc;
     row.status = GameStatus::Offered;
     row.origin = "csa";
@@ -186,6 +190,31 @@ Reply<void> Service::csa_wait(std::string_view user, std::string_view game_name,
     emit_game(*games_[*gid], e);
     flush();
     return {};
+}
+
+std::string Service::csa_start_sfen(std::string_view game_name) {
+    static constexpr std::pair<std::string_view, core::Handicap> PREFIXES[] = {
+        {"hclance_", core::Handicap::Lance},         {"hcbishop_", core::Handicap::Bishop},
+        {"hcrooklance_", core::Handicap::RookLance}, {"hcrook_", core::Handicap::Rook},
+        {"hc2p_", core::Handicap::TwoPiece},         {"hc4p_", core::Handicap::FourPiece},
+        {"hc6p_", core::Handicap::SixPiece},         {"hc8p_", core::Handicap::EightPiece},
+        {"hc10p_", core::Handicap::TenPiece},
+    };
+    for (auto [prefix, h] : PREFIXES) {
+        if (!game_name.starts_with(prefix))
+            continue;
+        // The core's handicap has White giving the pieces and moving first; shogi-server gives
+        // them from Black: the board turned round (reversing the board field turns it by 180
+        // degrees, a handicap start has no promoted pieces and no hands) with colours swapped.
+        std::string_view sfen = core::handicap_info(h).sfen;
+        std::string board(sfen.substr(0, sfen.find(' ')));
+        std::reverse(board.begin(), board.end());
+        for (char& c : board)
+            if (std::isalpha(static_cast<unsigned char>(c)))
+                c = std::isupper(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : char(std::toupper(c));
+        return board + " b - 1";
+    }
+    return std::string(core::START_SFEN);
 }
 
 void Service::csa_cancel(std::string_view user) {

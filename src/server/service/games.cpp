@@ -19,7 +19,9 @@ using core::WHITE;
 
 namespace {
 
-bool is_handicap_text(std::string_view t) { return t.starts_with("HANDICAP:") || t.find('@') != std::string_view::npos; }
+bool is_handicap_text(std::string_view t) {
+    return t.starts_with("HANDICAP:") || t.find('@') != std::string_view::npos;
+}
 
 char sfen_letter(core::Piece pc) {
     static const char* letters = " PLNSBRGK";
@@ -130,7 +132,9 @@ core::Winner winner_from_text(std::string_view s) {
 // --- loading and saving
 
 Reply<void> Service::rebuild(LiveGame& g) {
-    g.game = core::Game();
+    core::GameRules rules;
+    rules.max_plies = max_moves(g.row);
+    g.game = core::Game(rules);
     if (auto r = g.game.reset(g.row.start_sfen); !r)
         return fail("bad start position: " + r.error().message);
     g.movers.clear();
@@ -343,7 +347,8 @@ Reply<Played> Service::play(std::string_view user, std::int64_t game_id, std::st
         out.usi = mr.text;
     } else {
         auto m = parse_move(before_pos, text);
-        core::Result<void, core::IllegalMove> legal = m ? before_pos.check_move(*m) : core::Result<void, core::IllegalMove>{};
+        core::Result<void, core::IllegalMove> legal =
+            m ? before_pos.check_move(*m) : core::Result<void, core::IllegalMove>{};
         if (!m || !legal) {
             std::string why = !m ? m.error() : notation::explain_illegal(before_pos, *m, legal.error());
             if (illegal_loses) {

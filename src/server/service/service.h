@@ -39,21 +39,23 @@ public:
 
 struct Config {
     int default_days_per_move = 7;
-    unsigned long long password_ops = 2;          // argon2id cost (crypto_pwhash_OPSLIMIT_INTERACTIVE)
-    std::size_t password_mem = 64u << 20;         // bytes (MEMLIMIT_INTERACTIVE)
+    unsigned long long password_ops = 2;   // argon2id cost (crypto_pwhash_OPSLIMIT_INTERACTIVE)
+    std::size_t password_mem = 64u << 20;  // bytes (MEMLIMIT_INTERACTIVE)
     Millis token_lifetime_ms = 30LL * 86'400'000;
     std::size_t max_message = 1000;
-    bool csa_auto_register = true;                // a CSA login with an unknown name creates it
-    bool group_commit = false;                    // batch writes; the network holds replies until commit()
+    bool csa_auto_register = true;  // a CSA login with an unknown name creates it
+    int csa_max_moves = 256;        // CSA games end as drawn (#MAX_MOVES) after this many
+                                    // moves, as on Floodgate (0: no limit)
+    bool group_commit = false;      // batch writes; the network holds replies until commit()
 };
 
 /// A game in memory: its row, the move list replayed through the core, and who made each move.
 struct LiveGame {
     GameRow row;
     core::Game game;
-    std::vector<core::Color> movers;  // the side that made each entry of row.moves
-    bool agreed[2] = {false, false};  // CSA: AGREE received from black/white
-    std::set<std::string> spectators; // name keys
+    std::vector<core::Color> movers;   // the side that made each entry of row.moves
+    bool agreed[2] = {false, false};   // CSA: AGREE received from black/white
+    std::set<std::string> spectators;  // name keys
 
     bool active() const { return row.status == GameStatus::Active; }
     bool finished() const { return row.status == GameStatus::Finished || row.status == GameStatus::Aborted; }
@@ -78,10 +80,10 @@ enum class TellResult { Delivered, Offline, Stored };
 struct LoggedMove {
     int ply = 0;
     core::Color mover = core::BLACK;
-    std::string text;      // as stored (USI, HANDICAP:..., RESIGN:B, DECLARE)
-    std::string western;   // P-7f, HANDICAP:L@1a, RESIGN
-    std::string csa;       // +7776FU, %TORYO, %KACHI ("" for a handicap)
-    core::Move move;       // none for the specials
+    std::string text;     // as stored (USI, HANDICAP:..., RESIGN:B, DECLARE)
+    std::string western;  // P-7f, HANDICAP:L@1a, RESIGN
+    std::string csa;      // +7776FU, %TORYO, %KACHI ("" for a handicap)
+    core::Move move;      // none for the specials
     std::vector<std::string> notices;
     Millis spent_ms = 0, at = 0;
 };
@@ -182,6 +184,12 @@ public:
     Reply<void> agree(std::string_view user, std::int64_t game_id);
     Reply<void> reject(std::string_view user, std::int64_t game_id);
     std::vector<std::pair<std::string, std::string>> csa_waiting() const;  // (user, game name)
+    /// The move limit of a game (CSA games: config.csa_max_moves; 0 for none).
+    int max_moves(const GameRow& row) const { return row.origin == "csa" ? config_.csa_max_moves : 0; }
+    /// The start of a CSA game named with shogi-server's handicap prefix (hclance_, hcbishop_,
+    /// hcrook_, hcrooklance_, hc2p_, hc4p_, hc6p_, hc8p_, hc10p_): the pieces are taken from
+    /// Black, who moves first. The even start for other names.
+    static std::string csa_start_sfen(std::string_view game_name);
 
     // --- helpers shared with the protocols
     /// Check notices for the position after a move ("White's king is checked by 3c.").

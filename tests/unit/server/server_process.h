@@ -25,7 +25,10 @@ class ServerProcess {
 public:
     std::map<std::string, int> ports;  // "text", "csa", "http"
 
-    explicit ServerProcess(std::string db) : db_(std::move(db)) { start(); }
+    explicit ServerProcess(std::string db, std::vector<std::string> extra = {})
+        : db_(std::move(db)), extra_(std::move(extra)) {
+        start();
+    }
     ~ServerProcess() { stop(); }
 
     void start() {
@@ -37,8 +40,13 @@ public:
             dup2(fds[1], 1);
             close(fds[0]);
             close(fds[1]);
-            execl(HISHA_SERVER_BINARY, HISHA_SERVER_BINARY, "--db", db_.c_str(), "--text-port", "0", "--csa-port", "0",
-                  "--http-port", "0", "--password-cost", "min", static_cast<char*>(nullptr));
+            std::vector<const char*> args = {
+                HISHA_SERVER_BINARY, "--db", db_.c_str(),       "--text-port", "0", "--csa-port", "0",
+                "--http-port",       "0",    "--password-cost", "min"};
+            for (auto& e : extra_)
+                args.push_back(e.c_str());
+            args.push_back(nullptr);
+            execv(HISHA_SERVER_BINARY, const_cast<char* const*>(args.data()));
             _exit(127);
         }
         close(fds[1]);
@@ -85,6 +93,7 @@ public:
 
 private:
     std::string db_;
+    std::vector<std::string> extra_;
     pid_t pid_ = -1;
     int out_ = -1;
 };
@@ -127,7 +136,8 @@ public:
                 buf_.erase(0, at + marker.size());
                 return out;
             }
-            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
             if (left.count() <= 0)
                 throw std::runtime_error("timeout waiting for '" + marker + "', got: " + buf_);
             pollfd p{fd_, POLLIN, 0};
