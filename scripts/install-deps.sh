@@ -26,6 +26,9 @@ PACKAGES=(
     libsqlite3-dev
     nlohmann-json3-dev
     libsodium-dev
+    # PostgreSQL store (--db postgresql://...): libpq, and the server binaries its tests start
+    libpq-dev
+    postgresql
     # The interactive program's curses display
     libncurses-dev
     # Peers for tests
