@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 .ONESHELL:
-.PHONY: all deps build run test test-release test-asan bench fuzz format format-check clean
+.PHONY: all deps build web run test test-release test-asan bench fuzz format format-check clean
 
 JOBS ?= $(shell nproc)
 CMAKE_GEN := -G Ninja
@@ -20,9 +20,13 @@ all: build
 deps:
 	scripts/install-deps.sh
 
-build: deps
+build: deps web
 	cmake -S . -B build $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release
 	cmake --build build -j$(JOBS)
+
+# The web UI (TypeScript + Vite) into web/dist, which `make run` serves.
+web: deps
+	cd web && npm run build --silent
 
 # The server with its SQLite database under ./var/ (text 5000, CSA 4081, HTTP/WebSocket 8080);
 # `make run ARGS="..."` runs `hisha ARGS` instead (e.g. ARGS="perft 5", ARGS="usi").
@@ -30,7 +34,8 @@ run: build
 	mkdir -p var
 	if [[ -n "$(ARGS)" ]]; then exec ./build/bin/hisha $(ARGS); fi
 	echo "hisha-server: text protocol telnet 127.0.0.1 5000, CSA 127.0.0.1:4081, http://127.0.0.1:8080/"
-	exec ./build/bin/hisha-server --db sqlite:var/hisha.db --text-port 5000 --csa-port 4081 --http-port 8080
+	exec ./build/bin/hisha-server --db sqlite:var/hisha.db --text-port 5000 --csa-port 4081 --http-port 8080 \
+	    --static web/dist
 
 test: test-release test-asan
 

@@ -38,6 +38,10 @@ PACKAGES=(
     xvfb
     xfonts-75dpi
     xfonts-100dpi
+    # The web UI's browser tests (Playwright drives Debian's Chromium); Japanese fonts for its pages
+    chromium
+    fonts-ipafont-gothic
+    fonts-ipafont-mincho
 )
 
 is_installed() {
@@ -58,7 +62,7 @@ fi
 # npm packages of the project's own folders, from their lock files.
 install_npm() {
     local dir
-    for dir in tests/e2e/tsshogi; do
+    for dir in tests/e2e/tsshogi web tests/e2e/web; do
         if [[ -f "$dir/package-lock.json" && ! -d "$dir/node_modules" ]]; then
             echo "install-deps: npm ci in $dir"
             (cd "$dir" && npm ci --no-audit --no-fund --silent)

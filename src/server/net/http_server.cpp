@@ -3,6 +3,7 @@
 #include "server/net/http_server.h"
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
@@ -13,8 +14,11 @@
 #include <set>
 #include <sstream>
 
+#include "engine/engine.h"
+#include "engine/value.h"
 #include "server/net/output_gate.h"
 #include "server/proto/json_api.h"
+#include "tsume/solver.h"
 
 namespace hisha::server::net {
 
@@ -27,10 +31,16 @@ namespace {
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 std::string mime_type(const std::string& path) {
-    static const std::pair<const char*, const char*> TYPES[] = {
-        {".html", "text/html; charset=utf-8"}, {".js", "text/javascript"}, {".mjs", "text/javascript"},
-        {".css", "text/css"}, {".json", "application/json"}, {".svg", "image/svg+xml"}, {".png", "image/png"},
-        {".ico", "image/x-icon"}, {".woff2", "font/woff2"}, {".txt", "text/plain; charset=utf-8"}};
+    static const std::pair<const char*, const char*> TYPES[] = {{".html", "text/html; charset=utf-8"},
+                                                                {".js", "text/javascript"},
+                                                                {".mjs", "text/javascript"},
+                                                                {".css", "text/css"},
+                                                                {".json", "application/json"},
+                                                                {".svg", "image/svg+xml"},
+                                                                {".png", "image/png"},
+                                                                {".ico", "image/x-icon"},
+                                                                {".woff2", "font/woff2"},
+                                                                {".txt", "text/plain; charset=utf-8"}};
     for (auto& [ext, type] : TYPES)
         if (path.ends_with(ext))
             return type;
@@ -65,6 +75,7 @@ public:
         : ws_(std::move(socket)), server_(server), user_(std::move(user)) {}
     void start(http::request<http::string_body> req);
     void deliver(const service::Event& e) override;
+    ~WsSession() override { stop_analysis(); }
     void send(std::string text);
     void close() {
         boost::system::error_code ec;
@@ -74,6 +85,23 @@ public:
 private:
     asio::awaitable<void> run(http::request<http::string_body> req);
     void pump();
+    // Analysis: the engine searches a position sent by the client; its lines stream back as
+    // {"type":"analysis"} messages, the end as {"type":"analysis_done"}.
+    void analyze(const nlohmann::json& in);
+    void stop_analysis() {
+        if (engine_) {
+            engine_->stop();
+            engine_->wait();
+        }
+    }
+    void on_info(int id, const engine::SearchInfo& info);
+    void on_done(int id, const engine::SearchResult& r);
+    nlohmann::json line_json(const std::vector<core::Move>& pv) const;
+
+    std::unique_ptr<engine::Engine> engine_;
+    std::string analysis_sfen_;
+    int analysis_id_ = 0;
+    nlohmann::json analysis_tag_;
 
     websocket::stream<beast::tcp_stream> ws_;
     HttpServer::Impl& server_;
@@ -100,8 +128,80 @@ struct HttpServer::Impl {
     tcp::acceptor* acceptor = nullptr;
     std::set<std::weak_ptr<WsSession>, std::owner_less<std::weak_ptr<WsSession>>> sockets;
     bool stopping = false;
+    // The tsume solver runs on a thread of its own, one problem at a time.
+    asio::thread_pool solver_pool{1};
+    tsume::Solver solver;
+    std::atomic<bool> stop_solver{false};
 
-    Impl(service::Service& s, asio::io_context& i, std::string dir) : svc(s), ioc(i), static_dir(std::move(dir)), api(s) {}
+    Impl(service::Service& s, asio::io_context& i, std::string dir)
+        : svc(s), ioc(i), static_dir(std::move(dir)), api(s) {}
+    ~Impl() {
+        stop_solver = true;
+        solver_pool.join();
+    }
+
+    // POST /api/tsume {sfen, moves, convention: tsume|ordinary, time_limit_s}:
+    // {status: mate|nomate|timeout|error, length, exact, moves, nodes, time_ms, unique, error}.
+    asio::awaitable<http::response<http::string_body>> tsume(const http::request<http::string_body>& req) {
+        using nlohmann::json;
+        http::response<http::string_body> res;
+        res.version(req.version());
+        res.keep_alive(req.keep_alive());
+        res.set(http::field::server, "hisha-server");
+        res.set(http::field::content_type, "application/json");
+        json in = json::parse(req.body(), nullptr, false);
+        std::string err;
+        std::shared_ptr<core::Position> pos;
+        if (in.is_discarded() || !in.is_object())
+            err = "the body is not a JSON object";
+        else
+            pos = proto::JsonApi::read_position(in, err);
+        if (!pos) {
+            res.result(http::status::bad_request);
+            res.body() = json{{"error", err}}.dump();
+            res.prepare_payload();
+            co_return res;
+        }
+        tsume::Limits limits;
+        double t = in.value("time_limit_s", 10.0);
+        limits.time_limit_s = std::clamp(std::isfinite(t) ? t : 10.0, 0.1, 60.0);
+        limits.memory_mb = 64;
+        limits.convention =
+            in.value("convention", "tsume") == "ordinary" ? tsume::Convention::Ordinary : tsume::Convention::Tsume;
+        limits.stop = &stop_solver;
+        if (limits.convention == tsume::Convention::Tsume)
+            tsume::complete_defender_hand(*pos);
+        tsume::Result r = co_await asio::co_spawn(
+            solver_pool,
+            [this, pos, limits]() -> asio::awaitable<tsume::Result> { co_return solver.solve(*pos, limits); },
+            asio::use_awaitable);
+        static const char* STATUS[] = {"mate", "nomate", "timeout", "error"};
+        json moves = json::array();
+        core::Move previous = core::Move::none();
+        int played = 0;
+        for (core::Move m : r.pv) {
+            if (!pos->is_legal(m))
+                break;
+            moves.push_back(proto::JsonApi::move_json(*pos, m, previous));
+            pos->play(m);
+            previous = m;
+            ++played;
+        }
+        while (played-- > 0)
+            pos->unplay();
+        json j{{"status", STATUS[int(r.status)]},
+               {"length", r.length},
+               {"exact", r.exact},
+               {"moves", moves},
+               {"nodes", r.nodes},
+               {"time_ms", std::lround(r.time_s * 1000)},
+               {"unique", r.unique},
+               {"sfen", pos->sfen()},
+               {"error", r.error}};
+        res.body() = j.dump();
+        res.prepare_payload();
+        co_return res;
+    }
 
     http::response<http::string_body> respond(const http::request<http::string_body>& req) {
         http::response<http::string_body> res;
@@ -204,7 +304,11 @@ struct HttpServer::Impl {
                 co_await http::async_write(stream, res, use_tuple);
                 break;
             }
-            auto res = respond(req);
+            http::response<http::string_body> res;
+            if (req.method() == http::verb::post && req.target() == "/api/tsume")
+                res = co_await tsume(req);  // (not in a ?: expression: GCC miscompiles co_await there)
+            else
+                res = respond(req);
             bool keep = res.keep_alive();
             co_await gate_open();
             auto [wec, wn] = co_await http::async_write(stream, res, use_tuple);
@@ -230,8 +334,9 @@ struct HttpServer::Impl {
 
 void WsSession::start(http::request<http::string_body> req) {
     auto self = shared_from_this();
-    asio::co_spawn(ws_.get_executor(), [self, req = std::move(req)]() mutable { return self->run(std::move(req)); },
-                   asio::detached);
+    asio::co_spawn(
+        ws_.get_executor(), [self, req = std::move(req)]() mutable { return self->run(std::move(req)); },
+        asio::detached);
 }
 
 asio::awaitable<void> WsSession::run(http::request<http::string_body> req) {
@@ -251,10 +356,109 @@ asio::awaitable<void> WsSession::run(http::request<http::string_body> req) {
             break;
         std::string text = beast::buffers_to_string(buf.data());
         buf.consume(buf.size());
+        auto in = nlohmann::json::parse(text, nullptr, false);
+        std::string type = in.is_object() ? in.value("type", "") : "";
+        if (type == "analyze") {
+            analyze(in);
+            continue;
+        }
+        if (type == "analyze_stop") {
+            if (engine_)
+                engine_->stop();
+            continue;
+        }
         send(server_.api.on_ws_message(user_, text).dump());
     }
     open_ = false;
+    stop_analysis();
     server_.svc.disconnect(self);
+}
+
+void WsSession::analyze(const nlohmann::json& in) {
+    using nlohmann::json;
+    std::string err;
+    auto pos = proto::JsonApi::read_position(in, err);
+    ++analysis_id_;
+    analysis_tag_ = in.contains("tag") ? in["tag"] : json();
+    if (!pos) {
+        send(json{{"type", "error"}, {"message", err}, {"tag", analysis_tag_}}.dump());
+        return;
+    }
+    if (!engine_) {
+        engine_ = std::make_unique<engine::Engine>();
+        engine_->set_option("USI_Hash", "32");
+        engine_->set_option("Threads", "1");
+    }
+    stop_analysis();
+    int multipv = in.value("multipv", 1);
+    engine_->set_option("MultiPV", std::to_string(std::clamp(multipv, 1, 5)));
+    engine::Limits limits;
+    int ms = in.value("movetime_ms", 10000);
+    limits.movetime = std::clamp(ms, 100, 60000);
+    analysis_sfen_ = pos->sfen();
+    int id = analysis_id_;
+    std::weak_ptr<WsSession> weak = shared_from_this();
+    auto ex = ws_.get_executor();
+    engine_->go(
+        *pos, limits,
+        [weak, ex, id](const engine::SearchInfo& info) {
+            asio::post(ex, [weak, id, info] {
+                if (auto s = weak.lock())
+                    s->on_info(id, info);
+            });
+        },
+        [weak, ex, id](const engine::SearchResult& r) {
+            asio::post(ex, [weak, id, r] {
+                if (auto s = weak.lock())
+                    s->on_done(id, r);
+            });
+        });
+}
+
+nlohmann::json WsSession::line_json(const std::vector<core::Move>& pv) const {
+    nlohmann::json moves = nlohmann::json::array();
+    core::Position pos;
+    if (!pos.set(analysis_sfen_, core::SfenRules::Relaxed))
+        return moves;
+    core::Move previous = core::Move::none();
+    for (core::Move m : pv) {
+        if (!pos.is_legal(m))
+            break;
+        moves.push_back(proto::JsonApi::move_json(pos, m, previous));
+        pos.play(m);
+        previous = m;
+    }
+    return moves;
+}
+
+void WsSession::on_info(int id, const engine::SearchInfo& info) {
+    if (id != analysis_id_ || info.pv.empty())
+        return;
+    core::Position pos;
+    bool black = pos.set(analysis_sfen_, core::SfenRules::Relaxed) && pos.side_to_move() == core::BLACK;
+    nlohmann::json j{{"type", "analysis"},      {"tag", analysis_tag_},    {"depth", info.depth},
+                     {"multipv", info.multipv}, {"nodes", info.nodes},     {"nps", info.nps},
+                     {"time_ms", info.time_ms}, {"pv", line_json(info.pv)}};
+    // Scores from Black's side (the graph and the bar read them so).
+    int sign = black ? 1 : -1;
+    if (engine::is_mate_score(info.score)) {
+        int plies = engine::VALUE_MATE - std::abs(info.score);
+        j["mate"] = sign * (info.score > 0 ? plies : -plies);
+    } else {
+        j["cp"] = sign * int(info.score);
+    }
+    send(j.dump());
+}
+
+void WsSession::on_done(int id, const engine::SearchResult& r) {
+    if (id != analysis_id_)
+        return;
+    send(nlohmann::json{{"type", "analysis_done"},
+                        {"tag", analysis_tag_},
+                        {"best", r.best ? core::to_usi(r.best) : ""},
+                        {"depth", r.depth},
+                        {"nodes", r.nodes}}
+             .dump());
 }
 
 void WsSession::deliver(const service::Event& e) {
@@ -319,6 +523,7 @@ void HttpServer::start(tcp::acceptor& acceptor) {
 
 void HttpServer::stop() {
     impl_->stopping = true;
+    impl_->stop_solver = true;
     for (auto& w : impl_->sockets)
         if (auto s = w.lock())
             s->close();

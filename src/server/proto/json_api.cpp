@@ -5,8 +5,11 @@
 #include <charconv>
 #include <vector>
 
+#include "core/movegen.h"
 #include "notation/formats.h"
 #include "notation/usi.h"
+#include "notation/western.h"
+#include "server/proto/move_text.h"
 
 namespace hisha::server::proto {
 
@@ -90,9 +93,14 @@ std::string str(const json& j, const char* key) {
 }  // namespace
 
 json JsonApi::user_json(const UserRow& u) {
-    return {{"name", u.name},       {"rating", std::lround(u.rating)}, {"deviation", std::lround(u.deviation)},
-            {"wins", u.wins},       {"losses", u.losses},              {"draws", u.draws},
-            {"online", svc_.online(u.name)}, {"bot", u.bot}};
+    return {{"name", u.name},
+            {"rating", std::lround(u.rating)},
+            {"deviation", std::lround(u.deviation)},
+            {"wins", u.wins},
+            {"losses", u.losses},
+            {"draws", u.draws},
+            {"online", svc_.online(u.name)},
+            {"bot", u.bot}};
 }
 
 json JsonApi::challenge_json(const ChallengeRow& c) {
@@ -127,15 +135,33 @@ json JsonApi::game_json(const LiveGame& g, bool with_moves) {
         j["clock"]["days_per_move"] = g.row.tc.days_per_move;
     if (with_moves) {
         json moves = json::array();
-        for (auto& m : service::Service::move_log(g.row))
-            moves.push_back({{"ply", m.ply + 1},
-                             {"by", m.mover == core::BLACK ? "black" : "white"},
-                             {"usi", m.text},
-                             {"western", m.western},
-                             {"csa", m.csa},
-                             {"spent_ms", m.spent_ms},
-                             {"notices", m.notices}});
+        auto log = service::Service::move_log(g.row);
+        std::unique_ptr<core::Position> pos;
+        core::Move previous = core::Move::none();
+        for (std::size_t i = 0; i < log.size(); ++i) {
+            const auto& m = log[i];
+            json mj{{"ply", m.ply + 1},    {"by", m.mover == core::BLACK ? "black" : "white"},
+                    {"usi", m.text},       {"western", m.western},
+                    {"csa", m.csa},        {"spent_ms", m.spent_ms},
+                    {"notices", m.notices}};
+            if (m.move) {
+                if (!pos)
+                    pos = service::Service::position_at(g.row, int(i));
+                mj["ja"] = ki2_text(*pos, m.move, previous);
+                pos->play(m.move);
+                previous = m.move;
+            } else {
+                pos.reset();  // a handicap or an ending: replay from the log at the next move
+            }
+            moves.push_back(mj);
+        }
         j["moves"] = moves;
+        j["start_sfen"] = service::Service::position_at(g.row, 0)->sfen();
+        if (!log.empty() && log[0].text.starts_with("HANDICAP:"))
+            j["start_sfen"] = service::Service::position_at(g.row, 1)->sfen();
+        json pj = position_json(g.game.position());
+        j["check"] = pj["check"];
+        j["legal"] = g.active() ? pj["legal"] : json::array();
     }
     return j;
 }
@@ -153,25 +179,73 @@ json JsonApi::event_json(const service::Event& e) {
         j["western"] = e.western;
         j["spent_ms"] = e.spent_ms;
         j["notices"] = e.notices;
-        if (const LiveGame* g = svc_.game(e.game_id))
+        if (const LiveGame* g = svc_.game(e.game_id)) {
             j["clock"] = game_json(*g, false)["clock"];
+            auto before = service::Service::position_at(g->row, e.ply);
+            if (auto m = notation::parse_usi_move(*before, e.usi)) {
+                core::Move previous = core::Move::none();
+                if (e.ply > 0)
+                    if (auto prev = service::Service::position_at(g->row, e.ply - 1);
+                        prev && std::size_t(e.ply) <= g->row.moves.size())
+                        if (auto pm = notation::parse_usi_move(*prev, g->row.moves[std::size_t(e.ply - 1)].text))
+                            previous = *pm;
+                j["ja"] = ki2_text(*before, *m, previous);
+            }
+            if (std::size_t(e.ply + 1) == g->row.moves.size()) {
+                json pj = position_json(g->game.position());
+                j["sfen"] = pj["sfen"];
+                j["check"] = pj["check"];
+                j["legal"] = g->active() ? pj["legal"] : json::array();
+            }
+        }
         break;
-    case EventKind::Undo: j["type"] = "undo"; j["by"] = e.from; j["plies"] = e.ply; break;
+    case EventKind::Undo:
+        j["type"] = "undo";
+        j["by"] = e.from;
+        j["plies"] = e.ply;
+        break;
     case EventKind::GameEnded:
         j["type"] = "game_ended";
-        j["winner"] = e.winner == core::Winner::Black ? "black" : e.winner == core::Winner::White ? "white"
-                    : e.winner == core::Winner::Draw  ? "draw" : "";
+        j["winner"] = e.winner == core::Winner::Black ? "black"
+                    : e.winner == core::Winner::White ? "white"
+                    : e.winner == core::Winner::Draw  ? "draw"
+                                                      : "";
         j["reason"] = service::reason_name(e.reason);
         j["detail"] = e.detail;
         break;
-    case EventKind::GameStarted: j["type"] = "game_started"; j["text"] = e.text; break;
+    case EventKind::GameStarted:
+        j["type"] = "game_started";
+        j["text"] = e.text;
+        break;
     case EventKind::GameOffered: j["type"] = "game_offered"; break;
-    case EventKind::GameRejected: j["type"] = "game_rejected"; j["by"] = e.from; break;
-    case EventKind::Say: j["type"] = "say"; j["from"] = e.from; j["text"] = e.text; break;
-    case EventKind::Shout: j["type"] = "shout"; j["from"] = e.from; j["text"] = e.text; break;
-    case EventKind::Tell: j["type"] = "tell"; j["from"] = e.from; j["text"] = e.text; break;
-    case EventKind::Chat: j["type"] = "chat"; j["from"] = e.from; j["text"] = e.text; break;
-    case EventKind::Notice: j["type"] = "notice"; j["text"] = e.text; break;
+    case EventKind::GameRejected:
+        j["type"] = "game_rejected";
+        j["by"] = e.from;
+        break;
+    case EventKind::Say:
+        j["type"] = "say";
+        j["from"] = e.from;
+        j["text"] = e.text;
+        break;
+    case EventKind::Shout:
+        j["type"] = "shout";
+        j["from"] = e.from;
+        j["text"] = e.text;
+        break;
+    case EventKind::Tell:
+        j["type"] = "tell";
+        j["from"] = e.from;
+        j["text"] = e.text;
+        break;
+    case EventKind::Chat:
+        j["type"] = "chat";
+        j["from"] = e.from;
+        j["text"] = e.text;
+        break;
+    case EventKind::Notice:
+        j["type"] = "notice";
+        j["text"] = e.text;
+        break;
     }
     return j;
 }
@@ -203,17 +277,19 @@ std::string JsonApi::record(const LiveGame& g, std::string_view format, std::str
         mr.time_ms = int(log[i].spent_ms);
         rec.moves.push_back(mr);
     }
-    rec.result.winner = g.row.winner == "black" ? core::Winner::Black : g.row.winner == "white" ? core::Winner::White
-                      : g.row.winner == "draw"  ? core::Winner::Draw : core::Winner::None;
+    rec.result.winner = g.row.winner == "black" ? core::Winner::Black
+                      : g.row.winner == "white" ? core::Winner::White
+                      : g.row.winner == "draw"  ? core::Winner::Draw
+                                                : core::Winner::None;
     rec.result.reason = service::reason_from_name(g.row.reason);
     if (rec.result.reason == core::EndReason::Resignation && !log.empty())
         rec.result.actor = log.back().mover;
     else if (rec.result.reason != core::EndReason::None)
         rec.result.actor = g.to_move();
     static const std::pair<notation::Format, const char*> EXT[] = {
-        {notation::Format::Kif, "kif"}, {notation::Format::Ki2, "ki2"}, {notation::Format::Csa, "csa"},
-        {notation::Format::Csa22, "csa"}, {notation::Format::Psn, "psn"}, {notation::Format::Sfen, "sfen"},
-        {notation::Format::Usi, "usi"}, {notation::Format::Western, "txt"}, {notation::Format::Xshogi, "gam"}};
+        {notation::Format::Kif, "kif"},   {notation::Format::Ki2, "ki2"},     {notation::Format::Csa, "csa"},
+        {notation::Format::Csa22, "csa"}, {notation::Format::Psn, "psn"},     {notation::Format::Sfen, "sfen"},
+        {notation::Format::Usi, "usi"},   {notation::Format::Western, "txt"}, {notation::Format::Xshogi, "gam"}};
     std::string ext = "txt";
     for (auto& [f, e] : EXT)
         if (f == *fmt)
@@ -221,6 +297,124 @@ std::string JsonApi::record(const LiveGame& g, std::string_view format, std::str
     filename = "hisha-" + std::to_string(g.row.id) + "." + ext;
     return notation::write_record(rec, *fmt);
 }
+
+
+json JsonApi::move_json(const core::Position& pos, core::Move m, core::Move previous) {
+    return {{"usi", core::to_usi(m)},
+            {"western", notation::write_western(pos, m)},
+            {"ja", ki2_text(pos, m, previous)},
+            {"kif", kif_text(pos, m, previous)}};
+}
+
+json JsonApi::position_json(const core::Position& pos) {
+    json legal = json::array();
+    for (const auto& sm : core::MoveList<core::LEGAL, true>(pos))
+        legal.push_back(core::to_usi(sm.move));
+    std::string over;
+    if (legal.empty())
+        over = pos.in_check() ? "checkmate" : "no_moves";
+    return {{"sfen", pos.sfen()},
+            {"turn", pos.side_to_move() == core::BLACK ? "black" : "white"},
+            {"check", pos.in_check()},
+            {"legal", legal},
+            {"over", over}};
+}
+
+std::unique_ptr<core::Position> JsonApi::read_position(const json& in, std::string& error, json* moves_out) {
+    std::string text = str(in, "sfen");
+    auto trim = [](std::string t) {
+        auto b = t.find_first_not_of(" \t\r\n");
+        auto e = t.find_last_not_of(" \t\r\n");
+        return b == std::string::npos ? std::string() : t.substr(b, e - b + 1);
+    };
+    text = trim(text);
+    std::vector<std::string> moves;
+    if (auto at = text.find(" moves"); at != std::string::npos) {
+        std::string rest = text.substr(at + 6);
+        text.resize(at);
+        std::size_t i = 0;
+        while (i < rest.size()) {
+            auto b = rest.find_first_not_of(' ', i);
+            if (b == std::string::npos)
+                break;
+            auto e = rest.find(' ', b);
+            moves.push_back(rest.substr(b, e == std::string::npos ? std::string::npos : e - b));
+            i = e == std::string::npos ? rest.size() : e;
+        }
+    }
+    for (const char* prefix : {"position ", "sfen "})
+        if (text.starts_with(prefix))
+            text = trim(text.substr(std::string_view(prefix).size()));
+    if (text.empty() || text == "startpos")
+        text = std::string(core::START_SFEN);
+    if (auto it = in.find("moves"); it != in.end()) {
+        if (!it->is_array()) {
+            error = "moves must be an array of USI moves";
+            return nullptr;
+        }
+        for (const auto& m : *it) {
+            if (!m.is_string()) {
+                error = "moves must be an array of USI moves";
+                return nullptr;
+            }
+            moves.push_back(m.get<std::string>());
+        }
+    }
+    auto pos = std::make_unique<core::Position>();
+    if (auto r = pos->set(text, core::SfenRules::Relaxed); !r) {
+        error = "bad SFEN: " + r.error().to_string();
+        return nullptr;
+    }
+    core::Move previous = core::Move::none();
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        auto m = notation::parse_usi_move(*pos, moves[i]);
+        if (!m) {
+            error = "move " + std::to_string(i + 1) + " (" + moves[i] + "): " + m.error().message;
+            return nullptr;
+        }
+        if (moves_out)
+            moves_out->push_back(move_json(*pos, *m, previous));
+        if (auto r = pos->try_play(*m); !r) {
+            error = "move " + std::to_string(i + 1) + " (" + moves[i] + "): " + core::describe(r.error());
+            return nullptr;
+        }
+        previous = *m;
+    }
+    return pos;
+}
+
+namespace {
+
+// The moves of a record line from `pos` (restored on return), variations nested under the
+// move they replace.
+json line_json(core::Position& pos, const std::vector<notation::MoveRecord>& line, core::Move previous) {
+    json out = json::array();
+    int played = 0;
+    for (const auto& mr : line) {
+        if (!pos.is_legal(mr.move))
+            break;
+        json j = JsonApi::move_json(pos, mr.move, previous);
+        if (!mr.comments.empty())
+            j["comments"] = mr.comments;
+        if (mr.time_ms)
+            j["time_ms"] = *mr.time_ms;
+        if (!mr.variations.empty()) {
+            json vars = json::array();
+            for (const auto& v : mr.variations)
+                vars.push_back(line_json(pos, v.moves, previous));
+            j["variations"] = vars;
+        }
+        out.push_back(j);
+        pos.play(mr.move);
+        ++played;
+        previous = mr.move;
+    }
+    while (played-- > 0)
+        pos.unplay();
+    return out;
+}
+
+}  // namespace
 
 HttpReply JsonApi::handle(std::string_view method, std::string_view target, std::string_view body,
                           std::string_view token) {
@@ -300,6 +494,73 @@ HttpReply JsonApi::handle(std::string_view method, std::string_view target, std:
         return reply(200, list);
     }
 
+    if (post && route({"position"})) {
+        std::string err;
+        json moves = json::array();
+        auto pos = read_position(in, err, &moves);
+        if (!pos)
+            return error(400, err);
+        json j = position_json(*pos);
+        j["moves"] = moves;
+        return reply(200, j);
+    }
+    if (post && route({"record", "parse"})) {
+        std::string text = str(in, "text");
+        if (text.empty())
+            return error(400, "no record text");
+        auto rec = notation::read_record(text, str(in, "name"));
+        if (!rec)
+            return error(400, "cannot read the record: " + rec.error().to_string());
+        auto pos = notation::start_position(*rec);
+        json headers = json::array();
+        for (const auto& h : rec->headers)
+            headers.push_back({{"key", h.key}, {"value", h.value}});
+        json j{{"start_sfen", pos->sfen()},
+               {"headers", headers},
+               {"start_comments", rec->start_comments},
+               {"moves", line_json(*pos, rec->moves, core::Move::none())},
+               {"result", rec->result.reason == core::EndReason::None ? "" : core::describe(rec->result.reason)},
+               {"winner", rec->result.winner == core::Winner::Black   ? "black"
+                          : rec->result.winner == core::Winner::White ? "white"
+                          : rec->result.winner == core::Winner::Draw  ? "draw"
+                                                                      : ""}};
+        return reply(200, j);
+    }
+    if (post && route({"record", "write"})) {
+        auto fmt = notation::format_from_name(str(in, "format").empty() ? "kif" : str(in, "format"));
+        if (!fmt)
+            return error(400, "unknown format (kif ki2 csa psn sfen usi western xshogi)");
+        json sfen_only{{"sfen", str(in, "sfen")}};
+        std::string err;
+        auto start = read_position(sfen_only, err);
+        if (!start)
+            return error(400, err);
+        notation::GameRecord rec;
+        rec.start_sfen = start->sfen();
+        if (auto h = core::handicap_from_sfen(rec.start_sfen))
+            rec.set_handicap(*h);
+        if (auto hs = in.find("headers"); hs != in.end() && hs->is_object())
+            for (auto& [k, v] : hs->items())
+                if (v.is_string())
+                    rec.set_header(k, v.get<std::string>());
+        if (auto ms = in.find("moves"); ms != in.end() && ms->is_array()) {
+            for (const auto& m : *ms) {
+                if (!m.is_string())
+                    return error(400, "moves must be an array of USI moves");
+                auto mv = notation::parse_usi_move(*start, m.get<std::string>());
+                if (!mv || !start->try_play(*mv))
+                    return error(400, "illegal or unreadable move " + m.get<std::string>());
+                notation::MoveRecord mr;
+                mr.move = *mv;
+                rec.moves.push_back(mr);
+            }
+        }
+        HttpReply r;
+        r.body = notation::write_record(rec, *fmt);
+        r.content_type = "text/plain; charset=utf-8";
+        return r;
+    }
+
     // --- with a login
     auto user = svc_.token_user(token);
     if (!user)
@@ -363,7 +624,7 @@ HttpReply JsonApi::handle(std::string_view method, std::string_view target, std:
             return error(400, "bad time_control");
         bool black = str(in, "color") != "white";
         std::string opp = str(in, "opponent");
-        auto g = svc_.create_game(black ? me : opp, black ? opp : me, *tc, "web");
+        auto g = svc_.create_game(black ? me : opp, black ? opp : me, *tc, "web", str(in, "handicap"));
         if (!g)
             return error(400, g.error());
         return reply(200, game_json(*svc_.game(*g)));
@@ -378,7 +639,10 @@ HttpReply JsonApi::handle(std::string_view method, std::string_view target, std:
             auto p = svc_.play(me, *id, str(in, "move"));
             if (!p)
                 return error(p.error().find("not yours") != std::string::npos ? 403 : 400, p.error());
-            return reply(200, {{"usi", p->usi}, {"western", p->western}, {"csa", p->csa}, {"notices", p->notices},
+            return reply(200, {{"usi", p->usi},
+                               {"western", p->western},
+                               {"csa", p->csa},
+                               {"notices", p->notices},
                                {"game", game_json(*svc_.game(*id), false)}});
         } else if (action == "resign") {
             r = svc_.resign(me, *id);

@@ -6,8 +6,12 @@
 //   GET  /api/challenges   POST /api/challenges {pattern,color,first_move,comment,time_control}
 //   POST /api/challenges/N/accept   DELETE /api/challenges/N
 //   GET  /api/games (active)   GET /api/games/N   GET /api/games/N/record?format=kif|csa|psn|sfen|ki2|usi
-//   POST /api/games {opponent,color,time_control}   POST /api/games/N/{move|resign|undo|seen|say|watch}
+//   POST /api/games {opponent,color,time_control,handicap}   POST /api/games/N/{move|resign|undo|seen|say|watch}
 //   POST /api/tell {to,text,leave}   POST /api/shout {text}
+// Stateless helpers of the board (no login; the rules stay in core/, the browser asks):
+//   POST /api/position {sfen,moves} -> {sfen,turn,check,legal,over,moves:[{usi,western,ja,kif}]}
+//   POST /api/record/parse {text,name} -> {start_sfen,headers,moves (with comments, variations),result}
+//   POST /api/record/write {sfen,moves,format,headers} -> the record's text
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -35,6 +39,16 @@ public:
     nlohmann::json event_json(const service::Event& e);
     nlohmann::json game_json(const service::LiveGame& g, bool with_moves = true);
     std::string record(const service::LiveGame& g, std::string_view format, std::string& filename, bool& ok);
+
+    /// A move in every spelling the UI shows: usi, western, ja (KI2 with its side mark), kif.
+    static nlohmann::json move_json(const core::Position& pos, core::Move m, core::Move previous);
+    /// The side to move, check, the legal moves (USI, promotion choices included) and whether the
+    /// side to move is checkmated or has no move.
+    static nlohmann::json position_json(const core::Position& pos);
+    /// "startpos", "" or an SFEN (with "sfen " and " moves ..." allowed) and then `moves` (USI):
+    /// the position, or an error message. Relaxed SFEN rules (composed problems).
+    static std::unique_ptr<core::Position> read_position(const nlohmann::json& in, std::string& error,
+                                                         nlohmann::json* moves_out = nullptr);
 
 private:
     nlohmann::json user_json(const UserRow& u);

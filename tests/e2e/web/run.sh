@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The web UI in Chromium (Playwright, headless) against a real hisha-server with a fresh SQLite
+# database: see web.test.mjs. Usage: run.sh HISHA_SERVER WEB_DIR OUT_DIR [KIF_FILE]
+# Screenshots land in OUT_DIR; exit 77 (skipped) only outside CI when Chromium is missing.
+set -euo pipefail
+server=$1 web=$2 out=$3 kif=${4:-}
+here=$(cd "$(dirname "$0")" && pwd)
+chromium=${HISHA_CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+if [[ -z "$chromium" ]]; then
+    echo "web test: no chromium (scripts/install-deps.sh installs Debian's chromium)" >&2
+    [[ -n "${CI:-}" ]] && exit 1
+    exit 77
+fi
+if [[ ! -d "$here/node_modules/playwright-core" ]]; then
+    (cd "$here" && npm ci --no-audit --no-fund --silent)
+fi
+if [[ ! -d "$web/node_modules/vite" ]]; then
+    (cd "$web" && npm ci --no-audit --no-fund --silent)
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# A fresh build of the page into the scratch directory (web/dist may be in use by `make run`).
+(cd "$web" && npx --no-install tsc --noEmit && npx --no-install vite build --logLevel error --outDir "$work/dist" --emptyOutDir)
+mkdir -p "$out"
+js_gzip=0
+for f in "$work"/dist/assets/*.js; do js_gzip=$((js_gzip + $(gzip -9 -c "$f" | wc -c))); done
+echo "web: JavaScript $(cat "$work"/dist/assets/*.js | wc -c) bytes, $js_gzip bytes gzipped"
+node "$here/web.test.mjs" --server "$server" --static "$work/dist" --work "$work" --out "$out" \
+    --chromium "$chromium" --kif "$kif"

@@ -1,0 +1,273 @@
+// Browser test of the web UI: Chromium through playwright-core against a real hisha-server
+// (free loopback port, fresh SQLite database in a scratch directory). Two people in two browser
+// contexts register, post and accept a challenge and play to checkmate by drag and drop (a
+// promotion through the prompt, a drop); both see the result and the record. Then a game with
+// the engine, the server killed and restarted under the page, a KIF file loaded and stepped
+// through, a position set up in the editor and solved as tsume, and the engine's analysis.
+// Screenshots of every step go to --out. Prints the first page load time (navigation timing).
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { strict as assert } from 'node:assert';
+import path from 'node:path';
+
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+const out = args.out;
+const T = 20000; // generous waits: the machine may be busy
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+let server;
+let serverLog = '';
+async function startServer(port) {
+  server = spawn(args.server, [
+    '--db', `sqlite:${path.join(args.work, 'web.db')}`, '--http-port', String(port), '--text-port', '-1', '--csa-port', '-1',
+    '--password-cost', 'min', '--static', args.static, '--bots', 'hisha-test=0',
+  ], { stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stdout.on('data', (d) => (serverLog += d));
+  server.stderr.on('data', (d) => (serverLog += d));
+  for (let i = 0; i < 200; i++) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/api/who`);
+      if (r.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('hisha-server did not start:\n' + serverLog);
+}
+async function stopServer(signal = 'SIGKILL') {
+  const done = new Promise((r) => server.once('exit', r));
+  server.kill(signal);
+  await done;
+}
+
+let step = 0;
+async function shot(page, name) {
+  step += 1;
+  const file = path.join(out, `${String(step).padStart(2, '0')}-${name}.png`);
+  await page.screenshot({ path: file });
+  console.log(`screenshot ${file}`);
+}
+
+/// The centre of a square (USI "7g") on the page's board, whichever way it is turned.
+async function squareCenter(page, sq) {
+  const box = await page.locator('sg-board').boundingBox();
+  const gote = await page.locator('.sg-wrap.orientation-gote').count();
+  const file = Number(sq[0]);
+  const rank = sq.charCodeAt(1) - 97;
+  const col = gote ? file - 1 : 9 - file;
+  const row = gote ? 8 - rank : rank;
+  return { x: box.x + ((col + 0.5) * box.width) / 9, y: box.y + ((row + 0.5) * box.height) / 9 };
+}
+
+async function drag(page, from, to) {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
+  await page.mouse.move(to.x, to.y, { steps: 4 });
+  await page.mouse.up();
+}
+
+/// Plays a USI move by dragging; "+" answers the promotion prompt, a drop drags from the hand.
+async function play(page, usi) {
+  const to = await squareCenter(page, usi.slice(2, 4));
+  if (usi[1] === '*') {
+    const role = { P: 'pawn', L: 'lance', N: 'knight', S: 'silver', G: 'gold', B: 'bishop', R: 'rook' }[usi[0]];
+    const piece = page.locator(`sg-hand-wrap.hand-bottom piece.${role}`);
+    const b = await piece.boundingBox();
+    await drag(page, { x: b.x + b.width / 2, y: b.y + b.height / 2 }, to);
+  } else {
+    await drag(page, await squareCenter(page, usi.slice(0, 2)), to);
+    if (usi.endsWith('+')) {
+      const prompt = page.locator('sg-promotion-choices piece').first();
+      await prompt.waitFor({ timeout: T });
+      await prompt.click();
+    }
+  }
+}
+
+async function plies(page) {
+  return page.locator('ol.moves li').count();
+}
+async function waitPlies(page, n) {
+  await page.waitForFunction((k) => document.querySelectorAll('ol.moves li').length >= k, n, { timeout: 60000 });
+}
+
+async function register(browser, base, name) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => console.log(`[${name}] page error: ${e.message}`));
+  await page.goto(base);
+  await page.fill('input[name=name]', name);
+  await page.fill('input[name=password]', `${name}-secret-1`);
+  await page.click('button[name=register]');
+  await page.waitForSelector('#play-engine', { timeout: T });
+  return page;
+}
+
+async function main() {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}/`;
+  await startServer(port);
+  const browser = await chromium.launch({ executablePath: args.chromium, headless: true, args: ['--no-sandbox'] });
+  let failed = false;
+  try {
+    // --- first page load (cold cache), navigation timing
+    {
+      const ctx = await browser.newContext();
+      const page = await ctx.newPage();
+      await page.goto(base, { waitUntil: 'load' });
+      const nav = await page.evaluate(() => {
+        const e = performance.getEntriesByType('navigation')[0];
+        return { load: e.loadEventEnd - e.startTime, dcl: e.domContentLoadedEventEnd - e.startTime };
+      });
+      await page.waitForSelector('form.login');
+      console.log(`web: first page load ${nav.load.toFixed(0)} ms (DOMContentLoaded ${nav.dcl.toFixed(0)} ms)`);
+      await shot(page, 'login');
+      await ctx.close();
+    }
+
+    // --- two people, a challenge, a game to checkmate
+    const alice = await register(browser, base, 'alice');
+    const bob = await register(browser, base, 'bob');
+    // Alice posts a challenge to Bob, taking White (so Bob, as Black, moves first).
+    await alice.fill('#new-challenge input[name=pattern]', 'bob');
+    await alice.selectOption('#new-challenge select[name=color]', 'white');
+    await alice.selectOption('#new-challenge select[name=time_control]', '600-30');
+    await alice.fill('#new-challenge input[name=comment]', 'a friendly game');
+    await alice.click('#new-challenge button[name=post]');
+    await bob.waitForSelector('#challenges li.challenge button[name=accept]', { timeout: T });
+    await shot(bob, 'lobby-challenge');
+    await bob.click('#challenges li.challenge button[name=accept]');
+    await bob.waitForSelector('.game-page sg-board', { timeout: T });
+    // Alice's lobby follows her into the new game.
+    await alice.waitForSelector('.game-page sg-board', { timeout: T });
+    const gameUrl = bob.url();
+    assert.equal(alice.url(), gameUrl, 'both players on the same game page');
+    assert.equal(await alice.locator('.sg-wrap.orientation-gote').count(), 1, 'White sees the board from her side');
+    // 1.P-7f P-3d 2.Bx2b+ (the prompt) K-4b 3.+Bx2a G6a-5b 4.B*1e (a drop) P-2d 5.Bx2d mate:
+    // checked with the core and the tsume solver (mate 3 B*1e 2c2d 1e2d).
+    const line = ['7g7f', '3c3d', '8h2b+', '5a4b', '2b2a', '6a5b', 'B*1e', '2c2d', '1e2d'];
+    for (let i = 0; i < line.length; i++) {
+      const mover = i % 2 === 0 ? bob : alice;
+      await play(mover, line[i]);
+      await waitPlies(alice, i + 1);
+      await waitPlies(bob, i + 1);
+      if (line[i] === '8h2b+') await shot(bob, 'game-promotion');
+      if (line[i] === 'B*1e') await shot(alice, 'game-drop-check');
+    }
+    for (const page of [alice, bob]) {
+      await page.waitForSelector('.banner:not([hidden])', { timeout: T });
+      const banner = await page.textContent('.banner');
+      assert.match(banner, /Black wins/, 'the result is shown');
+      assert.match(banner, /checkmate/i, 'by checkmate');
+      await page.waitForSelector('pre.kif', { timeout: T });
+      const kif = await page.textContent('pre.kif');
+      assert.match(kif, /２二角成/, 'the record has the promotion');
+      assert.match(kif, /１五角打/, 'the record has the drop');
+      assert.match(kif, /詰み/, 'the record ends in mate');
+    }
+    assert.deepEqual(await alice.locator('ol.moves li').allTextContents(), await bob.locator('ol.moves li').allTextContents());
+    await shot(alice, 'game-over-white');
+    await shot(bob, 'game-over-black');
+    console.log('web: challenge game played to checkmate, result and record on both sides');
+
+    // --- the engine, then a server restart under the page
+    await bob.goto(base);
+    await bob.waitForSelector('#play-engine select[name=bot] option', { state: 'attached', timeout: T });
+    await bob.selectOption('#play-engine select[name=bot]', 'hisha-test');
+    await bob.selectOption('#play-engine select[name=engine_color]', 'black');
+    await bob.selectOption('#play-engine select[name=engine_tc]', 'corr-3');
+    await bob.click('#play-engine button[name=start-engine]');
+    await bob.waitForSelector('.game-page sg-board', { timeout: T });
+    const engineGame = bob.url();
+    await play(bob, '7g7f');
+    await waitPlies(bob, 2);
+    await play(bob, '2g2f');
+    await waitPlies(bob, 4);
+    await shot(bob, 'engine-game');
+    const before = await bob.locator('ol.moves li').allTextContents();
+    console.log(`web: against the engine: ${before.join(' ')}`);
+
+    await stopServer('SIGKILL');
+    await bob.waitForSelector('.conn.down', { timeout: T });
+    await shot(bob, 'server-down');
+    await startServer(port);
+    await bob.waitForSelector('.conn:not(.down)', { timeout: 30000 });
+    await bob.waitForFunction((n) => document.querySelectorAll('ol.moves li').length === n, before.length, { timeout: T });
+    assert.equal(bob.url(), engineGame);
+    assert.deepEqual(await bob.locator('ol.moves li').allTextContents(), before, 'the game survived the restart');
+    await play(bob, '6i7h');
+    await waitPlies(bob, before.length + 2);
+    await shot(bob, 'engine-after-restart');
+    console.log('web: the game page survived a server restart and play went on');
+
+    // --- a KIF file, stepped through
+    await bob.goto(base + '#/analysis');
+    await bob.waitForSelector('.analysis-page sg-board', { timeout: T });
+    if (args.kif) {
+      await bob.setInputFiles('input[name=record_file]', args.kif);
+      await bob.waitForSelector('.tree .move[data-ply="3"]', { timeout: T });
+      for (let i = 0; i < 3; i++) await bob.click('button[name=next]');
+      await bob.waitForSelector('.tree .move.current[data-ply="3"]', { timeout: T });
+      const sfen3 = await bob.inputValue('input[name=sfen]');
+      assert.match(sfen3, / w /, 'after three moves White is to move');
+      await bob.keyboard.press('ArrowLeft');
+      await bob.waitForSelector('.tree .move.current[data-ply="2"]', { timeout: T });
+      const count = await bob.locator('.tree .move[data-ply]').count();
+      assert.ok(count > 50, `the record's moves are listed (${count})`);
+      await shot(bob, 'kif-loaded');
+      console.log(`web: KIF loaded (${count} moves) and stepped through`);
+    }
+
+    // --- analysis: the engine's lines while it thinks
+    await bob.click('button[name=analyze]');
+    await bob.waitForSelector('.engine .score', { timeout: 30000 });
+    await bob.waitForFunction(() => document.querySelectorAll('ol.pv li').length >= 2, null, { timeout: 30000 });
+    await bob.waitForTimeout(1500);
+    await shot(bob, 'analysis');
+    await bob.click('button[name=analyze]');
+    console.log(`web: analysis ${await bob.textContent('.engine .eval-line')}`);
+
+    // --- the board editor and the tsume solver: White king 5a, Black pawn 5c, a gold in hand
+    await bob.goto(base + '#/analysis/editor');
+    await bob.waitForSelector('.analysis-page.editing', { timeout: T });
+    await bob.click('button[name=clear]');
+    for (const [piece, sq] of [['gote king', '5a'], ['sente pawn', '5c'], ['sente king', '5i']]) {
+      await bob.click(`button.spare[data-piece="${piece}"]`);
+      const c = await squareCenter(bob, sq);
+      await bob.mouse.click(c.x, c.y);
+    }
+    await bob.click('button[data-hand="sente gold +"]');
+    await shot(bob, 'editor');
+    await bob.click('.editor-panel button[name=solve]');
+    await bob.waitForSelector('.tsume-result', { timeout: 30000 });
+    const result = await bob.textContent('.tsume-out');
+    assert.match(result, /Mate in 1/, `solved: ${result}`);
+    assert.match(result, /G\*5b/, 'the mating drop');
+    await shot(bob, 'tsume-solved');
+    console.log(`web: editor + tsume: ${result}`);
+  } catch (e) {
+    failed = true;
+    console.error(e);
+    console.error('--- server log\n' + serverLog.slice(-3000));
+  } finally {
+    await browser.close();
+    await stopServer('SIGTERM').catch(() => {});
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+main();

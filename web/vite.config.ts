@@ -1,0 +1,10 @@
+// Vite builds the page into dist/, which hisha-server serves (--static web/dist).
+// `npm run dev` proxies the API to a server on 127.0.0.1:8080.
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  build: { outDir: 'dist', target: 'es2020', sourcemap: false, chunkSizeWarningLimit: 300 },
+  server: {
+    proxy: { '/api': { target: 'http://127.0.0.1:8080', ws: true } },
+  },
+});
