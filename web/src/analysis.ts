@@ -69,7 +69,7 @@ export function analysisView(arg: string): View {
     if (!editing) {
       board.show({ sfen: info.sfen, legal: info.legal, last: cursor ? line[cursor - 1].usi : undefined, check: info.check, movable: 'both' });
     }
-    sfenBox.value = info.sfen;
+    sfenBox.value = editing ? editorSfen() : info.sfen;
     renderMoves();
     const c = cursor ? line[cursor - 1].comments : undefined;
     clear(comments, c?.length ? [h('h3', t('comments')), ...c.map((x) => h('p', x))] : null);
@@ -277,7 +277,7 @@ export function analysisView(arg: string): View {
       }, Object.assign(document.createElement('piece'), { className: `${p.color} ${p.role}` }));
     clear(palette,
       ['sente', 'gote'].map((color) => h('div.palette-row', [...ROLES, 'tokin', 'horse', 'dragon'].map((role) => pieceButton({ role, color: color as 'sente' | 'gote' })))),
-      h('button.spare', { name: 'trash', class: spare === 'trash' ? 'selected' : undefined, onclick: () => { spare = spare === 'trash' ? undefined : 'trash'; renderPalette(); } }, '🗑'));
+      h('button.spare', { name: 'trash', class: spare === 'trash' ? 'selected' : undefined, onclick: () => { spare = spare === 'trash' ? undefined : 'trash'; renderPalette(); } }, t('remove')));
     const counts = splitSfen(editorSfen()).hands;
     clear(handsEdit, ['sente', 'gote'].map((color) =>
       h('div.hand-row', h('span', color === 'sente' ? '☗ ' : '☖ '), HAND_ROLES.map((role) => {

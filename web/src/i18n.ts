@@ -20,14 +20,14 @@ const EN = {
   load: 'Load', saveAs: 'Save as', first: 'First', prev: 'Back', next: 'Forward', last: 'Last',
   variations: 'Variations', comments: 'Comments', solveTsume: 'Solve as tsume', solving: 'Solving…',
   mateIn: 'Mate in', noMate: 'No mate', timeout: 'No answer in time', clear: 'Clear board', startPos: 'Start position',
-  sideToMove: 'Side to move', hands: 'Pieces in hand', editHint: 'Drag pieces freely; drag off the board to remove; use the spare pieces below to add; click a piece twice to promote.',
+  sideToMove: 'Side to move', hands: 'Pieces in hand', editHint: 'Drag pieces freely, or off the board to remove them. To add one, choose it below and click squares; choosing the promoted kind and clicking a piece of that kind promotes it.',
   usePosition: 'Analyze this position', multipv: 'Lines', graph: 'Evaluation over the game', analyzeGame: 'Graph the game',
   error: 'Error', reconnecting: 'Connection lost, reconnecting…', connected: 'Connected', ended: 'Game over',
   moves: 'Moves', tsume: 'Tsume', spectate: 'Spectate', vs: 'vs', days: 'days per move', correspondence: 'Correspondence',
   rating: 'Rating', recordStats: 'W/L/D', engineThinking: 'The engine is thinking…', engine: 'Engine',
   handicap: 'Handicap', even: 'Even game', promote: 'Promote?', language: '日本語', flipShort: 'Flip',
   engineFirst: 'Engine moves first', copySfen: 'SFEN', remaining: 'Time', legalMoves: 'legal moves',
-  offline: 'offline', tell: 'Tell', sentOffline: 'left as an offline message', delivered: 'delivered',
+  offline: 'offline', tell: 'Tell', remove: 'Remove', sentOffline: 'left as an offline message', delivered: 'delivered',
 };
 type Key = keyof typeof EN;
 const JA: Record<Key, string> = {
@@ -50,14 +50,14 @@ const JA: Record<Key, string> = {
   load: '読込', saveAs: '保存形式', first: '初手', prev: '戻る', next: '進む', last: '最終手',
   variations: '変化', comments: 'コメント', solveTsume: '詰将棋として解く', solving: '解図中…',
   mateIn: '手詰', noMate: '不詰', timeout: '時間切れ', clear: '駒を消去', startPos: '平手初期配置',
-  sideToMove: '手番', hands: '持ち駒', editHint: '駒を自由に動かせます。盤外へドラッグで削除、下の駒箱から追加、同じ駒を2回クリックで成り。',
+  sideToMove: '手番', hands: '持ち駒', editHint: '駒はドラッグで移動、盤外へ出すと削除。下の駒を選んでマスをクリックすると配置、成駒を選んで同じ駒をクリックすると成ります。',
   usePosition: 'この局面を検討', multipv: '候補手数', graph: '形勢グラフ', analyzeGame: '形勢グラフを作る',
   error: 'エラー', reconnecting: '接続が切れました。再接続中…', connected: '接続中', ended: '終局',
   moves: '指し手', tsume: '詰将棋', spectate: '観戦', vs: '対', days: '日／手', correspondence: '通信対局',
   rating: 'レーティング', recordStats: '勝/敗/分', engineThinking: '思考中…', engine: 'エンジン',
   handicap: '手合', even: '平手', promote: '成りますか？', language: 'English', flipShort: '反転',
   engineFirst: 'エンジンが先手', copySfen: 'SFEN', remaining: '残り時間', legalMoves: '合法手',
-  offline: 'オフライン', tell: '個人宛', sentOffline: 'オフラインメッセージとして保存', delivered: '送信済み',
+  offline: 'オフライン', tell: '個人宛', remove: '削除', sentOffline: 'オフラインメッセージとして保存', delivered: '送信済み',
 };
 
 export type Lang = 'en' | 'ja';

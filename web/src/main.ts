@@ -26,7 +26,7 @@ function header(): void {
   const link = (href: string, label: string, key: string) =>
     h('a', { href, class: route === key ? 'active' : undefined, 'aria-current': route === key ? 'page' : undefined }, label);
   clear(nav, link('#/', t('lobby'), ''), link('#/analysis', t('analysis'), 'analysis'), link('#/analysis/editor', t('editor'), 'editor'));
-  const lang = h('button.ghost', { onclick: () => { setLang(currentLang() === 'ja' ? 'en' : 'ja'); render(); }, title: 'English / 日本語' }, t('language'));
+  const lang = h('button.ghost', { name: 'lang', onclick: () => { setLang(currentLang() === 'ja' ? 'en' : 'ja'); render(); }, title: 'English / 日本語' }, t('language'));
   const status = h('span.conn', { 'aria-label': t('connected') });
   if (app.live) {
     const update = (up: boolean) => {

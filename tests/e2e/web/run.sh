@@ -22,6 +22,7 @@ trap 'rm -rf "$work"' EXIT
 # A fresh build of the page into the scratch directory (web/dist may be in use by `make run`).
 (cd "$web" && npx --no-install tsc --noEmit && npx --no-install vite build --logLevel error --outDir "$work/dist" --emptyOutDir)
 mkdir -p "$out"
+rm -f "$out"/*.png
 js_gzip=0
 for f in "$work"/dist/assets/*.js; do js_gzip=$((js_gzip + $(gzip -9 -c "$f" | wc -c))); done
 echo "web: JavaScript $(cat "$work"/dist/assets/*.js | wc -c) bytes, $js_gzip bytes gzipped"

@@ -211,7 +211,21 @@ async function main() {
     assert.deepEqual(await bob.locator('ol.moves li').allTextContents(), before, 'the game survived the restart');
     await play(bob, '6i7h');
     await waitPlies(bob, before.length + 2);
+    // Keyboard play: a move typed in Western notation.
+    await bob.fill('input[name=move]', 'P-2e');
+    await bob.press('input[name=move]', 'Enter');
+    await waitPlies(bob, before.length + 4);
+    const typed = await bob.locator('ol.moves li').nth(before.length + 2).textContent();
+    assert.match(typed, /P-2e/, 'the typed move was played');
     await shot(bob, 'engine-after-restart');
+    // The same page in Japanese (UI text and move list).
+    await bob.click('#me button[name=lang]');
+    await bob.selectOption('select[name=notation]', 'ja');
+    await bob.waitForSelector('text=投了', { timeout: T });
+    assert.match(await bob.locator('ol.moves li').first().textContent(), /▲７六歩/);
+    await shot(bob, 'engine-game-japanese');
+    await bob.click('#me button[name=lang]');
+    await bob.selectOption('select[name=notation]', 'western');
     console.log('web: the game page survived a server restart and play went on');
 
     // --- a KIF file, stepped through
@@ -236,6 +250,7 @@ async function main() {
     await bob.click('button[name=analyze]');
     await bob.waitForSelector('.engine .score', { timeout: 30000 });
     await bob.waitForFunction(() => document.querySelectorAll('ol.pv li').length >= 2, null, { timeout: 30000 });
+    await bob.waitForSelector('.sg-shapes line', { state: 'attached', timeout: T });
     await bob.waitForTimeout(1500);
     await shot(bob, 'analysis');
     await bob.click('button[name=analyze]');
@@ -257,6 +272,7 @@ async function main() {
     const result = await bob.textContent('.tsume-out');
     assert.match(result, /Mate in 1/, `solved: ${result}`);
     assert.match(result, /G\*5b/, 'the mating drop');
+    await bob.locator('.tsume-out').scrollIntoViewIfNeeded();
     await shot(bob, 'tsume-solved');
     console.log(`web: editor + tsume: ${result}`);
   } catch (e) {
