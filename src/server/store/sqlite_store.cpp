@@ -2,6 +2,8 @@
 // rate is moves, not queries); every multi-row write is one transaction.
 #include "server/store/sqlite_store.h"
 
+#include "server/store/postgres_store.h"
+
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -532,10 +534,8 @@ std::unique_ptr<Store> open_store(const std::string& url, std::string& error) {
         path = path.substr(9);
     else if (path.starts_with("sqlite:"))
         path = path.substr(7);
-    if (url.starts_with("postgresql://") || url.starts_with("postgres://")) {
-        error = "PostgreSQL is not supported yet; use sqlite:PATH";
-        return nullptr;
-    }
+    if (url.starts_with("postgresql://") || url.starts_with("postgres://"))
+        return open_postgres(url, error);
     // "?sync=normal": commits survive a crash of the process (kill -9) but not of the machine;
     // the default FULL also survives a power cut.
     std::string sync = "FULL";

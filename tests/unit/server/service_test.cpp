@@ -3,6 +3,7 @@
 // persistence across a reopened database.
 #include <gtest/gtest.h>
 
+#include "store_checks.h"
 #include "test_util.h"
 
 using namespace hisha::server;
@@ -67,8 +68,8 @@ TEST(ServiceChallenges, BlackWithFirstMoveAndPatterns) {
     EXPECT_EQ(f.svc->challenges_for("bob").size(), 1u);
     EXPECT_TRUE(f.svc->challenges_for("nilkki.nuisance").empty());
     EXPECT_FALSE(f.svc->accept_challenge("nilkki.nuisance", *c).has_value());
-    EXPECT_FALSE(f.svc->accept_challenge("alice", *c).has_value());  // own
-    EXPECT_FALSE(f.svc->new_challenge("alice", "*", 0, "P-7e", "").has_value());  // illegal
+    EXPECT_FALSE(f.svc->accept_challenge("alice", *c).has_value());                 // own
+    EXPECT_FALSE(f.svc->new_challenge("alice", "*", 0, "P-7e", "").has_value());    // illegal
     EXPECT_FALSE(f.svc->new_challenge("alice", "<AB", 0, "P-7f", "").has_value());  // bad pattern
     auto g = f.svc->accept_challenge("bob", *c);
     ASSERT_TRUE(g.has_value()) << g.error();
@@ -126,7 +127,7 @@ TEST(ServiceGames, MovesOnlyByThePlayerToMove) {
     EXPECT_EQ(p->usi, "7g7f");
     EXPECT_EQ(p->csa, "+7776FU");
     EXPECT_TRUE(f.svc->play("bob", gid, "3c3d").has_value());       // USI works too
-    EXPECT_TRUE(f.svc->play("alice", gid, "+8822UM").has_value());   // and CSA
+    EXPECT_TRUE(f.svc->play("alice", gid, "+8822UM").has_value());  // and CSA
 }
 
 TEST(ServiceUndo, OwnMoveUntilTheOpponentHasSeenIt) {
@@ -368,6 +369,15 @@ TEST(ServiceCsa, MatchmakingAgreeAndReject) {
 
 TEST(ServiceStore, GamesSurviveARestart) {
     Fixture f("restart");
+    check_games_survive_a_restart(f);
+}
+
+TEST(ServiceStore, GroupCommitMakesABatchDurableAtOnce) {
+    Fixture f("group", true);
+    check_group_commit(f);
+}
+
+void hisha::server::test::check_games_survive_a_restart(Fixture& f) {
     f.add_users({"alice", "bob"});
     auto gid = corr_game(f);
     ASSERT_TRUE(f.svc->play("alice", gid, "P-7f").has_value());
@@ -386,19 +396,18 @@ TEST(ServiceStore, GamesSurviveARestart) {
     EXPECT_TRUE(f.svc->game(gid)->row.moves.back().locked);
 }
 
-TEST(ServiceStore, GroupCommitMakesABatchDurableAtOnce) {
-    Fixture f("group", true);
+void hisha::server::test::check_group_commit(Fixture& f) {
     f.add_users({"alice", "bob"});
     auto gid = corr_game(f);
     ASSERT_TRUE(f.svc->play("alice", gid, "P-7f").has_value());
     EXPECT_TRUE(f.svc->batch_open());  // the network holds replies now
     EXPECT_EQ(f.env.commit_requests, 1);
     ASSERT_TRUE(f.svc->play("bob", gid, "P-3d").has_value());
-    EXPECT_EQ(f.env.commit_requests, 1);  // one batch, one request
+    EXPECT_EQ(f.env.commit_requests, 1);                          // one batch, one request
     EXPECT_FALSE(f.svc->play("alice", gid, "P-7c").has_value());  // a refused move writes nothing
     {
         std::string err;
-        auto other = hisha::server::store::open_store("sqlite:" + f.path, err);  // a second reader
+        auto other = hisha::server::store::open_store(f.url, err);  // a second reader
         ASSERT_TRUE(other);
         auto row = other->load_game(gid);
         ASSERT_TRUE(row.has_value());

@@ -57,13 +57,17 @@ struct Fixture {
     std::unique_ptr<service::Service> svc;
 
     bool group_commit = false;
-    explicit Fixture(const std::string& tag, bool group = false) : path(temp_db(tag)), group_commit(group) { reopen(); }
+    std::string url;  // the store: sqlite:<path> unless given (a PostgreSQL URL)
+    explicit Fixture(const std::string& tag, bool group = false, std::string store_url = {})
+        : path(temp_db(tag)), group_commit(group), url(store_url.empty() ? "sqlite:" + path : std::move(store_url)) {
+        reopen();
+    }
 
     void reopen() {
         svc.reset();
         store.reset();
         std::string err;
-        store = store::open_store("sqlite:" + path, err);
+        store = store::open_store(url, err);
         if (!store)
             throw std::runtime_error(err);
         service::Config cfg;

@@ -1,0 +1,638 @@
+// The PostgreSQL implementation of Store over plain libpq. Parameters go as text ($1, $2 ...);
+// every multi-row write is one transaction, a savepoint inside a group-commit batch. Migrations
+// run under an advisory lock so that two servers starting on one database do not race.
+#include "server/store/postgres_store.h"
+
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+
+namespace hisha::server::store {
+namespace {
+
+// The schema, one migration per entry (the SQLite schema in PostgreSQL's types).
+constexpr const char* MIGRATIONS[] = {
+    R"sql(
+CREATE TABLE users (
+    id BIGSERIAL PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    password_hash TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL, deviation DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL,
+    wins INTEGER NOT NULL, losses INTEGER NOT NULL, draws INTEGER NOT NULL,
+    created BIGINT NOT NULL, last_login BIGINT NOT NULL,
+    settings TEXT NOT NULL, bot TEXT NOT NULL);
+CREATE TABLE tokens (hash TEXT PRIMARY KEY, username TEXT NOT NULL, expires BIGINT NOT NULL);
+CREATE TABLE games (
+    id BIGSERIAL PRIMARY KEY,
+    black TEXT NOT NULL, white TEXT NOT NULL, start_sfen TEXT NOT NULL,
+    tc_kind INTEGER NOT NULL, days INTEGER NOT NULL, main_ms BIGINT NOT NULL,
+    byoyomi_ms BIGINT NOT NULL, increment_ms BIGINT NOT NULL, csa_seconds INTEGER NOT NULL,
+    status INTEGER NOT NULL, winner TEXT NOT NULL, reason TEXT NOT NULL,
+    seen_black INTEGER NOT NULL, seen_white INTEGER NOT NULL,
+    rem_black BIGINT NOT NULL, rem_white BIGINT NOT NULL, turn_started BIGINT NOT NULL,
+    created BIGINT NOT NULL, updated BIGINT NOT NULL,
+    origin TEXT NOT NULL, csa_game_name TEXT NOT NULL, rated_applied INTEGER NOT NULL,
+    undone_ply INTEGER NOT NULL, undone_text TEXT NOT NULL);
+CREATE INDEX games_status ON games(status);
+CREATE TABLE moves (
+    game_id BIGINT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,
+    text TEXT NOT NULL, spent_ms BIGINT NOT NULL, at BIGINT NOT NULL,
+    forced INTEGER NOT NULL, locked INTEGER NOT NULL,
+    PRIMARY KEY (game_id, ply));
+CREATE TABLE challenges (
+    id BIGSERIAL PRIMARY KEY,
+    challenger TEXT NOT NULL, pattern TEXT NOT NULL, color INTEGER NOT NULL,
+    first_move TEXT NOT NULL, comment TEXT NOT NULL,
+    tc_kind INTEGER NOT NULL, days INTEGER NOT NULL, main_ms BIGINT NOT NULL,
+    byoyomi_ms BIGINT NOT NULL, increment_ms BIGINT NOT NULL, created BIGINT NOT NULL);
+CREATE TABLE messages (
+    id BIGSERIAL PRIMARY KEY,
+    recipient_key TEXT NOT NULL, recipient TEXT NOT NULL, sender TEXT NOT NULL,
+    text TEXT NOT NULL, kind TEXT NOT NULL, at BIGINT NOT NULL);
+CREATE INDEX messages_recipient ON messages(recipient_key);
+)sql",
+};
+
+// An arbitrary key for pg_advisory_lock around migrations.
+constexpr const char* MIGRATION_LOCK = "SELECT pg_advisory_lock(72687368)";
+constexpr const char* MIGRATION_UNLOCK = "SELECT pg_advisory_unlock(72687368)";
+
+std::string key_of(std::string_view name) {
+    std::string k(name);
+    for (char& c : k)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return k;
+}
+
+/// A result with column reading in order (row by row).
+class Rows {
+public:
+    explicit Rows(PGresult* r) : r_(r) {}
+    ~Rows() { PQclear(r_); }
+    Rows(const Rows&) = delete;
+    Rows& operator=(const Rows&) = delete;
+
+    bool ok() const {
+        auto s = PQresultStatus(r_);
+        return s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK;
+    }
+    /// Moves to the next row: true when there is one.
+    bool row() {
+        col_ = 0;
+        return ok() && ++row_ < PQntuples(r_);
+    }
+    std::string str() { return PQgetvalue(r_, row_, col_++); }
+    std::int64_t i64() {
+        const char* v = PQgetvalue(r_, row_, col_++);
+        std::int64_t n = 0;
+        std::from_chars(v, v + std::char_traits<char>::length(v), n);
+        return n;
+    }
+    int i32() { return int(i64()); }
+    double dbl() { return std::strtod(PQgetvalue(r_, row_, col_++), nullptr); }
+
+private:
+    PGresult* r_;
+    int row_ = -1, col_ = 0;
+};
+
+/// Parameters of one statement, all sent as text.
+class Params {
+public:
+    Params& add(std::int64_t v) { return add_text(std::to_string(v)); }
+    Params& add(int v) { return add_text(std::to_string(v)); }
+    Params& add(bool v) { return add_text(v ? "1" : "0"); }
+    Params& add(double v) {
+        char buf[64];
+        auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+        return add_text(std::string(buf, end));
+    }
+    Params& add(std::string_view v) { return add_text(std::string(v)); }
+    Params& add(const std::string& v) { return add_text(v); }
+    Params& add(const char* v) { return add_text(v); }
+
+    int size() const { return int(values_.size()); }
+    const char* const* values() {
+        ptrs_.clear();
+        for (auto& v : values_)
+            ptrs_.push_back(v.c_str());
+        return ptrs_.data();
+    }
+
+private:
+    Params& add_text(std::string v) {
+        values_.push_back(std::move(v));
+        return *this;
+    }
+    std::vector<std::string> values_;
+    std::vector<const char*> ptrs_;
+};
+
+constexpr const char* GAME_COLUMNS =
+    "id, black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, csa_seconds, status, "
+    "winner, reason, seen_black, seen_white, rem_black, rem_white, turn_started, created, updated, origin, "
+    "csa_game_name, rated_applied, undone_ply, undone_text";
+
+constexpr const char* USER_COLUMNS =
+    "id, name, password_hash, rating, deviation, volatility, wins, losses, draws, created, last_login, settings, bot";
+
+class PostgresStore final : public Store {
+public:
+    ~PostgresStore() override {
+        if (conn_)
+            PQfinish(conn_);
+    }
+
+    bool open(const std::string& url) {
+        conn_ = PQconnectdb(url.c_str());
+        if (!conn_ || PQstatus(conn_) != CONNECTION_OK) {
+            error_ = conn_ ? trimmed(PQerrorMessage(conn_)) : "out of memory";
+            return false;
+        }
+        if (!exec("SET synchronous_commit = on") || !exec("SET client_min_messages = warning"))
+            return false;
+        return migrate();
+    }
+
+    const std::string& last_error() const override { return error_; }
+
+    bool save_user(UserRow& u) override {
+        if (u.id == 0) {
+            Params p;
+            p.add(u.name)
+                .add(key_of(u.name))
+                .add(u.password_hash)
+                .add(u.rating)
+                .add(u.deviation)
+                .add(u.volatility)
+                .add(u.wins)
+                .add(u.losses)
+                .add(u.draws)
+                .add(u.created)
+                .add(u.last_login)
+                .add(u.settings)
+                .add(u.bot);
+            Rows r(query("INSERT INTO users (name, name_key, password_hash, rating, deviation, volatility, wins, "
+                         "losses, draws, created, last_login, settings, bot) "
+                         "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13) RETURNING id",
+                         p));
+            if (!r.row())
+                return fail(r);
+            u.id = r.i64();
+            return true;
+        }
+        Params p;
+        p.add(u.password_hash)
+            .add(u.rating)
+            .add(u.deviation)
+            .add(u.volatility)
+            .add(u.wins)
+            .add(u.losses)
+            .add(u.draws)
+            .add(u.last_login)
+            .add(u.settings)
+            .add(u.bot)
+            .add(u.id);
+        return command("UPDATE users SET password_hash=$1, rating=$2, deviation=$3, volatility=$4, wins=$5, "
+                       "losses=$6, draws=$7, last_login=$8, settings=$9, bot=$10 WHERE id=$11",
+                       p);
+    }
+
+    std::optional<UserRow> find_user(std::string_view name) override {
+        Params p;
+        p.add(key_of(name));
+        Rows r(query(std::string("SELECT ") + USER_COLUMNS + " FROM users WHERE name_key=$1", p));
+        if (!r.row())
+            return std::nullopt;
+        return read_user(r);
+    }
+
+    std::vector<UserRow> all_users() override {
+        Params p;
+        Rows r(query(std::string("SELECT ") + USER_COLUMNS + " FROM users ORDER BY name_key", p));
+        std::vector<UserRow> out;
+        while (r.row())
+            out.push_back(read_user(r));
+        return out;
+    }
+
+    bool save_token(const std::string& hash, const std::string& user, Millis expires) override {
+        Params p;
+        p.add(hash).add(user).add(expires);
+        return command("INSERT INTO tokens (hash, username, expires) VALUES ($1,$2,$3) "
+                       "ON CONFLICT (hash) DO UPDATE SET username=EXCLUDED.username, expires=EXCLUDED.expires",
+                       p);
+    }
+    std::optional<std::string> token_user(const std::string& hash, Millis now) override {
+        Params p;
+        p.add(hash).add(now);
+        Rows r(query("SELECT username FROM tokens WHERE hash=$1 AND expires>$2", p));
+        if (!r.row())
+            return std::nullopt;
+        return r.str();
+    }
+    bool delete_token(const std::string& hash) override {
+        Params p;
+        p.add(hash);
+        return command("DELETE FROM tokens WHERE hash=$1", p);
+    }
+
+    bool insert_game(GameRow& g) override {
+        if (!begin())
+            return false;
+        Params p;
+        p.add(g.black).add(g.white).add(g.start_sfen);
+        add_tc(p, g.tc).add(g.tc.csa_seconds);
+        p.add(int(g.status))
+            .add(g.winner)
+            .add(g.reason)
+            .add(g.seen[0])
+            .add(g.seen[1])
+            .add(g.remaining[0])
+            .add(g.remaining[1])
+            .add(g.turn_started)
+            .add(g.created)
+            .add(g.updated)
+            .add(g.origin)
+            .add(g.csa_game_name)
+            .add(g.rated_applied)
+            .add(g.undone_ply)
+            .add(g.undone_text);
+        Rows r(query("INSERT INTO games (black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, "
+                     "csa_seconds, status, winner, reason, seen_black, seen_white, rem_black, rem_white, "
+                     "turn_started, created, updated, origin, csa_game_name, rated_applied, undone_ply, undone_text) "
+                     "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,"
+                     "$24) RETURNING id",
+                     p));
+        if (!r.row()) {
+            fail(r);
+            return rollback();
+        }
+        g.id = r.i64();
+        if (!insert_moves(g, 0))
+            return rollback();
+        return commit();
+    }
+
+    bool save_game(const GameRow& g, int from_ply, std::vector<UserRow*> users) override {
+        if (!begin())
+            return false;
+        Params d;
+        d.add(g.id).add(from_ply);
+        if (!command("DELETE FROM moves WHERE game_id=$1 AND ply>=$2", d) || !insert_moves(g, from_ply))
+            return rollback();
+        Params p;
+        p.add(int(g.status))
+            .add(g.winner)
+            .add(g.reason)
+            .add(g.seen[0])
+            .add(g.seen[1])
+            .add(g.remaining[0])
+            .add(g.remaining[1])
+            .add(g.turn_started)
+            .add(g.updated)
+            .add(g.rated_applied)
+            .add(g.undone_ply)
+            .add(g.undone_text)
+            .add(g.black)
+            .add(g.white)
+            .add(g.id);
+        if (!command("UPDATE games SET status=$1, winner=$2, reason=$3, seen_black=$4, seen_white=$5, rem_black=$6, "
+                     "rem_white=$7, turn_started=$8, updated=$9, rated_applied=$10, undone_ply=$11, "
+                     "undone_text=$12, black=$13, white=$14 WHERE id=$15",
+                     p))
+            return rollback();
+        for (UserRow* u : users)
+            if (u && !save_user(*u))
+                return rollback();
+        return commit();
+    }
+
+    std::optional<GameRow> load_game(std::int64_t id) override {
+        Params p;
+        p.add(id);
+        Rows r(query(std::string("SELECT ") + GAME_COLUMNS + " FROM games WHERE id=$1", p));
+        if (!r.row())
+            return std::nullopt;
+        GameRow g = read_game(r);
+        load_moves(g);
+        return g;
+    }
+
+    std::vector<GameRow> open_games() override {
+        Params p;
+        p.add(int(GameStatus::Finished));
+        Rows r(query(std::string("SELECT ") + GAME_COLUMNS + " FROM games WHERE status<$1 ORDER BY id", p));
+        return read_games(r);
+    }
+
+    std::vector<GameRow> finished_games(std::string_view user, int limit) override {
+        Params p;
+        p.add(int(GameStatus::Finished)).add(key_of(user)).add(limit);
+        Rows r(query(std::string("SELECT ") + GAME_COLUMNS
+                         + " FROM games WHERE status>=$1 AND (lower(black)=$2 OR lower(white)=$2) ORDER BY id DESC "
+                           "LIMIT $3",
+                     p));
+        return read_games(r);
+    }
+
+    bool insert_challenge(ChallengeRow& c) override {
+        Params p;
+        p.add(c.challenger).add(c.pattern).add(c.challenger_color).add(c.first_move).add(c.comment);
+        add_tc(p, c.tc).add(c.created);
+        Rows r(query("INSERT INTO challenges (challenger, pattern, color, first_move, comment, tc_kind, days, "
+                     "main_ms, byoyomi_ms, increment_ms, created) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) "
+                     "RETURNING id",
+                     p));
+        if (!r.row())
+            return fail(r);
+        c.id = r.i64();
+        return true;
+    }
+    bool delete_challenge(std::int64_t id) override {
+        Params p;
+        p.add(id);
+        return command("DELETE FROM challenges WHERE id=$1", p);
+    }
+    std::vector<ChallengeRow> challenges() override {
+        Params p;
+        Rows r(query("SELECT id, challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, "
+                     "byoyomi_ms, increment_ms, created FROM challenges ORDER BY id",
+                     p));
+        std::vector<ChallengeRow> out;
+        while (r.row()) {
+            ChallengeRow c;
+            c.id = r.i64();
+            c.challenger = r.str();
+            c.pattern = r.str();
+            c.challenger_color = r.i32();
+            c.first_move = r.str();
+            c.comment = r.str();
+            read_tc(r, c.tc);
+            c.created = r.i64();
+            out.push_back(std::move(c));
+        }
+        return out;
+    }
+
+    bool insert_message(MessageRow& m) override {
+        Params p;
+        p.add(key_of(m.to)).add(m.to).add(m.from).add(m.text).add(m.kind).add(m.at);
+        Rows r(query("INSERT INTO messages (recipient_key, recipient, sender, text, kind, at) "
+                     "VALUES ($1,$2,$3,$4,$5,$6) RETURNING id",
+                     p));
+        if (!r.row())
+            return fail(r);
+        m.id = r.i64();
+        return true;
+    }
+    std::vector<MessageRow> messages_for(std::string_view user) override {
+        Params p;
+        p.add(key_of(user));
+        Rows r(
+            query("SELECT id, recipient, sender, text, kind, at FROM messages WHERE recipient_key=$1 ORDER BY id", p));
+        std::vector<MessageRow> out;
+        while (r.row()) {
+            MessageRow m;
+            m.id = r.i64();
+            m.to = r.str();
+            m.from = r.str();
+            m.text = r.str();
+            m.kind = r.str();
+            m.at = r.i64();
+            out.push_back(std::move(m));
+        }
+        return out;
+    }
+    bool delete_messages(const std::vector<std::int64_t>& ids) override {
+        if (!begin())
+            return false;
+        for (auto id : ids) {
+            Params p;
+            p.add(id);
+            if (!command("DELETE FROM messages WHERE id=$1", p))
+                return rollback();
+        }
+        return commit();
+    }
+
+    bool batch_begin() override {
+        if (batch_)
+            return true;
+        if (!exec("BEGIN"))
+            return false;
+        batch_ = true;
+        return true;
+    }
+    bool batch_commit() override {
+        if (!batch_)
+            return true;
+        batch_ = false;
+        if (exec("COMMIT"))
+            return true;
+        std::string keep = error_;
+        exec("ROLLBACK");
+        error_ = keep;
+        return false;
+    }
+    bool in_batch() const override { return batch_; }
+
+private:
+    static std::string trimmed(std::string s) {
+        while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+            s.pop_back();
+        return s;
+    }
+    bool fail(const Rows& r) {
+        (void)r;
+        error_ = trimmed(PQerrorMessage(conn_));
+        if (error_.empty())
+            error_ = "no row returned";
+        return false;
+    }
+    PGresult* query(const std::string& sql, Params& p) {
+        return PQexecParams(conn_, sql.c_str(), p.size(), nullptr, p.values(), nullptr, nullptr, 0);
+    }
+    bool command(const std::string& sql, Params& p) {
+        Rows r(query(sql, p));
+        if (!r.ok())
+            return fail(r);
+        return true;
+    }
+    bool exec(const char* sql) {
+        Rows r(PQexec(conn_, sql));
+        if (!r.ok())
+            return fail(r);
+        return true;
+    }
+    // Inside a batch a write is a savepoint, so that a failed write is undone alone.
+    bool begin() { return exec(batch_ ? "SAVEPOINT w" : "BEGIN"); }
+    bool commit() { return exec(batch_ ? "RELEASE SAVEPOINT w" : "COMMIT") || rollback(); }
+    bool rollback() {
+        std::string keep = error_;
+        if (batch_) {
+            exec("ROLLBACK TO SAVEPOINT w");
+            exec("RELEASE SAVEPOINT w");
+        } else {
+            exec("ROLLBACK");
+        }
+        error_ = keep;
+        return false;
+    }
+
+    bool migrate() {
+        if (!exec(MIGRATION_LOCK))
+            return false;
+        bool ok = run_migrations();
+        std::string keep = error_;
+        exec(MIGRATION_UNLOCK);
+        error_ = keep;
+        return ok;
+    }
+    bool run_migrations() {
+        if (!exec("CREATE TABLE IF NOT EXISTS hisha_schema_version (version INTEGER NOT NULL)"))
+            return false;
+        int version = 0;
+        {
+            Params p;
+            Rows r(query("SELECT version FROM hisha_schema_version", p));
+            if (r.row())
+                version = r.i32();
+            else if (!exec("INSERT INTO hisha_schema_version (version) VALUES (0)"))
+                return false;
+        }
+        int target = int(std::size(MIGRATIONS));
+        if (version > target) {
+            error_ = "the database schema (version " + std::to_string(version) + ") is newer than this server ("
+                   + std::to_string(target) + ")";
+            return false;
+        }
+        for (int v = version; v < target; ++v) {
+            if (!begin())
+                return false;
+            if (!exec(MIGRATIONS[v]))
+                return rollback();
+            Params p;
+            p.add(v + 1);
+            if (!command("UPDATE hisha_schema_version SET version=$1", p))
+                return rollback();
+            if (!commit())
+                return false;
+        }
+        return true;
+    }
+
+    static Params& add_tc(Params& p, const TimeControl& tc) {
+        return p.add(int(tc.kind)).add(tc.days_per_move).add(tc.main_ms).add(tc.byoyomi_ms).add(tc.increment_ms);
+    }
+    static void read_tc(Rows& r, TimeControl& tc) {
+        tc.kind = service::TimeKind(r.i32());
+        tc.days_per_move = r.i32();
+        tc.main_ms = r.i64();
+        tc.byoyomi_ms = r.i64();
+        tc.increment_ms = r.i64();
+    }
+
+    static UserRow read_user(Rows& r) {
+        UserRow u;
+        u.id = r.i64();
+        u.name = r.str();
+        u.password_hash = r.str();
+        u.rating = r.dbl();
+        u.deviation = r.dbl();
+        u.volatility = r.dbl();
+        u.wins = r.i32();
+        u.losses = r.i32();
+        u.draws = r.i32();
+        u.created = r.i64();
+        u.last_login = r.i64();
+        u.settings = r.str();
+        u.bot = r.str();
+        return u;
+    }
+
+    static GameRow read_game(Rows& r) {
+        GameRow g;
+        g.id = r.i64();
+        g.black = r.str();
+        g.white = r.str();
+        g.start_sfen = r.str();
+        read_tc(r, g.tc);
+        g.tc.csa_seconds = r.i32() != 0;
+        g.status = GameStatus(r.i32());
+        g.winner = r.str();
+        g.reason = r.str();
+        g.seen[0] = r.i32();
+        g.seen[1] = r.i32();
+        g.remaining[0] = r.i64();
+        g.remaining[1] = r.i64();
+        g.turn_started = r.i64();
+        g.created = r.i64();
+        g.updated = r.i64();
+        g.origin = r.str();
+        g.csa_game_name = r.str();
+        g.rated_applied = r.i32() != 0;
+        g.undone_ply = r.i32();
+        g.undone_text = r.str();
+        return g;
+    }
+
+    std::vector<GameRow> read_games(Rows& r) {
+        std::vector<GameRow> out;
+        while (r.row())
+            out.push_back(read_game(r));
+        for (auto& g : out)
+            load_moves(g);
+        return out;
+    }
+
+    void load_moves(GameRow& g) {
+        Params p;
+        p.add(g.id);
+        Rows r(query("SELECT ply, text, spent_ms, at, forced, locked FROM moves WHERE game_id=$1 ORDER BY ply", p));
+        while (r.row()) {
+            MoveRow m;
+            m.ply = r.i32();
+            m.text = r.str();
+            m.spent_ms = r.i64();
+            m.at = r.i64();
+            m.forced = r.i32() != 0;
+            m.locked = r.i32() != 0;
+            g.moves.push_back(std::move(m));
+        }
+    }
+
+    bool insert_moves(const GameRow& g, int from_ply) {
+        for (std::size_t i = std::size_t(std::max(0, from_ply)); i < g.moves.size(); ++i) {
+            const MoveRow& m = g.moves[i];
+            Params p;
+            p.add(g.id).add(int(i)).add(m.text).add(m.spent_ms).add(m.at).add(m.forced).add(m.locked);
+            if (!command("INSERT INTO moves (game_id, ply, text, spent_ms, at, forced, locked) "
+                         "VALUES ($1,$2,$3,$4,$5,$6,$7)",
+                         p))
+                return false;
+        }
+        return true;
+    }
+
+    PGconn* conn_ = nullptr;
+    std::string error_;
+    bool batch_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Store> open_postgres(const std::string& url, std::string& error) {
+    auto s = std::make_unique<PostgresStore>();
+    if (!s->open(url)) {
+        error = "PostgreSQL: " + s->last_error();
+        return nullptr;
+    }
+    return s;
+}
+
+}  // namespace hisha::server::store
