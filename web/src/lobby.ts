@@ -136,7 +136,10 @@ export function lobbyView(): View {
         ),
       );
       const botList = users.filter((u) => u.bot);
-      if (!bots.options.length) clear(bots, botList.map((u) => h('option', { value: u.name }, `${u.name} (${u.rating})`)));
+      if (!bots.options.length) {
+        for (const sel of [bots, twoBlack, twoWhite]) clear(sel, botList.map((u) => h('option', { value: u.name }, `${u.name} (${u.rating})`)));
+        if (botList.length > 1) twoWhite.selectedIndex = 1;
+      }
     } catch (e) {
       if (e instanceof ApiError && /log in/.test(e.message)) {
         setLogin('', '');
@@ -204,6 +207,22 @@ export function lobbyView(): View {
     h('button.primary', { type: 'submit', name: 'start-engine' }, t('start')),
   );
 
+  // Two engines play each other (xshogi's Two Machines); the page watches.
+  const twoBlack = h('select', { name: 'two_black', 'aria-label': t('black') });
+  const twoWhite = h('select', { name: 'two_white', 'aria-label': t('white') });
+  const twoForm = h(
+    'form.card#two-engines',
+    { onsubmit: (e: Event) => {
+      e.preventDefault();
+      act(async () => {
+        const g = await post<Game>('games', { black: twoBlack.value, white: twoWhite.value, time_control: 'corr-1' });
+        location.hash = `#/game/${g.id}`;
+      });
+    } },
+    h('h2', t('twoEngines')),
+    h('div.row', h('label', '☗ ', twoBlack), h('label', '☖ ', twoWhite), h('button', { type: 'submit', name: 'start-two' }, t('watch'))),
+  );
+
   const to = h('input', { name: 'to', 'aria-label': t('to'), placeholder: t('to'), size: 10 });
   const text = h('input', { name: 'text', 'aria-label': t('message'), placeholder: t('message') });
   const tellForm = h(
@@ -235,7 +254,8 @@ export function lobbyView(): View {
     'div.lobby',
     h('section.col',
       engineForm,
-      challengeForm),
+      challengeForm,
+      twoForm),
     h('section.col',
       h('div.card', h('h2', t('challenges')), challenges),
       h('div.card', h('h2', t('myGames')), myGames),

@@ -163,18 +163,25 @@ struct HttpServer::Impl {
             co_return res;
         }
         tsume::Limits limits;
-        double t = in.value("time_limit_s", 10.0);
+        auto t_it = in.find("time_limit_s");
+        double t = t_it != in.end() && t_it->is_number() ? t_it->get<double>() : 10.0;
         limits.time_limit_s = std::clamp(std::isfinite(t) ? t : 10.0, 0.1, 60.0);
         limits.memory_mb = 64;
-        limits.convention =
-            in.value("convention", "tsume") == "ordinary" ? tsume::Convention::Ordinary : tsume::Convention::Tsume;
+        auto conv = in.find("convention");
+        limits.convention = conv != in.end() && conv->is_string() && *conv == "ordinary" ? tsume::Convention::Ordinary
+                                                                                         : tsume::Convention::Tsume;
         limits.stop = &stop_solver;
         if (limits.convention == tsume::Convention::Tsume)
             tsume::complete_defender_hand(*pos);
-        tsume::Result r = co_await asio::co_spawn(
-            solver_pool,
-            [this, pos, limits]() -> asio::awaitable<tsume::Result> { co_return solver.solve(*pos, limits); },
-            asio::use_awaitable);
+        // The work and the awaitable are named locals: GCC 12 destroys temporaries of a co_await
+        // expression twice, which freed the position under the solver.
+        core::Position* problem = pos.get();
+        tsume::Solver* solver_ptr = &solver;
+        auto work = [problem, solver_ptr, limits]() -> asio::awaitable<tsume::Result> {
+            co_return solver_ptr->solve(*problem, limits);
+        };
+        auto solving = asio::co_spawn(solver_pool, std::move(work), asio::use_awaitable);
+        tsume::Result r = co_await std::move(solving);
         static const char* STATUS[] = {"mate", "nomate", "timeout", "error"};
         json moves = json::array();
         core::Move previous = core::Move::none();
@@ -196,7 +203,6 @@ struct HttpServer::Impl {
                {"nodes", r.nodes},
                {"time_ms", std::lround(r.time_s * 1000)},
                {"unique", r.unique},
-               {"sfen", pos->sfen()},
                {"error", r.error}};
         res.body() = j.dump();
         res.prepare_payload();
@@ -210,7 +216,15 @@ struct HttpServer::Impl {
         res.set(http::field::server, "hisha-server");
         std::string target(req.target());
         if (target.starts_with("/api/")) {
-            proto::HttpReply r = api.handle(std::string(req.method_string()), target, req.body(), bearer_token(req));
+            proto::HttpReply r;
+            try {
+                r = api.handle(std::string(req.method_string()), target, req.body(), bearer_token(req));
+            } catch (const std::exception& e) {  // a field of the wrong JSON type
+                r = {400,
+                     nlohmann::json{{"error", std::string("bad request: ") + e.what()}}.dump(),
+                     "application/json",
+                     {}};
+            }
             res.result(r.status);
             res.set(http::field::content_type, r.content_type);
             if (!r.filename.empty())
@@ -357,17 +371,19 @@ asio::awaitable<void> WsSession::run(http::request<http::string_body> req) {
         std::string text = beast::buffers_to_string(buf.data());
         buf.consume(buf.size());
         auto in = nlohmann::json::parse(text, nullptr, false);
-        std::string type = in.is_object() ? in.value("type", "") : "";
-        if (type == "analyze") {
-            analyze(in);
-            continue;
-        }
-        if (type == "analyze_stop") {
-            if (engine_)
+        auto type_it = in.is_object() ? in.find("type") : in.end();
+        std::string type =
+            in.is_object() && type_it != in.end() && type_it->is_string() ? type_it->get<std::string>() : "";
+        try {
+            if (type == "analyze")
+                analyze(in);
+            else if (type == "analyze_stop" && engine_)
                 engine_->stop();
-            continue;
+            else if (type != "analyze_stop")
+                send(server_.api.on_ws_message(user_, text).dump());
+        } catch (const std::exception& e) {  // a field of the wrong JSON type
+            send(nlohmann::json{{"type", "error"}, {"message", std::string("bad message: ") + e.what()}}.dump());
         }
-        send(server_.api.on_ws_message(user_, text).dump());
     }
     open_ = false;
     stop_analysis();
@@ -390,10 +406,14 @@ void WsSession::analyze(const nlohmann::json& in) {
         engine_->set_option("Threads", "1");
     }
     stop_analysis();
-    int multipv = in.value("multipv", 1);
+    auto number = [&](const char* key, int fallback) {
+        auto it = in.find(key);
+        return it != in.end() && it->is_number() ? int(std::clamp(it->get<double>(), -1e9, 1e9)) : fallback;
+    };
+    int multipv = number("multipv", 1);
     engine_->set_option("MultiPV", std::to_string(std::clamp(multipv, 1, 5)));
     engine::Limits limits;
-    int ms = in.value("movetime_ms", 10000);
+    int ms = number("movetime_ms", 10000);
     limits.movetime = std::clamp(ms, 100, 60000);
     analysis_sfen_ = pos->sfen();
     int id = analysis_id_;

@@ -624,7 +624,17 @@ HttpReply JsonApi::handle(std::string_view method, std::string_view target, std:
             return error(400, "bad time_control");
         bool black = str(in, "color") != "white";
         std::string opp = str(in, "opponent");
-        auto g = svc_.create_game(black ? me : opp, black ? opp : me, *tc, "web", str(in, "handicap"));
+        std::string b = black ? me : opp, w = black ? opp : me;
+        if (!str(in, "black").empty() || !str(in, "white").empty()) {
+            // Two engines (xshogi's Two Machines): both players must be bots; anyone may start it.
+            b = str(in, "black");
+            w = str(in, "white");
+            const UserRow* ub = svc_.user(b);
+            const UserRow* uw = svc_.user(w);
+            if (!ub || !uw || ub->bot.empty() || uw->bot.empty())
+                return error(400, "black and white must both be engine bots");
+        }
+        auto g = svc_.create_game(b, w, *tc, "web", str(in, "handicap"));
         if (!g)
             return error(400, g.error());
         return reply(200, game_json(*svc_.game(*g)));

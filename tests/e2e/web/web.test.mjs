@@ -32,7 +32,7 @@ let serverLog = '';
 async function startServer(port) {
   server = spawn(args.server, [
     '--db', `sqlite:${path.join(args.work, 'web.db')}`, '--http-port', String(port), '--text-port', '-1', '--csa-port', '-1',
-    '--password-cost', 'min', '--static', args.static, '--bots', 'hisha-test=0',
+    '--password-cost', 'min', '--static', args.static, '--bots', 'hisha-test=0,hisha-rival=0',
   ], { stdio: ['ignore', 'pipe', 'pipe'] });
   server.stdout.on('data', (d) => (serverLog += d));
   server.stderr.on('data', (d) => (serverLog += d));
@@ -275,6 +275,27 @@ async function main() {
     await bob.locator('.tsume-out').scrollIntoViewIfNeeded();
     await shot(bob, 'tsume-solved');
     console.log(`web: editor + tsume: ${result}`);
+
+    // --- bad input to the new API: clear errors, and the server stays up
+    for (const [url, body] of [['position', '{"sfen":"kkkk5/9/9/9/9/9/9/9/9 b - 1"}'], ['position', '{"moves":[1]}'],
+      ['tsume', '{"sfen":"9/9/9/9/9/9/9/9/9 b - 1"}'], ['tsume', '{"sfen":"4k4/9/4P4/9/9/9/9/9/9 b G 1","time_limit_s":"x"}'],
+      ['record/parse', '{"text":""}'], ['record/write', '{"moves":["9a9b"]}'], ['tsume', 'nonsense']]) {
+      const r = await fetch(base + 'api/' + url, { method: 'POST', body });
+      const j = await r.json();
+      assert.ok(r.status === 400 || j.status === 'error' || j.status === 'mate', `${url} ${body}: ${r.status} ${JSON.stringify(j)}`);
+    }
+    assert.ok((await fetch(base + 'api/who')).ok, 'the server is still up');
+
+    // --- two engines play each other; the page watches (last: the bots keep the CPU busy)
+    await alice.goto(base);
+    await alice.waitForSelector('#two-engines select[name=two_black] option', { state: 'attached', timeout: T });
+    await alice.selectOption('#two-engines select[name=two_black]', 'hisha-test');
+    await alice.selectOption('#two-engines select[name=two_white]', 'hisha-rival');
+    await alice.click('#two-engines button[name=start-two]');
+    await alice.waitForSelector('.game-page sg-board', { timeout: T });
+    await waitPlies(alice, 4);
+    await shot(alice, 'two-engines');
+    console.log('web: two engines playing, watched');
   } catch (e) {
     failed = true;
     console.error(e);
