@@ -1,11 +1,13 @@
 // `hisha selfplay --games N [--nodes K] [--threads T] [--seed S] --out FILE`: positions with
 // results from games of the engine against itself.
-// `hisha tune DATA... [--epochs N] [--rate R] [--out PARAMS] [--emit-header PATH]`: fits the
+// `hisha tune DATA... [--epochs N] [--rate R] [--min-count N] [--l2 L] [--validation F] [--out PARAMS]
+// [--emit-header PATH]`: fits the
 // evaluation to them (Texel tuning) and reports the loss before and after.
 #include "tune_command.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -76,15 +78,47 @@ int tune_command(int argc, char** argv) {
     engine::TuneOptions o;
     std::vector<std::string> inputs;
     std::string out, header;
+    double validation = 0.1;
+    const char* usage = "usage: hisha tune DATA... [--epochs N] [--rate R] [--min-count N] [--l2 L] "
+                        "[--validation FRACTION] [--out PARAMS] [--emit-header PATH]\n";
     for (int i = 0; i < argc; ++i) {
         std::string a = argv[i];
-        auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-        if (a == "--epochs") o.epochs = std::stoi(next());
-        else if (a == "--rate") o.learning_rate = std::stod(next());
-        else if (a == "--out") out = next();
-        else if (a == "--emit-header") header = next();
-        else if (!a.empty() && a[0] == '-') {
-            std::fprintf(stderr, "usage: hisha tune DATA... [--epochs N] [--rate R] [--out PARAMS] [--emit-header PATH]\n");
+        auto number = [&](double lo, double hi, double& v) {
+            const char* text = i + 1 < argc ? argv[++i] : "";
+            char* end = nullptr;
+            v = std::strtod(text, &end);
+            if (!*text || *end || !(v >= lo && v <= hi)) {
+                std::fprintf(stderr, "hisha tune: %s needs a number from %g to %g, got '%s'\n", a.c_str(), lo, hi, text);
+                return false;
+            }
+            return true;
+        };
+        double v = 0;
+        if (a == "--epochs") {
+            if (!number(1, 1e6, v))
+                return 2;
+            o.epochs = int(v);
+        } else if (a == "--rate") {
+            if (!number(1e-6, 1e4, o.learning_rate))
+                return 2;
+        } else if (a == "--min-count") {
+            if (!number(1, 1e9, v))
+                return 2;
+            o.min_count = int(v);
+        } else if (a == "--l2") {
+            if (!number(0, 1, o.l2))
+                return 2;
+        } else if (a == "--validation") {
+            if (!number(0, 0.5, validation))
+                return 2;
+        } else if (a == "--out" || a == "--emit-header") {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "hisha tune: %s needs a path\n%s", a.c_str(), usage);
+                return 2;
+            }
+            (a == "--out" ? out : header) = argv[++i];
+        } else if (!a.empty() && a[0] == '-') {
+            std::fprintf(stderr, "hisha tune: unknown option %s\n%s", a.c_str(), usage);
             return 2;
         } else
             inputs.push_back(a);
@@ -107,9 +141,20 @@ int tune_command(int argc, char** argv) {
         std::fprintf(stderr, "hisha tune: no samples\n");
         return 1;
     }
+    // Every k-th block of 64 samples is held out to show whether the fit generalises (over-fitting shows as
+    // a validation loss that rises while the training loss falls).
+    std::vector<engine::TuneSample> held;
+    if (validation > 0) {
+        int k = std::max(2, int(1 / validation + 0.5));
+        std::vector<engine::TuneSample> train;
+        for (std::size_t i = 0; i < samples.size(); ++i)
+            (i / 64 % std::size_t(k) == 0 ? held : train).push_back(std::move(samples[i]));  // ~a game a block
+        samples = std::move(train);
+    }
     engine::EvalParams p = eval.params();
     double scale = engine::fit_scale(samples, p);
     double before = engine::tune_loss(samples, p, scale);
+    double held_before = held.empty() ? 0 : engine::tune_loss(held, p, scale);
     o.scale = scale;
     o.progress = [](int e, double l) {
         if (e % 25 == 0)
@@ -117,6 +162,9 @@ int tune_command(int argc, char** argv) {
     };
     double after = engine::tune(samples, p, o);
     std::printf("samples=%zu scale=%.0f loss_before=%.6f loss_after=%.6f\n", samples.size(), scale, before, after);
+    if (!held.empty())
+        std::printf("validation=%zu loss_before=%.6f loss_after=%.6f\n", held.size(), held_before,
+                    engine::tune_loss(held, p, scale));
     if (!out.empty()) {
         std::ofstream f(out);
         f << p.to_text();
@@ -134,8 +182,11 @@ int tune_command(int argc, char** argv) {
         engine::EvalParams defaults = engine::EvalParams::defaults();
         int n = 0;
         for (int i = 0; i < engine::EvalParams::size(); ++i)
-            if (d[i] != defaults.data()[i])
-                f << (n++ % 6 == 0 ? "    " : " ") << "{" << i << ", " << d[i] << "}," << (n % 6 == 0 ? "\n" : "");
+            if (d[i] != defaults.data()[i]) {
+                f << (n % 6 == 0 ? "    " : " ") << "{" << i << ", " << d[i] << "},";
+                if (++n % 6 == 0)
+                    f << "\n";
+            }
         f << (n % 6 ? "\n" : "") << "};\n}  // namespace hisha::engine\n";
     }
     return 0;

@@ -31,6 +31,13 @@ void TimeManager::init(const Limits& l, core::Color us, int ply, TimePoint start
     // Everything this move may still use without losing on time.
     int hard = left + byo + (inc ? inc : 0) - delay;
     int base = left / mtg + inc * 3 / 4;
+    if (byo && left == 0 && !inc) {
+        // Byoyomi only (or seconds a move): what is not used is lost, and the search cannot
+        // save it for later, so think until the margin as a fixed move time does.
+        optimum_ = maximum_ = std::max(1, byo - delay);
+        fixed_ = true;
+        return;
+    }
     if (byo) {
         // Byoyomi time is lost if unused: think for most of it, plus a share of the main time.
         optimum_ = base + byo * 9 / 10 - delay;

@@ -79,11 +79,15 @@ double tune(const std::vector<TuneSample>& samples, EvalParams& p, TuneOptions o
     // Parameters that may move: everything that some sample uses, except the king's material.
     std::vector<double> value(n), m(n, 0), v(n, 0);
     std::vector<char> used(n, 0);
+    std::vector<int> count(n, 0);
     for (int i = 0; i < n; ++i)
         value[i] = p.data()[i];
+    const std::vector<double> start = value;
     for (const auto& s : samples)
         for (auto [i, c] : s.features)
-            used[i] = 1;
+            ++count[i];
+    for (int i = 0; i < n; ++i)
+        used[i] = count[i] >= std::max(1, opts.min_count);
     used[int(&p.board[KING] - p.data())] = 0;
     const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
     std::vector<double> grad(n);
@@ -109,7 +113,7 @@ double tune(const std::vector<TuneSample>& samples, EvalParams& p, TuneOptions o
         for (int i = 0; i < n; ++i) {
             if (!used[i])
                 continue;
-            double gi = grad[i] / double(samples.size());
+            double gi = grad[i] / double(samples.size()) + 2 * opts.l2 * (value[i] - start[i]);
             m[i] = b1 * m[i] + (1 - b1) * gi;
             v[i] = b2 * v[i] + (1 - b2) * gi * gi;
             double mh = m[i] / (1 - std::pow(b1, epoch)), vh = v[i] / (1 - std::pow(b2, epoch));

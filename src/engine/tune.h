@@ -22,6 +22,8 @@ struct TuneOptions {
     int epochs = 300;
     double learning_rate = 2.0;
     double scale = 0;  // centipawns per logit unit; 0 = fit it first
+    int min_count = 1;   // parameters used by fewer samples keep their values (too little evidence)
+    double l2 = 0;       // pull towards the starting values: l2 * sum (value - start)^2 added to the loss
     std::function<void(int epoch, double loss)> progress;
 };
 
@@ -32,7 +34,8 @@ std::vector<TuneSample> load_samples(const std::string& text, const ClassicEvalu
 double tune_loss(const std::vector<TuneSample>& samples, const EvalParams& p, double scale);
 /// The scale that minimises the loss for the current parameters.
 double fit_scale(const std::vector<TuneSample>& samples, const EvalParams& p);
-/// Adam on the loss; material of the king and empty table cells stay as they are. Returns the
+/// Adam on the loss; the king's material and parameters with fewer than min_count samples stay
+/// as they are. Returns the
 /// final loss.
 double tune(const std::vector<TuneSample>& samples, EvalParams& p, TuneOptions opts);
 

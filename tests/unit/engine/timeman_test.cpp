@@ -33,9 +33,12 @@ TEST(TimeManager, ByoyomiOnlyUsesNearlyAllOfIt) {
     l.byoyomi = 10000;
     TimeManager t = plan(l);
     EXPECT_EQ(t.maximum(), 9900);
-    EXPECT_FALSE(t.fixed());
-    EXPECT_GE(t.optimum(), 8000);
-    EXPECT_LE(t.optimum(), t.maximum());
+    EXPECT_EQ(t.optimum(), 9900);  // unused byoyomi is lost: search until the margin
+    EXPECT_TRUE(t.fixed());
+    l.byoyomi = 100;  // 0.1 s a move: the margin takes at most a quarter
+    TimeManager fast = plan(l);
+    EXPECT_EQ(fast.maximum(), 75);
+    EXPECT_TRUE(fast.fixed());
 }
 
 TEST(TimeManager, MainTimePlusByoyomi) {
