@@ -3,7 +3,10 @@
 
 #include <boost/asio/as_tuple.hpp>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <set>
@@ -71,8 +74,11 @@ public:
                 std::exit(3);
             }
             output_gate().release();
+            if (after_commit)
+                after_commit();
         });
     }
+    std::function<void()> after_commit;  // e.g. reading other servers' events
     void cancel_all() {
         for (auto& [id, t] : timers_)
             t->cancel();
@@ -84,6 +90,62 @@ private:
     std::map<std::int64_t, std::unique_ptr<asio::steady_timer>> timers_;
     std::vector<std::unique_ptr<asio::steady_timer>> retired_;
     bool commit_posted_ = false;
+};
+
+// Live events from other servers on the same database: read when the store's connection
+// becomes readable, after each commit (libpq may have queued some while running our own
+// statements, which leaves the socket quiet), and every 200 ms as a last resort.
+class RemoteEvents {
+public:
+    RemoteEvents(asio::io_context& ioc, store::Store& store, service::Service& svc)
+        : store_(store), svc_(svc), timer_(ioc) {
+        int fd = store.notification_fd();
+        if (fd < 0)
+            return;
+        int copy = ::dup(fd);  // Asio closes its descriptor; libpq keeps its own
+        if (copy < 0)
+            return;
+        socket_ = std::make_unique<asio::posix::stream_descriptor>(ioc, copy);
+        wait();
+        tick();
+    }
+    void drain() {
+        if (!socket_)
+            return;
+        for (auto& payload : store_.take_notifications())
+            svc_.on_remote(payload);
+    }
+    void stop() {
+        boost::system::error_code ec;
+        timer_.cancel();
+        if (socket_)
+            socket_->cancel(ec);
+        socket_.reset();
+    }
+
+private:
+    void wait() {
+        socket_->async_wait(asio::posix::stream_descriptor::wait_read, [this](boost::system::error_code ec) {
+            if (ec || !socket_)
+                return;
+            drain();
+            wait();
+        });
+    }
+    void tick() {
+        timer_.expires_after(std::chrono::milliseconds(200));
+        timer_.async_wait([this](boost::system::error_code ec) {
+            if (ec || !socket_)
+                return;
+            drain();
+            tick();
+        });
+    }
+
+    store::Store& store_;
+    service::Service& svc_;
+    asio::steady_timer timer_;
+    std::unique_ptr<asio::posix::stream_descriptor> socket_;
 };
 
 struct Registry {
@@ -138,6 +200,8 @@ int run_server(const ServerOptions& opt) {
         std::cerr << "hisha-server: " << r.error() << "\n";
         return 1;
     }
+    RemoteEvents remote(ioc, *store, svc);
+    env.after_commit = [&remote] { remote.drain(); };
     Registry reg;
     std::vector<std::unique_ptr<tcp::acceptor>> acceptors;
     auto listen = [&](int port, const char* proto) -> tcp::acceptor* {
@@ -169,8 +233,9 @@ int run_server(const ServerOptions& opt) {
     bool ok = true;
     if (opt.text_port >= 0) {
         if (auto* a = listen(opt.text_port, "text"))
-            asio::co_spawn(ioc, accept_loop(*a, LineLimits{}, protocols.text_factory(), reg, opt.max_connections_per_address),
-                           asio::detached);
+            asio::co_spawn(
+                ioc, accept_loop(*a, LineLimits{}, protocols.text_factory(), reg, opt.max_connections_per_address),
+                asio::detached);
         else
             ok = false;
     }
@@ -179,7 +244,8 @@ int run_server(const ServerOptions& opt) {
         csa_limits.telnet = false;
         csa_limits.max_line = 1024;
         if (auto* a = listen(opt.csa_port, "csa"))
-            asio::co_spawn(ioc, accept_loop(*a, csa_limits, protocols.csa_factory(), reg, opt.max_connections_per_address),
+            asio::co_spawn(ioc,
+                           accept_loop(*a, csa_limits, protocols.csa_factory(), reg, opt.max_connections_per_address),
                            asio::detached);
         else
             ok = false;
@@ -215,6 +281,7 @@ int run_server(const ServerOptions& opt) {
                 s->close();
             }
         protocols.stop();
+        remote.stop();
         for (auto& b : bots)
             b->stop();
         env.cancel_all();

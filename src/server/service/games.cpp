@@ -201,7 +201,10 @@ std::vector<const LiveGame*> Service::games_of(std::string_view user) const {
     return out;
 }
 
-bool Service::commit() { return store_.batch_commit(); }
+bool Service::commit() {
+    publish_pending();  // inside the batch: the other servers hear of it when it commits
+    return store_.batch_commit();
+}
 
 Reply<void> Service::save(LiveGame& g, int from_ply) {
     g.row.updated = env_.now();

@@ -85,12 +85,9 @@ std::optional<core::Color> LiveGame::color_of(std::string_view user) const {
     return std::nullopt;
 }
 
-Millis LiveGame::deadline() const {
-    return time_allowed(row.tc, row.remaining[to_move()]);
-}
+Millis LiveGame::deadline() const { return time_allowed(row.tc, row.remaining[to_move()]); }
 
-Service::Service(store::Store& store, Environment& env, Config config)
-    : store_(store), env_(env), config_(config) {
+Service::Service(store::Store& store, Environment& env, Config config) : store_(store), env_(env), config_(config) {
     if (sodium_init() < 0)
         config_.password_ops = 0;  // checked in hash_password
 }
@@ -205,13 +202,18 @@ void Service::revoke_token(std::string_view token) { store_.delete_token(token_h
 
 const UserRow* Service::user(std::string_view name) const {
     auto it = users_.find(name_key(name));
-    return it == users_.end() ? nullptr : &it->second;
+    if (it != users_.end())
+        return &it->second;
+    // Registered through another server on the same database?
+    if (!valid_name(name))
+        return nullptr;
+    auto row = store_.find_user(name);
+    if (!row)
+        return nullptr;
+    return &users_.emplace(name_key(row->name), std::move(*row)).first->second;
 }
 
-UserRow* Service::user_mut(std::string_view name) {
-    auto it = users_.find(name_key(name));
-    return it == users_.end() ? nullptr : &it->second;
-}
+UserRow* Service::user_mut(std::string_view name) { return const_cast<UserRow*>(user(name)); }
 
 std::vector<const UserRow*> Service::users(std::string_view pattern) const {
     std::vector<const UserRow*> out;
@@ -414,6 +416,7 @@ Reply<int> Service::shout(std::string_view from, std::string_view text) {
         reached.insert(c.user_key);
         pending_.push_back({c.listener, e});
     }
+    store_.publish("S " + e.from + "\n" + e.text);
     flush();
     return int(reached.size());
 }
@@ -426,6 +429,7 @@ void Service::chat(std::string_view from, std::string_view text) {
     for (auto& c : connections_)
         if (c.protocol == "csa")
             pending_.push_back({c.listener, e});
+    store_.publish("C " + e.from + "\n" + e.text);
     flush();
 }
 
@@ -443,6 +447,11 @@ void Service::emit_to(std::string_view user_key, Event e) {
 }
 
 void Service::emit_game(const LiveGame& g, Event e) {
+    to_publish_.insert(g.row.id);
+    emit_local(g, std::move(e));
+}
+
+void Service::emit_local(const LiveGame& g, Event e) {
     e.game_id = g.row.id;
     std::set<std::string> keys{name_key(g.row.black), name_key(g.row.white)};
     keys.insert(g.spectators.begin(), g.spectators.end());
@@ -463,6 +472,102 @@ void Service::flush() {
     }
     flushing_ = false;
     std::erase_if(connections_, [](const Connection& c) { return c.listener.expired(); });
+    if (!store_.in_batch())
+        publish_pending();  // written already; inside a batch, commit() publishes
+}
+
+void Service::publish_pending() {
+    for (std::int64_t id : to_publish_)
+        store_.publish("G " + std::to_string(id));
+    to_publish_.clear();
+}
+
+void Service::on_remote(std::string_view payload) {
+    if (payload.starts_with("S ") || payload.starts_with("C ")) {
+        auto nl = payload.find('\n');
+        if (nl == std::string_view::npos)
+            return;
+        Event e;
+        e.kind = payload[0] == 'S' ? EventKind::Shout : EventKind::Chat;
+        e.from = std::string(payload.substr(2, nl - 2));
+        e.text = std::string(payload.substr(nl + 1, config_.max_message));
+        for (auto& c : connections_)
+            if (!c.listener.expired() && (e.kind == EventKind::Shout || c.protocol == "csa"))
+                pending_.push_back({c.listener, e});
+        flush();
+        return;
+    }
+    if (!payload.starts_with("G "))
+        return;
+    std::int64_t id = std::atoll(std::string(payload.substr(2)).c_str());
+    auto row = id > 0 ? store_.load_game(id) : std::nullopt;
+    if (!row)
+        return;
+    auto it = games_.find(id);
+    bool cached = it != games_.end();
+    bool player_here = std::any_of(connections_.begin(), connections_.end(), [&](const Connection& c) {
+        return c.user_key == name_key(row->black) || c.user_key == name_key(row->white);
+    });
+    if (!cached && !player_here)
+        return;  // nobody here follows it; it is read from the store when asked for
+    // What this server last knew: for a game it never held, the move before the last.
+    int old_n = cached ? int(it->second->row.moves.size()) : std::max(0, int(row->moves.size()) - 1);
+    GameStatus old_status = cached                              ? it->second->row.status
+                          : row->status == GameStatus::Finished ? GameStatus::Active
+                                                                : row->status;
+    auto g = std::make_unique<LiveGame>();
+    g->row = std::move(*row);
+    if (!rebuild(*g))
+        return;
+    if (cached) {
+        g->spectators = std::move(it->second->spectators);
+        g->agreed[0] = it->second->agreed[0];
+        g->agreed[1] = it->second->agreed[1];
+    }
+    LiveGame& ref = *(games_[id] = std::move(g));
+    env_.cancel(id);  // the server that wrote last keeps the clock
+    int n = int(ref.row.moves.size());
+    if (n > old_n) {
+        auto log = move_log(ref.row);
+        for (int p = old_n; p < n && p < int(log.size()); ++p) {
+            const LoggedMove& m = log[std::size_t(p)];
+            if (m.text.starts_with("RESIGN") || m.text == "DECLARE")
+                continue;  // the end says it
+            Event e;
+            e.kind = EventKind::Move;
+            e.ply = p;
+            e.from = ref.player(m.mover);
+            e.move = m.move;
+            e.usi = m.text;
+            e.csa = m.csa;
+            e.western = m.western;
+            e.spent_ms = m.spent_ms;
+            e.notices = m.notices;
+            emit_local(ref, e);
+        }
+    } else if (n < old_n) {
+        Event e;
+        e.kind = EventKind::Undo;
+        e.ply = n;
+        emit_local(ref, e);
+    }
+    if (old_status == GameStatus::Offered && ref.row.status == GameStatus::Active) {
+        Event e;
+        e.kind = EventKind::GameStarted;
+        emit_local(ref, e);
+    }
+    if (old_status != ref.row.status && ref.finished()) {
+        Event e;
+        e.kind = EventKind::GameEnded;
+        e.winner = ref.row.winner == "black" ? core::Winner::Black
+                 : ref.row.winner == "white" ? core::Winner::White
+                 : ref.row.winner == "draw"  ? core::Winner::Draw
+                                             : core::Winner::None;
+        e.reason = reason_from_name(ref.row.reason);
+        e.ply = n;
+        emit_local(ref, e);
+    }
+    flush();
 }
 
 // --- helpers

@@ -205,6 +205,13 @@ public:
     bool batch_open() const { return store_.in_batch(); }
     /// Commits the open batch; false when the database refused it (nothing was acknowledged).
     bool commit();
+
+    // --- other servers on the same database (PostgreSQL LISTEN/NOTIFY)
+    /// A live event another server published: a game it changed is reloaded from the store
+    /// and its new moves, undo, start or end are delivered to this server's players and
+    /// spectators (the server that wrote last keeps the game's clock); a SHOUT or %%CHAT is
+    /// passed on to this server's connections.
+    void on_remote(std::string_view payload);
     const Config& config() const { return config_; }
 
 private:
@@ -228,6 +235,8 @@ private:
     void apply_rating(LiveGame& g, std::vector<UserRow*>& changed);
     void arm_timer(LiveGame& g);
     void emit_game(const LiveGame& g, Event e);
+    void emit_local(const LiveGame& g, Event e);  // to this server's connections only
+    void publish_pending();
     void emit_to(std::string_view user_key, Event e);
     void flush();
     std::string hash_password(std::string_view pw) const;
@@ -235,7 +244,7 @@ private:
     store::Store& store_;
     Environment& env_;
     Config config_;
-    std::map<std::string, UserRow> users_;  // by name key
+    mutable std::map<std::string, UserRow> users_;  // by name key (another server's new users are read on demand)
     std::map<std::int64_t, std::unique_ptr<LiveGame>> games_;
     std::vector<ChallengeRow> challenges_;
     std::vector<Connection> connections_;
@@ -243,6 +252,7 @@ private:
     std::map<std::string, std::string> last_tell_;
     std::vector<std::pair<std::weak_ptr<Listener>, Event>> pending_;
     bool flushing_ = false;
+    std::set<std::int64_t> to_publish_;  // games changed, announced to other servers once durable
 };
 
 /// The lower-case key of a name (names are case-insensitive).

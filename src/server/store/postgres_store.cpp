@@ -1,4 +1,5 @@
-// The PostgreSQL implementation of Store over plain libpq. Parameters go as text ($1, $2 ...);
+// The PostgreSQL implementation of Store over plain libpq. Every connection LISTENs on
+// hisha_events, where the servers sharing the database publish their live events. Parameters go as text ($1, $2 ...);
 // every multi-row write is one transaction, a savepoint inside a group-commit batch. Migrations
 // run under an advisory lock so that two servers starting on one database do not race.
 #include "server/store/postgres_store.h"
@@ -155,7 +156,10 @@ public:
         }
         if (!exec("SET synchronous_commit = on") || !exec("SET client_min_messages = warning"))
             return false;
-        return migrate();
+        if (!migrate() || !exec("LISTEN hisha_events"))
+            return false;
+        backend_pid_ = PQbackendPID(conn_);
+        return true;
     }
 
     const std::string& last_error() const override { return error_; }
@@ -441,6 +445,24 @@ public:
     }
     bool in_batch() const override { return batch_; }
 
+    void publish(const std::string& payload) override {
+        Params p;
+        p.add(payload.substr(0, 7000));  // NOTIFY payloads stay under 8000 bytes
+        Rows r(query("SELECT pg_notify('hisha_events', $1)", p));
+        (void)r;
+    }
+    int notification_fd() override { return PQsocket(conn_); }
+    std::vector<std::string> take_notifications() override {
+        std::vector<std::string> out;
+        PQconsumeInput(conn_);
+        while (PGnotify* n = PQnotifies(conn_)) {
+            if (n->be_pid != backend_pid_)
+                out.emplace_back(n->extra);
+            PQfreemem(n);
+        }
+        return out;
+    }
+
 private:
     static std::string trimmed(std::string s) {
         while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
@@ -620,6 +642,7 @@ private:
     }
 
     PGconn* conn_ = nullptr;
+    int backend_pid_ = 0;
     std::string error_;
     bool batch_ = false;
 };

@@ -55,6 +55,15 @@ public:
     virtual bool batch_begin() = 0;
     virtual bool batch_commit() = 0;
     virtual bool in_batch() const = 0;
+
+    // --- live events between servers sharing one database (PostgreSQL LISTEN/NOTIFY; the
+    // SQLite store serves one process and has none). A payload published inside a transaction
+    // reaches the others when it commits, so no server hears of a move before it is durable.
+    virtual void publish(const std::string& payload) { (void)payload; }
+    /// A descriptor that becomes readable when other servers published (-1: never).
+    virtual int notification_fd() { return -1; }
+    /// Payloads other servers published since the last call (this server's own are left out).
+    virtual std::vector<std::string> take_notifications() { return {}; }
 };
 
 /// Opens a store by URL: "sqlite:PATH" (or a bare path), ":memory:" for tests; a suffix

@@ -185,3 +185,63 @@ TEST_F(Postgres, ServerPlaysACsaGameAndKeepsItAcrossARestart) {
     EXPECT_TRUE(has(board, "alice (Black) vs bob (White)")) << board;
     EXPECT_TRUE(has(board, "White wins by resignation")) << board;
 }
+
+namespace {
+
+std::unique_ptr<LineClient> text_login(ServerProcess& srv, const std::string& name, bool reg) {
+    auto c = std::make_unique<LineClient>(srv.ports.at("text"));
+    c->read_until("hisha> ");
+    std::string r = c->cmd((reg ? "REGISTER " : "LOGIN ") + name + " secret");
+    EXPECT_TRUE(has(r, "Welcome, " + name)) << r;
+    return c;
+}
+
+std::string play(LineClient& c, const std::string& move) {
+    std::string q = c.cmd("PLAY " + move, "<p,o,n,y> ");
+    if (!has(q, "<p,o,n,y>"))
+        return q;
+    return c.cmd("y");
+}
+
+}  // namespace
+
+// Two hisha-server processes on one database: a player on each side of a game, a spectator and
+// a SHOUT; every move made on one server reaches the other through LISTEN/NOTIFY.
+TEST_F(Postgres, TwoServersOnOneDatabaseSeeEachOthersLiveEvents) {
+    std::string url = fresh_db();
+    ServerProcess a(url), b(url);
+    auto alice = text_login(a, "alice", true);
+    {
+        auto bob_on_a = text_login(a, "bob", true);
+        EXPECT_TRUE(has(alice->cmd("NEW bob W"), "Challenge 1 added"));
+        EXPECT_TRUE(has(bob_on_a->cmd("N 1"), "game 1"));  // bob is Black
+        alice->read_until("accepted");
+        bob_on_a->cmd("QUIT", "\n");
+    }
+    alice->drain();
+    auto bob = text_login(b, "bob", false);  // registered through the other server
+    auto carol = text_login(b, "carol", true);
+    EXPECT_TRUE(has(carol->cmd("WATCH 1"), "Watching game 1"));
+    EXPECT_TRUE(has(bob->cmd("B 1"), "Black (bob) to move"));
+    EXPECT_TRUE(has(alice->cmd("B 1"), "Black (bob) to move"));
+
+    EXPECT_TRUE(has(play(*bob, "P-7f"), "you played P-7f"));  // on server B
+    EXPECT_TRUE(has(alice->read_until("P-7f."), "Game 1: bob played P-7f.")) << alice->pending();
+    EXPECT_TRUE(has(carol->read_until("P-7f."), "bob played P-7f."));
+    alice->drain();
+    EXPECT_TRUE(has(play(*alice, "P-3d"), "you played P-3d"));  // on server A
+    EXPECT_TRUE(has(bob->read_until("P-3d."), "Game 1: alice played P-3d."));
+    EXPECT_TRUE(has(carol->read_until("P-3d."), "alice played P-3d."));
+    bob->drain();
+    EXPECT_TRUE(has(bob->cmd("B 1"), "2 moves"));
+
+    carol->drain();
+    carol->cmd("SHOUT hello from B");
+    EXPECT_TRUE(has(alice->read_until("hello from B"), "carol shouts: hello from B"));
+    alice->drain();
+
+    // The end crosses too: bob resigns on B, alice hears of it on A.
+    EXPECT_TRUE(has(bob->cmd("RESIGN", "(yes/no) "), "resign game 1"));
+    EXPECT_TRUE(has(bob->cmd("yes"), "You resigned game 1."));
+    EXPECT_TRUE(has(alice->read_until("is over"), "Game 1")) << alice->pending();
+}
