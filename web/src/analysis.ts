@@ -196,7 +196,9 @@ export function analysisView(arg: string): View {
       lines.set(e.multipv, l);
       renderLines();
     } else if (e.type === 'analysis_done' && graphRun && e.tag === `graph-${graphRun.ply}`) {
-      evals[graphRun.ply] = graphRun.last ? scoreValue(graphRun.last) : undefined;
+      // No line and no move: the side to move is checkmated (or has no move at all).
+      const blackToMove = (splitSfen(startSfen).turn === 'black') === (graphRun.ply % 2 === 0);
+      evals[graphRun.ply] = graphRun.last ? scoreValue(graphRun.last) : !e.best ? (blackToMove ? -3000 : 3000) : undefined;
       drawGraph();
       const next = graphRun.ply + 1;
       if (next <= line.length) {

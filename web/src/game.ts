@@ -57,6 +57,7 @@ export function gameView(id: number): View {
   let game: Game | undefined;
   let viewing = -1; // ply shown when browsing back (-1: the current position)
   let receivedAt = 0;
+  let announced = -1; // moves already announced by sound and speech
   const boardEl = h('div.board-area');
   const topBar = h('div.player-bar.top');
   const bottomBar = h('div.player-bar.bottom');
@@ -148,6 +149,9 @@ export function gameView(id: number): View {
     bar(topBar, flipped ? 'black' : 'white');
     bar(bottomBar, flipped ? 'white' : 'black');
     const res = resultText(game);
+    const playing = active && !!mine;
+    controls.hidden = !playing;
+    input.hidden = !playing;
     banner.hidden = !res;
     banner.textContent = res;
     status.textContent = res || `${game.to_move === 'black' ? '☗' : '☖'} ${game.to_move === 'black' ? game.black : game.white} ${t('toMove')}${game.check ? ' — ' + t('check') : ''}`;
@@ -173,17 +177,21 @@ export function gameView(id: number): View {
 
   async function load(): Promise<void> {
     try {
-      const before = game?.moves?.length ?? -1;
       const g = await get<Game>(`games/${id}`);
       receivedAt = Date.now();
       const wasActive = game?.status === 'active';
       game = g;
-      if (before >= 0 && g.moves && g.moves.length > before) {
-        const m = g.moves[g.moves.length - 1];
-        moveSound(!!g.check);
-        speak(m.western, m.ja, g.check ? (currentLang() === 'ja' ? '王手' : 'check') : '');
-        announce(`${m.by} ${m.western}${g.check ? ' check' : ''}`);
+      // Every move not yet announced (several loads may overlap; the first shows the history silently).
+      const n = g.moves?.length ?? 0;
+      if (announced < 0) announced = n;
+      for (; announced < n; ++announced) {
+        const m = g.moves![announced];
+        const check = announced === n - 1 && !!g.check;
+        moveSound(check);
+        speak(m.western, m.ja, check ? (currentLang() === 'ja' ? '王手' : 'check') : '');
+        announce(`${m.by} ${m.western}${check ? ' check' : ''}`);
       }
+      if (n < announced) announced = n; // taken back
       if (viewing < 0) show();
       if (g.status !== 'active' && (wasActive || !record.childElementCount)) {
         showRecord();
@@ -249,7 +257,6 @@ export function gameView(id: number): View {
   }, 250);
   // A slow poll besides the live events (a lost event cannot leave the page stale).
   const poll = setInterval(load, 10000);
-  load();
 
   const controls = h('div.controls',
     h('button', { name: 'resign', onclick: async () => { if (confirm(t('resign') + '?')) { try { await post(`games/${id}/resign`); load(); } catch (e) { toast(String((e as Error).message), 'error'); } } } }, t('resign')),
@@ -265,6 +272,7 @@ export function gameView(id: number): View {
       h('div.card', boardSettings(board, renderMoves)),
       h('div.card', h('h3', t('say')), chat, sayInput),
       record));
+  load();
   return {
     el,
     dispose: () => {

@@ -107,6 +107,11 @@ async function waitPlies(page, n) {
 
 async function register(browser, base, name) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
+  // Spoken moves: headless Chromium has no voices, so the utterances are recorded instead.
+  await ctx.addInitScript(() => {
+    window.__spoken = [];
+    if (window.speechSynthesis) window.speechSynthesis.speak = (u) => window.__spoken.push(u.text);
+  });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => console.log(`[${name}] page error: ${e.message}`));
   await page.goto(base);
@@ -182,6 +187,16 @@ async function main() {
     assert.deepEqual(await alice.locator('ol.moves li').allTextContents(), await bob.locator('ol.moves li').allTextContents());
     await shot(alice, 'game-over-white');
     await shot(bob, 'game-over-black');
+    // The finished game in the analysis board, with the evaluation graph over it.
+    await alice.click('.record a[href^="#/analysis"]');
+    await alice.waitForSelector('.tree .move[data-ply="9"]', { timeout: T });
+    await alice.click('button[name=graph]');
+    await alice.waitForFunction(() => {
+      const p = document.querySelector('.graph polyline');
+      return p && p.getAttribute('points').trim().split(' ').length >= 10;
+    }, null, { timeout: 60000 });
+    await alice.locator('.graph').scrollIntoViewIfNeeded();
+    await shot(alice, 'game-graph');
     console.log('web: challenge game played to checkmate, result and record on both sides');
 
     // --- the engine, then a server restart under the page
@@ -193,11 +208,14 @@ async function main() {
     await bob.click('#play-engine button[name=start-engine]');
     await bob.waitForSelector('.game-page sg-board', { timeout: T });
     const engineGame = bob.url();
+    await bob.check('input[name=speech]');
     await play(bob, '7g7f');
     await waitPlies(bob, 2);
     await play(bob, '2g2f');
     await waitPlies(bob, 4);
     await shot(bob, 'engine-game');
+    const spoken = await bob.evaluate(() => window.__spoken);
+    assert.ok(spoken.includes('pawn to 7 f'), `moves are spoken: ${JSON.stringify(spoken)}`);
     const before = await bob.locator('ol.moves li').allTextContents();
     console.log(`web: against the engine: ${before.join(' ')}`);
 
