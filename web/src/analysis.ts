@@ -231,7 +231,7 @@ export function analysisView(arg: string): View {
     const n = Math.max(line.length, 1);
     const W = 300, H = 80;
     const pts = evals.map((v, i) => (v === undefined ? null : `${(i / n) * W},${H / 2 - (v / 3000) * (H / 2)}`)).filter(Boolean).join(' ');
-    graph.innerHTML = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${t('graph')}"><rect width="${W}" height="${H / 2}" class="g-white"/><rect y="${H / 2}" width="${W}" height="${H / 2}" class="g-black"/><line x1="0" x2="${W}" y1="${H / 2}" y2="${H / 2}" class="g-axis"/><polyline points="${pts}" class="g-line"/></svg>`;
+    graph.innerHTML = `<svg viewBox="0 0 ${W} ${H}" preserveAspectRatio="none" role="img" aria-label="${t('graph')}"><rect width="${W}" height="${H / 2}" class="g-black"/><rect y="${H / 2}" width="${W}" height="${H / 2}" class="g-white"/><line x1="0" x2="${W}" y1="${H / 2}" y2="${H / 2}" class="g-axis"/><polyline points="${pts}" class="g-line"/></svg>`;
     graph.onclick = (e) => {
       const r = graph.getBoundingClientRect();
       go(Math.round(((e.clientX - r.left) / r.width) * n));
