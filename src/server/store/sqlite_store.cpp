@@ -1,5 +1,5 @@
-// The SQLite implementation of Store. Statements are prepared per call (the server's write
-// rate is moves, not queries); every multi-row write is one transaction.
+// The SQLite implementation of Store. Statements are prepared once and kept; every multi-row
+// write is one transaction.
 #include "server/store/sqlite_store.h"
 
 #include "server/store/postgres_store.h"
@@ -10,6 +10,8 @@
 #include <cctype>
 #include <cstring>
 #include <filesystem>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace hisha::server::store {
 namespace {
@@ -65,19 +67,84 @@ std::string key_of(std::string_view name) {
     return k;
 }
 
+// Prepared statements, kept for the life of the connection: a move's writes are the same
+// few statements every time, and parsing them again cost more than running them.
+class StmtCache {
+public:
+    explicit StmtCache(sqlite3*& db) : db_(db) {}
+    ~StmtCache() { clear(); }
+    void clear() {
+        for (auto& [sql, st] : cache_)
+            sqlite3_finalize(st);
+        cache_.clear();
+    }
+    /// A statement for `sql`, reset and unbound; `owned` when it must be finalized by the
+    /// caller (the cached one is in use by an enclosing statement).
+    sqlite3_stmt* get(const char* sql, bool& owned) {
+        owned = false;
+        auto it = cache_.find(sql);
+        if (it != cache_.end() && !in_use_.contains(it->second)) {
+            in_use_.insert(it->second);
+            return it->second;
+        }
+        sqlite3_stmt* st = nullptr;
+        if (sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, nullptr) != SQLITE_OK) {
+            sqlite3_finalize(st);
+            return nullptr;
+        }
+        if (it != cache_.end()) {
+            owned = true;
+            return st;
+        }
+        cache_.emplace(sql, st);
+        in_use_.insert(st);
+        return st;
+    }
+    void put(sqlite3_stmt* st) {
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+        in_use_.erase(st);
+    }
+
+private:
+    sqlite3*& db_;
+    std::unordered_map<std::string, sqlite3_stmt*> cache_;
+    std::unordered_set<sqlite3_stmt*> in_use_;
+};
+
 // A prepared statement with positional binding and column reading.
 class Stmt {
 public:
-    Stmt(sqlite3* db, const char* sql) { ok_ = sqlite3_prepare_v2(db, sql, -1, &st_, nullptr) == SQLITE_OK; }
-    ~Stmt() { sqlite3_finalize(st_); }
+    Stmt(StmtCache& cache, const char* sql) : cache_(cache) {
+        st_ = cache.get(sql, owned_);
+        ok_ = st_ != nullptr;
+    }
+    ~Stmt() {
+        if (owned_)
+            sqlite3_finalize(st_);
+        else if (st_)
+            cache_.put(st_);
+    }
     Stmt(const Stmt&) = delete;
     Stmt& operator=(const Stmt&) = delete;
     bool ok() const { return ok_; }
 
-    Stmt& bind(std::int64_t v) { sqlite3_bind_int64(st_, ++n_, v); return *this; }
-    Stmt& bind(int v) { sqlite3_bind_int64(st_, ++n_, v); return *this; }
-    Stmt& bind(bool v) { sqlite3_bind_int64(st_, ++n_, v ? 1 : 0); return *this; }
-    Stmt& bind(double v) { sqlite3_bind_double(st_, ++n_, v); return *this; }
+    Stmt& bind(std::int64_t v) {
+        sqlite3_bind_int64(st_, ++n_, v);
+        return *this;
+    }
+    Stmt& bind(int v) {
+        sqlite3_bind_int64(st_, ++n_, v);
+        return *this;
+    }
+    Stmt& bind(bool v) {
+        sqlite3_bind_int64(st_, ++n_, v ? 1 : 0);
+        return *this;
+    }
+    Stmt& bind(double v) {
+        sqlite3_bind_double(st_, ++n_, v);
+        return *this;
+    }
     Stmt& bind(std::string_view v) {
         sqlite3_bind_text(st_, ++n_, v.data(), int(v.size()), SQLITE_TRANSIENT);
         return *this;
@@ -86,7 +153,11 @@ public:
     Stmt& bind(const char* v) { return bind(std::string_view(v)); }
 
     /// Steps once: true when a row is available.
-    bool row() { rc_ = sqlite3_step(st_); col_ = 0; return rc_ == SQLITE_ROW; }
+    bool row() {
+        rc_ = sqlite3_step(st_);
+        col_ = 0;
+        return rc_ == SQLITE_ROW;
+    }
     /// Runs to completion: true on success.
     bool exec() {
         if (!ok_)
@@ -106,8 +177,9 @@ public:
     }
 
 private:
+    StmtCache& cache_;
     sqlite3_stmt* st_ = nullptr;
-    bool ok_ = false;
+    bool ok_ = false, owned_ = false;
     int n_ = 0, col_ = 0, rc_ = 0;
 };
 
@@ -121,7 +193,10 @@ constexpr const char* USER_COLUMNS =
 
 class SqliteStore final : public Store {
 public:
-    ~SqliteStore() override { sqlite3_close(db_); }
+    ~SqliteStore() override {
+        stmts_.clear();
+        sqlite3_close(db_);
+    }
 
     bool open(const std::string& path, const std::string& sync) {
         if (path != ":memory:") {
@@ -131,7 +206,8 @@ public:
                 std::filesystem::create_directories(parent, ec);
         }
         if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                            nullptr) != SQLITE_OK)
+                            nullptr)
+            != SQLITE_OK)
             return fail();
         sqlite3_busy_timeout(db_, 5000);
         std::string sync_pragma = "PRAGMA synchronous=" + sync;
@@ -144,26 +220,45 @@ public:
 
     bool save_user(UserRow& u) override {
         if (u.id == 0) {
-            Stmt s(db_, "INSERT INTO users (name, name_key, password_hash, rating, deviation, volatility, wins, "
-                        "losses, draws, created, last_login, settings, bot) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
-            s.bind(u.name).bind(key_of(u.name)).bind(u.password_hash).bind(u.rating).bind(u.deviation)
-                .bind(u.volatility).bind(u.wins).bind(u.losses).bind(u.draws).bind(u.created).bind(u.last_login)
-                .bind(u.settings).bind(u.bot);
+            Stmt s(stmts_, "INSERT INTO users (name, name_key, password_hash, rating, deviation, volatility, wins, "
+                           "losses, draws, created, last_login, settings, bot) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+            s.bind(u.name)
+                .bind(key_of(u.name))
+                .bind(u.password_hash)
+                .bind(u.rating)
+                .bind(u.deviation)
+                .bind(u.volatility)
+                .bind(u.wins)
+                .bind(u.losses)
+                .bind(u.draws)
+                .bind(u.created)
+                .bind(u.last_login)
+                .bind(u.settings)
+                .bind(u.bot);
             if (!s.exec())
                 return fail();
             u.id = sqlite3_last_insert_rowid(db_);
             return true;
         }
-        Stmt s(db_, "UPDATE users SET password_hash=?, rating=?, deviation=?, volatility=?, wins=?, losses=?, "
-                    "draws=?, last_login=?, settings=?, bot=? WHERE id=?");
-        s.bind(u.password_hash).bind(u.rating).bind(u.deviation).bind(u.volatility).bind(u.wins).bind(u.losses)
-            .bind(u.draws).bind(u.last_login).bind(u.settings).bind(u.bot).bind(u.id);
+        Stmt s(stmts_, "UPDATE users SET password_hash=?, rating=?, deviation=?, volatility=?, wins=?, losses=?, "
+                       "draws=?, last_login=?, settings=?, bot=? WHERE id=?");
+        s.bind(u.password_hash)
+            .bind(u.rating)
+            .bind(u.deviation)
+            .bind(u.volatility)
+            .bind(u.wins)
+            .bind(u.losses)
+            .bind(u.draws)
+            .bind(u.last_login)
+            .bind(u.settings)
+            .bind(u.bot)
+            .bind(u.id);
         return s.exec() || fail();
     }
 
     std::optional<UserRow> find_user(std::string_view name) override {
         std::string sql = std::string("SELECT ") + USER_COLUMNS + " FROM users WHERE name_key=?";
-        Stmt s(db_, sql.c_str());
+        Stmt s(stmts_, sql.c_str());
         s.bind(key_of(name));
         if (!s.row())
             return std::nullopt;
@@ -172,7 +267,7 @@ public:
 
     std::vector<UserRow> all_users() override {
         std::string sql = std::string("SELECT ") + USER_COLUMNS + " FROM users ORDER BY name_key";
-        Stmt s(db_, sql.c_str());
+        Stmt s(stmts_, sql.c_str());
         std::vector<UserRow> out;
         while (s.row())
             out.push_back(read_user(s));
@@ -180,19 +275,19 @@ public:
     }
 
     bool save_token(const std::string& hash, const std::string& user, Millis expires) override {
-        Stmt s(db_, "INSERT OR REPLACE INTO tokens (hash, user, expires) VALUES (?,?,?)");
+        Stmt s(stmts_, "INSERT OR REPLACE INTO tokens (hash, user, expires) VALUES (?,?,?)");
         s.bind(hash).bind(user).bind(expires);
         return s.exec() || fail();
     }
     std::optional<std::string> token_user(const std::string& hash, Millis now) override {
-        Stmt s(db_, "SELECT user FROM tokens WHERE hash=? AND expires>?");
+        Stmt s(stmts_, "SELECT user FROM tokens WHERE hash=? AND expires>?");
         s.bind(hash).bind(now);
         if (!s.row())
             return std::nullopt;
         return s.str();
     }
     bool delete_token(const std::string& hash) override {
-        Stmt s(db_, "DELETE FROM tokens WHERE hash=?");
+        Stmt s(stmts_, "DELETE FROM tokens WHERE hash=?");
         s.bind(hash);
         return s.exec() || fail();
     }
@@ -200,15 +295,28 @@ public:
     bool insert_game(GameRow& g) override {
         if (!begin())
             return false;
-        Stmt s(db_, "INSERT INTO games (black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, "
-                    "csa_seconds, status, winner, reason, seen_black, seen_white, rem_black, rem_white, turn_started, "
-                    "created, updated, origin, csa_game_name, rated_applied, undone_ply, undone_text) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        Stmt s(stmts_,
+               "INSERT INTO games (black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, "
+               "csa_seconds, status, winner, reason, seen_black, seen_white, rem_black, rem_white, turn_started, "
+               "created, updated, origin, csa_game_name, rated_applied, undone_ply, undone_text) "
+               "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
         s.bind(g.black).bind(g.white).bind(g.start_sfen);
         bind_tc(s, g.tc).bind(g.tc.csa_seconds);
-        s.bind(int(g.status)).bind(g.winner).bind(g.reason).bind(g.seen[0]).bind(g.seen[1]).bind(g.remaining[0])
-            .bind(g.remaining[1]).bind(g.turn_started).bind(g.created).bind(g.updated).bind(g.origin)
-            .bind(g.csa_game_name).bind(g.rated_applied).bind(g.undone_ply).bind(g.undone_text);
+        s.bind(int(g.status))
+            .bind(g.winner)
+            .bind(g.reason)
+            .bind(g.seen[0])
+            .bind(g.seen[1])
+            .bind(g.remaining[0])
+            .bind(g.remaining[1])
+            .bind(g.turn_started)
+            .bind(g.created)
+            .bind(g.updated)
+            .bind(g.origin)
+            .bind(g.csa_game_name)
+            .bind(g.rated_applied)
+            .bind(g.undone_ply)
+            .bind(g.undone_text);
         if (!s.exec())
             return rollback();
         g.id = sqlite3_last_insert_rowid(db_);
@@ -221,19 +329,31 @@ public:
         if (!begin())
             return false;
         {
-            Stmt d(db_, "DELETE FROM moves WHERE game_id=? AND ply>=?");
+            Stmt d(stmts_, "DELETE FROM moves WHERE game_id=? AND ply>=?");
             d.bind(g.id).bind(from_ply);
             if (!d.exec())
                 return rollback();
         }
         if (!insert_moves(g, from_ply))
             return rollback();
-        Stmt s(db_, "UPDATE games SET status=?, winner=?, reason=?, seen_black=?, seen_white=?, rem_black=?, "
-                    "rem_white=?, turn_started=?, updated=?, rated_applied=?, undone_ply=?, undone_text=?, "
-                    "black=?, white=? WHERE id=?");
-        s.bind(int(g.status)).bind(g.winner).bind(g.reason).bind(g.seen[0]).bind(g.seen[1]).bind(g.remaining[0])
-            .bind(g.remaining[1]).bind(g.turn_started).bind(g.updated).bind(g.rated_applied).bind(g.undone_ply)
-            .bind(g.undone_text).bind(g.black).bind(g.white).bind(g.id);
+        Stmt s(stmts_, "UPDATE games SET status=?, winner=?, reason=?, seen_black=?, seen_white=?, rem_black=?, "
+                       "rem_white=?, turn_started=?, updated=?, rated_applied=?, undone_ply=?, undone_text=?, "
+                       "black=?, white=? WHERE id=?");
+        s.bind(int(g.status))
+            .bind(g.winner)
+            .bind(g.reason)
+            .bind(g.seen[0])
+            .bind(g.seen[1])
+            .bind(g.remaining[0])
+            .bind(g.remaining[1])
+            .bind(g.turn_started)
+            .bind(g.updated)
+            .bind(g.rated_applied)
+            .bind(g.undone_ply)
+            .bind(g.undone_text)
+            .bind(g.black)
+            .bind(g.white)
+            .bind(g.id);
         if (!s.exec())
             return rollback();
         for (UserRow* u : users)
@@ -244,7 +364,7 @@ public:
 
     std::optional<GameRow> load_game(std::int64_t id) override {
         std::string sql = std::string("SELECT ") + GAME_COLUMNS + " FROM games WHERE id=?";
-        Stmt s(db_, sql.c_str());
+        Stmt s(stmts_, sql.c_str());
         s.bind(id);
         if (!s.row())
             return std::nullopt;
@@ -255,7 +375,7 @@ public:
 
     std::vector<GameRow> open_games() override {
         std::string sql = std::string("SELECT ") + GAME_COLUMNS + " FROM games WHERE status<? ORDER BY id";
-        Stmt s(db_, sql.c_str());
+        Stmt s(stmts_, sql.c_str());
         s.bind(int(GameStatus::Finished));
         return read_games(s);
     }
@@ -263,14 +383,15 @@ public:
     std::vector<GameRow> finished_games(std::string_view user, int limit) override {
         std::string sql = std::string("SELECT ") + GAME_COLUMNS
                         + " FROM games WHERE status>=? AND (lower(black)=? OR lower(white)=?) ORDER BY id DESC LIMIT ?";
-        Stmt s(db_, sql.c_str());
+        Stmt s(stmts_, sql.c_str());
         s.bind(int(GameStatus::Finished)).bind(key_of(user)).bind(key_of(user)).bind(limit);
         return read_games(s);
     }
 
     bool insert_challenge(ChallengeRow& c) override {
-        Stmt s(db_, "INSERT INTO challenges (challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, "
-                    "byoyomi_ms, increment_ms, created) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+        Stmt s(stmts_,
+               "INSERT INTO challenges (challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, "
+               "byoyomi_ms, increment_ms, created) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
         s.bind(c.challenger).bind(c.pattern).bind(c.challenger_color).bind(c.first_move).bind(c.comment);
         bind_tc(s, c.tc).bind(c.created);
         if (!s.exec())
@@ -279,13 +400,14 @@ public:
         return true;
     }
     bool delete_challenge(std::int64_t id) override {
-        Stmt s(db_, "DELETE FROM challenges WHERE id=?");
+        Stmt s(stmts_, "DELETE FROM challenges WHERE id=?");
         s.bind(id);
         return s.exec() || fail();
     }
     std::vector<ChallengeRow> challenges() override {
-        Stmt s(db_, "SELECT id, challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, byoyomi_ms, "
-                    "increment_ms, created FROM challenges ORDER BY id");
+        Stmt s(stmts_,
+               "SELECT id, challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, byoyomi_ms, "
+               "increment_ms, created FROM challenges ORDER BY id");
         std::vector<ChallengeRow> out;
         while (s.row()) {
             ChallengeRow c;
@@ -303,7 +425,7 @@ public:
     }
 
     bool insert_message(MessageRow& m) override {
-        Stmt s(db_, "INSERT INTO messages (recipient_key, recipient, sender, text, kind, at) VALUES (?,?,?,?,?,?)");
+        Stmt s(stmts_, "INSERT INTO messages (recipient_key, recipient, sender, text, kind, at) VALUES (?,?,?,?,?,?)");
         s.bind(key_of(m.to)).bind(m.to).bind(m.from).bind(m.text).bind(m.kind).bind(m.at);
         if (!s.exec())
             return fail();
@@ -311,7 +433,7 @@ public:
         return true;
     }
     std::vector<MessageRow> messages_for(std::string_view user) override {
-        Stmt s(db_, "SELECT id, recipient, sender, text, kind, at FROM messages WHERE recipient_key=? ORDER BY id");
+        Stmt s(stmts_, "SELECT id, recipient, sender, text, kind, at FROM messages WHERE recipient_key=? ORDER BY id");
         s.bind(key_of(user));
         std::vector<MessageRow> out;
         while (s.row()) {
@@ -330,7 +452,7 @@ public:
         if (!begin())
             return false;
         for (auto id : ids) {
-            Stmt s(db_, "DELETE FROM messages WHERE id=?");
+            Stmt s(stmts_, "DELETE FROM messages WHERE id=?");
             s.bind(id);
             if (!s.exec())
                 return rollback();
@@ -390,13 +512,12 @@ public:
     bool in_batch() const override { return batch_; }
 
 private:
-
     bool migrate() {
         if (!exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"))
             return false;
         int version = 0;
         {
-            Stmt s(db_, "SELECT version FROM schema_version");
+            Stmt s(stmts_, "SELECT version FROM schema_version");
             if (s.row())
                 version = s.i32();
             else if (!exec("INSERT INTO schema_version (version) VALUES (0)"))
@@ -408,7 +529,7 @@ private:
                 return false;
             if (!exec(MIGRATIONS[v]))
                 return rollback();
-            Stmt s(db_, "UPDATE schema_version SET version=?");
+            Stmt s(stmts_, "UPDATE schema_version SET version=?");
             s.bind(v + 1);
             if (!s.exec())
                 return rollback();
@@ -483,7 +604,7 @@ private:
     }
 
     void load_moves(GameRow& g) {
-        Stmt s(db_, "SELECT ply, text, spent_ms, at, forced, locked FROM moves WHERE game_id=? ORDER BY ply");
+        Stmt s(stmts_, "SELECT ply, text, spent_ms, at, forced, locked FROM moves WHERE game_id=? ORDER BY ply");
         s.bind(g.id);
         while (s.row()) {
             MoveRow m;
@@ -500,7 +621,8 @@ private:
     bool insert_moves(const GameRow& g, int from_ply) {
         for (std::size_t i = std::size_t(std::max(0, from_ply)); i < g.moves.size(); ++i) {
             const MoveRow& m = g.moves[i];
-            Stmt s(db_, "INSERT INTO moves (game_id, ply, text, spent_ms, at, forced, locked) VALUES (?,?,?,?,?,?,?)");
+            Stmt s(stmts_,
+                   "INSERT INTO moves (game_id, ply, text, spent_ms, at, forced, locked) VALUES (?,?,?,?,?,?,?)");
             s.bind(g.id).bind(int(i)).bind(m.text).bind(m.spent_ms).bind(m.at).bind(m.forced).bind(m.locked);
             if (!s.exec())
                 return false;
@@ -509,6 +631,7 @@ private:
     }
 
     sqlite3* db_ = nullptr;
+    StmtCache stmts_{db_};
     std::string error_;
     bool batch_ = false;
 };
