@@ -103,6 +103,7 @@ echo "== hisha perft 4 (matsuri)"
 perft_run "$MATSURI_D4" "matsuri" 4 --sfen "$MATSURI_SFEN"
 
 [[ "${TSUME_BENCH:-1}" == 0 ]] || { echo; bash "$(dirname "$0")/tsume/run.sh" "$1" || failed=1; }  # mate solver (TSUME_BENCH=0 skips)
+[[ "${SERVER_BENCH:-1}" == 0 ]] || { echo; bash "$(dirname "$0")/server/run.sh" "$1" || failed=1; }  # game server load (SERVER_BENCH=0 skips)
 
 echo
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
