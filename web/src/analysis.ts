@@ -37,6 +37,7 @@ function scoreValue(l: { cp?: number; mate?: number }): number {
 export function analysisView(arg: string): View {
   let editing = arg === 'editor';
   let startSfen = START;
+  let startComments: string[] = [];
   let line: MoveText[] = [];
   let cursor = 0; // moves played from the start
   let info: PositionInfo | undefined;
@@ -71,7 +72,7 @@ export function analysisView(arg: string): View {
     }
     sfenBox.value = editing ? editorSfen() : info.sfen;
     renderMoves();
-    const c = cursor ? line[cursor - 1].comments : undefined;
+    const c = cursor ? line[cursor - 1].comments : startComments;
     clear(comments, c?.length ? [h('h3', t('comments')), ...c.map((x) => h('p', x))] : null);
     if (analyzing) startEngine();
     else board.setArrows([]);
@@ -87,7 +88,14 @@ export function analysisView(arg: string): View {
         m.comments?.length ? h('span.has-comment', { title: m.comments.join('\n') }, '💬') : null,
         m.variations?.length
           ? h('div.variations', m.variations.map((v, k) =>
-              h('button.small.variation', { 'data-variation': `${i + 1}-${k}`, onclick: () => { line = [...line.slice(0, i), ...v]; go(i + 1); } },
+              h('button.small.variation', { 'data-variation': `${i + 1}-${k}`, onclick: () => {
+                // The line left becomes a variation of the one taken, so either can be reached again.
+                const tail = line.slice(i);
+                const others = (m.variations || []).filter((_, j) => j !== k);
+                const head: MoveText = { ...v[0], variations: [[{ ...tail[0], variations: undefined }, ...tail.slice(1)], ...others] };
+                line = [...line.slice(0, i), head, ...v.slice(1)];
+                go(i + 1);
+              } },
                 `${t('variations')} ${k + 1}: ${v.slice(0, 4).map((x, j) => label(x, i + 1 + j)).join(' ')}`)))
           : null,
       ]));
@@ -133,6 +141,7 @@ export function analysisView(arg: string): View {
       const r = await post<ParsedRecord>('record/parse', { text: recordText.value, name: fileName });
       setEditing(false);
       startSfen = r.start_sfen;
+      startComments = r.start_comments;
       line = r.moves;
       cursor = 0;
       clear(headers, r.headers.map((x) => [h('dt', x.key), h('dd', x.value)]), r.result ? [h('dt', t('result')), h('dd', `${r.result} ${r.winner}`)] : null);

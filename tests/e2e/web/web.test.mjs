@@ -264,6 +264,19 @@ async function main() {
       console.log(`web: KIF loaded (${count} moves) and stepped through`);
     }
 
+    // A pasted KIF with a comment and a variation.
+    await bob.fill('textarea[name=record]', [
+      '手合割：平手', '先手：A', '後手：B', '手数----指手---------消費時間--', '   1 ７六歩(77)', '*角道を開ける',
+      '   2 ３四歩(33)', '   3 ２六歩(27)', '   4 ８四歩(83)', '', '変化：3手', '   3 ６六歩(67)', '   4 ８四歩(83)', ''].join('\n'));
+    await bob.click('button[name=load]');
+    await bob.waitForSelector('button.variation', { timeout: T });
+    await bob.click('.tree .move[data-ply="1"]');
+    await bob.waitForSelector('.comments >> text=角道を開ける', { timeout: T });
+    await bob.click('button.variation');
+    await bob.waitForSelector('.tree .move.current[data-ply="3"]', { timeout: T });
+    assert.match(await bob.textContent('.tree .move.current'), /P-6f/, 'the variation is followed');
+    await shot(bob, 'kif-variation');
+
     // --- analysis: the engine's lines while it thinks
     await bob.click('button[name=analyze]');
     await bob.waitForSelector('.engine .score', { timeout: 30000 });
