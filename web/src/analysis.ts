@@ -264,7 +264,7 @@ export function analysisView(arg: string): View {
             startSfen = sfen;
             line = r.moves;
             go(0);
-          } }, t('analysis')));
+          } }, t('showSolution')));
       } else clear(tsumeOut, h('b.tsume-result', r.status === 'nomate' ? t('noMate') : r.status === 'timeout' ? t('timeout') : `${t('error')}: ${r.error}`));
     } catch (e) {
       clear(tsumeOut, h('span.error', String((e as Error).message)));
@@ -280,6 +280,7 @@ export function analysisView(arg: string): View {
     return `${board.ground.getBoardSfen()} ${sideSelect.value} ${board.ground.getHandsSfen() || '-'} 1`;
   }
   function renderPalette(): void {
+    sfenBox.value = editorSfen();
     const pieceButton = (p: Piece) =>
       h('button.spare', {
         class: spare !== 'trash' && spare?.role === p.role && spare?.color === p.color ? 'selected' : undefined,
@@ -319,6 +320,9 @@ export function analysisView(arg: string): View {
   }
   board.ground.set({
     events: {
+      change: () => {
+        if (editing) sfenBox.value = editorSfen();
+      },
       select: (key: Key) => {
         if (!editing || !spare) return;
         const cur = board.ground.state.pieces.get(key);
@@ -326,6 +330,7 @@ export function analysisView(arg: string): View {
         else if (cur && cur.color === spare.color && (PROMOTABLE[cur.role] === spare.role || UNPROMOTED[cur.role] === spare.role)) board.ground.setPieces(new Map([[key, spare]]));
         else board.ground.setPieces(new Map([[key, { ...spare }]]));
         board.ground.selectSquare(null);
+        sfenBox.value = editorSfen();
       },
     },
   });
@@ -382,13 +387,14 @@ export function analysisView(arg: string): View {
     playMove(v);
   };
 
+  const tsumeCard = h('div.card', h('h3', t('tsume')), h('button', { name: 'solve-current', onclick: solve }, t('solveTsume')), tsumeOut);
   const el = h('div.analysis-page',
     h('section.board-col', h('div.board-with-bar', evalBar, boardEl), nav, h('label.sfen-row', 'SFEN ', sfenBox)),
     h('section.side-col',
       editorPanel,
+      tsumeCard,
       h('div.card', h('h3', t('evaluation')), h('div.row', analyzeButton, h('label', t('multipv'), ' ', multipv), h('button', { name: 'graph', onclick: graphGame }, t('analyzeGame'))), engineOut, graph),
       h('div.card', h('h3', t('moves')), moveList, comments, keyInput),
-      h('div.card', h('h3', t('tsume')), h('button', { name: 'solve-current', onclick: solve }, t('solveTsume')), tsumeOut),
       h('div.card', h('h3', t('records')), h('p.meta', t('loadRecord')), recordText, h('div.row', fileInput, h('button.primary', { name: 'load', onclick: loadRecord }, t('load'))),
         h('div.row', h('label', t('saveAs'), ' ', saveFormat), h('button', { name: 'save', onclick: save }, t('download'))), headers),
       h('div.card', boardSettings(board, renderMoves))));

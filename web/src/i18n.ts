@@ -27,7 +27,7 @@ const EN = {
   rating: 'Rating', recordStats: 'W/L/D', engineThinking: 'The engine is thinking…', engine: 'Engine',
   handicap: 'Handicap', even: 'Even game', promote: 'Promote?', language: '日本語', flipShort: 'Flip',
   engineFirst: 'Engine moves first', copySfen: 'SFEN', remaining: 'Time', legalMoves: 'legal moves',
-  offline: 'offline', tell: 'Tell', remove: 'Remove', twoEngines: 'Watch two engines play', sentOffline: 'left as an offline message', delivered: 'delivered',
+  offline: 'offline', tell: 'Tell', remove: 'Remove', twoEngines: 'Watch two engines play', showSolution: 'Show the solution', sentOffline: 'left as an offline message', delivered: 'delivered',
 };
 type Key = keyof typeof EN;
 const JA: Record<Key, string> = {
@@ -57,7 +57,7 @@ const JA: Record<Key, string> = {
   rating: 'レーティング', recordStats: '勝/敗/分', engineThinking: '思考中…', engine: 'エンジン',
   handicap: '手合', even: '平手', promote: '成りますか？', language: 'English', flipShort: '反転',
   engineFirst: 'エンジンが先手', copySfen: 'SFEN', remaining: '残り時間', legalMoves: '合法手',
-  offline: 'オフライン', tell: '個人宛', remove: '削除', twoEngines: 'エンジン同士の対局を観戦', sentOffline: 'オフラインメッセージとして保存', delivered: '送信済み',
+  offline: 'オフライン', tell: '個人宛', remove: '削除', twoEngines: 'エンジン同士の対局を観戦', showSolution: '解答を表示', sentOffline: 'オフラインメッセージとして保存', delivered: '送信済み',
 };
 
 export type Lang = 'en' | 'ja';
