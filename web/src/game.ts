@@ -82,24 +82,34 @@ export function gameView(id: number): View {
     }
   }
 
-  function clockMs(side: Side): number {
-    if (!game) return 0;
+  /// The time shown for a side: its main time, then (to move, main time gone) what is left of
+  /// the move's allowance (byoyomi); a correspondence game shows the days and hours left to move.
+  function clockText(side: Side): string {
+    if (!game) return '';
     const c = game.clock;
     const base = side === 'black' ? c.black_ms : c.white_ms;
-    if (game.status !== 'active' || game.to_move !== side || !c.turn_started) return base;
-    return base - (c.now - c.turn_started) - (Date.now() - receivedAt);
+    const toMove = game.status === 'active' && game.to_move === side && !!c.turn_started;
+    const elapsed = toMove ? c.now - c.turn_started + (Date.now() - receivedAt) : 0;
+    const corr = game.time_control.startsWith('corr') || c.days_per_move;
+    if (corr) {
+      if (!toMove) return `${c.days_per_move ?? ''}${currentLang() === 'ja' ? '日' : 'd'}`;
+      const left = Math.max(0, c.allowed_ms - elapsed);
+      const d = Math.floor(left / 86400000), hh = Math.floor((left % 86400000) / 3600000), mm = Math.floor((left % 3600000) / 60000);
+      return d ? `${d}d ${hh}h` : `${hh}h ${String(mm).padStart(2, '0')}m`;
+    }
+    if (!toMove || base - elapsed > 0) return fmtClock(base - elapsed);
+    return fmtClock(c.allowed_ms - elapsed);
   }
 
   function bar(el: HTMLElement, side: Side): void {
     if (!game) return;
     const name = side === 'black' ? game.black : game.white;
     const turn = game.status === 'active' && game.to_move === side;
-    const corr = game.time_control.startsWith('corr') || game.clock.days_per_move;
     el.classList.toggle('turn', turn);
     clear(el,
       h('span.mark', side === 'black' ? '☗' : '☖'),
       h('a.name', { href: `#/player/${encodeURIComponent(name)}` }, name),
-      h('span.clock', { 'data-side': side }, corr ? `${game.clock.days_per_move ?? ''} ${t('days')}` : fmtClock(clockMs(side))));
+      h('span.clock', { 'data-side': side, 'aria-label': t('remaining') }, clockText(side)));
   }
 
   function renderMoves(): void {
@@ -252,7 +262,7 @@ export function gameView(id: number): View {
     const flipped = board.orientation() === 'gote';
     for (const [el, side] of [[topBar, flipped ? 'black' : 'white'], [bottomBar, flipped ? 'white' : 'black']] as [HTMLElement, Side][]) {
       const c = el.querySelector('.clock');
-      if (c && !game.time_control.startsWith('corr')) c.textContent = fmtClock(clockMs(side));
+      if (c) c.textContent = clockText(side);
     }
   }, 250);
   // A slow poll besides the live events (a lost event cannot leave the page stale).
