@@ -1,8 +1,10 @@
 // main() of `hisha-server`: arguments only; the server is src/server/net/server.h.
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "server/net/server.h"
 
@@ -10,7 +12,8 @@ namespace {
 
 void usage() {
     std::cout << "usage: hisha-server [options]\n"
-                 "  --db URL              sqlite:PATH (default sqlite:var/hisha.db)\n"
+                 "  --db URL              sqlite:PATH[?sync=normal] (default sqlite:var/hisha.db), or\n"
+                 "                        postgresql://USER@HOST:PORT/DB (libpq URI; several servers may share one)\n"
                  "  --text-port P         text protocol, Shoogi Server commands (default 5000; -1 off; 0 any)\n"
                  "  --csa-port P          CSA server protocol 1.2.1 (default 4081; -1 off)\n"
                  "  --http-port P         HTTP + WebSocket JSON API and web UI (default 8080; -1 off)\n"
@@ -22,9 +25,51 @@ void usage() {
                  "  --group-commit on|off commit the moves of one event-loop turn together, holding replies\n"
                  "                        until they are durable (default on)\n"
                  "  --csa-max-moves N     CSA games are drawn (#MAX_MOVES) after N moves (default 256; 0 none)\n"
+                 "  --idle-timeout S      close text/CSA connections silent for S seconds (default 3600)\n"
+                 "  --max-commands-per-second N   per text/CSA connection, bursts of 3 s allowed (default 20;\n"
+                 "                        0: no limit); faster lines are refused with an error\n"
+                 "  --config FILE         read options from FILE: `name value` or `name = value` per line,\n"
+                 "                        no dashes, # comments; later command-line options override it\n"
                  "  --bots SPEC           engine bots as accounts, NAME=SKILL,... (Skill 0 = 15 kyu .. 20 full;\n"
                  "                        default hisha-10kyu=5,hisha-1dan=15,hisha-max=20; \"\" for none)\n"
                  "  --help                this text\n";
+}
+
+// A config file holds the long options one per line, `name value` or `name = value`, without
+// the dashes (`db = sqlite:/srv/hisha.db`); `#` starts a comment. Options given on the command
+// line after --config override the file.
+bool read_config(const std::string& path, std::vector<std::string>& args, std::string& error) {
+    std::ifstream in(path);
+    if (!in) {
+        error = "cannot read config file " + path;
+        return false;
+    }
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        if (auto hash = line.find('#'); hash != std::string::npos)
+            line.resize(hash);
+        auto first = line.find_first_not_of(" \t\r");
+        if (first == std::string::npos)
+            continue;
+        line = line.substr(first, line.find_last_not_of(" \t\r") + 1 - first);
+        auto split = line.find_first_of(" \t=");
+        std::string name = line.substr(0, split);
+        std::string value;
+        if (split != std::string::npos) {
+            value = line.substr(split);
+            value.erase(0, value.find_first_not_of(" \t"));
+            if (!value.empty() && value[0] == '=')
+                value.erase(0, value.find_first_not_of(" \t", 1));
+        }
+        if (name.empty() || name.starts_with("-") || name == "config" || name == "help") {
+            error = path + ":" + std::to_string(number) + ": expected an option name, e.g. `db = sqlite:var/hisha.db`";
+            return false;
+        }
+        args.push_back("--" + name);
+        if (split != std::string::npos)
+            args.push_back(value);
+    }
+    return true;
 }
 
 bool port_arg(const char* s, int& out) {
@@ -41,14 +86,30 @@ bool port_arg(const char* s, int& out) {
 int main(int argc, char** argv) {
     hisha::server::net::ServerOptions opt;
     opt.config.group_commit = true;
+    std::vector<std::string> args;
     for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        auto value = [&]() -> const char* {
+        if (std::strcmp(argv[i], "--config") == 0) {
             if (i + 1 >= argc) {
+                std::cerr << "hisha-server: --config needs a value\n";
+                return 2;
+            }
+            std::string error;
+            if (!read_config(argv[++i], args, error)) {
+                std::cerr << "hisha-server: " << error << "\n";
+                return 2;
+            }
+        } else {
+            args.emplace_back(argv[i]);
+        }
+    }
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string a = args[i];
+        auto value = [&]() -> const char* {
+            if (i + 1 >= args.size()) {
                 std::cerr << "hisha-server: " << a << " needs a value\n";
                 std::exit(2);
             }
-            return argv[++i];
+            return args[++i].c_str();
         };
         if (a == "--help" || a == "-h") {
             usage();
@@ -81,6 +142,24 @@ int main(int argc, char** argv) {
                 return 2;
             }
             opt.config.csa_max_moves = int(n);
+        } else if (a == "--idle-timeout") {
+            char* end = nullptr;
+            const char* v = value();
+            long n = std::strtol(v, &end, 10);
+            if (!*v || *end || n < 1 || n > 30L * 86400) {
+                std::cerr << "hisha-server: --idle-timeout needs seconds, 1.." << 30L * 86400 << "\n";
+                return 2;
+            }
+            opt.idle_timeout_s = int(n);
+        } else if (a == "--max-commands-per-second") {
+            char* end = nullptr;
+            const char* v = value();
+            double n = std::strtod(v, &end);
+            if (!*v || *end || !(n >= 0) || n > 1e6) {
+                std::cerr << "hisha-server: --max-commands-per-second needs a number (0: no limit)\n";
+                return 2;
+            }
+            opt.commands_per_second = n;
         } else if (a == "--bots") {
             opt.bots = value();
         } else if (a == "--max-per-address") {

@@ -29,8 +29,10 @@ void LineSession::start(const Factory& make_handler) {
             if (auto s = weak.lock())
                 s->close();
         });
-    asio::co_spawn(socket_.get_executor(), [self] { return self->read_loop(); }, asio::detached);
-    asio::co_spawn(socket_.get_executor(), [self] { return self->watchdog(); }, asio::detached);
+    asio::co_spawn(
+        socket_.get_executor(), [self] { return self->read_loop(); }, asio::detached);
+    asio::co_spawn(
+        socket_.get_executor(), [self] { return self->watchdog(); }, asio::detached);
     handler_->start();
 }
 
@@ -59,6 +61,22 @@ asio::awaitable<void> LineSession::watchdog() {
             }
         }
     }
+}
+
+bool LineSession::admit() {
+    if (limits_.lines_per_second <= 0)
+        return true;
+    auto now = std::chrono::steady_clock::now();
+    if (refilled_ == std::chrono::steady_clock::time_point{})
+        tokens_ = limits_.burst;
+    else
+        tokens_ = std::min(limits_.burst,
+                           tokens_ + std::chrono::duration<double>(now - refilled_).count() * limits_.lines_per_second);
+    refilled_ = now;
+    if (tokens_ < 1)
+        return false;
+    tokens_ -= 1;
+    return true;
 }
 
 void LineSession::handle_bytes(const char* data, std::size_t n) {
@@ -101,6 +119,14 @@ void LineSession::handle_bytes(const char* data, std::size_t n) {
                 partial_.pop_back();
             std::string line = std::move(partial_);
             partial_.clear();
+            if (!admit()) {
+                if (auto h = handler_)
+                    h->on_rate_limited();
+                if (++dropped_ >= limits_.max_dropped)
+                    close();
+                continue;
+            }
+            dropped_ = 0;
             if (auto h = handler_)  // the handler may close the session while it runs
                 h->on_line(line);
             continue;

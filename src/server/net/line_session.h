@@ -16,9 +16,12 @@ namespace hisha::server::net {
 
 struct LineLimits {
     std::size_t max_line = 4096;
-    std::size_t max_queued = 4u << 20;        // bytes waiting to be written before we give up
+    std::size_t max_queued = 4u << 20;  // bytes waiting to be written before we give up
     std::chrono::seconds idle{3600};
-    bool telnet = true;                       // strip IAC sequences
+    double lines_per_second = 20;  // sustained command rate (token bucket)...
+    double burst = 60;             // ...and how many may come at once
+    int max_dropped = 100;         // lines refused in a row before the connection is closed
+    bool telnet = true;            // strip IAC sequences
 };
 
 class LineSession : public std::enable_shared_from_this<LineSession> {
@@ -52,6 +55,10 @@ private:
     std::string partial_;
     bool discarding_ = false;
     int telnet_state_ = 0;
+    double tokens_ = 0;
+    std::chrono::steady_clock::time_point refilled_;
+    int dropped_ = 0;
+    bool admit();  // the rate limit: true when this line may be handled
     bool closing_ = false, closed_ = false, writing_ = false, parked_ = false;
 };
 

@@ -231,16 +231,20 @@ int run_server(const ServerOptions& opt) {
 
     Protocols protocols(svc, ioc, opt);
     bool ok = true;
+    LineLimits text_limits;
+    text_limits.idle = std::chrono::seconds(opt.idle_timeout_s);
+    text_limits.lines_per_second = opt.commands_per_second;
+    text_limits.burst = std::max(10.0, opt.commands_per_second * 3);
     if (opt.text_port >= 0) {
         if (auto* a = listen(opt.text_port, "text"))
-            asio::co_spawn(
-                ioc, accept_loop(*a, LineLimits{}, protocols.text_factory(), reg, opt.max_connections_per_address),
-                asio::detached);
+            asio::co_spawn(ioc,
+                           accept_loop(*a, text_limits, protocols.text_factory(), reg, opt.max_connections_per_address),
+                           asio::detached);
         else
             ok = false;
     }
     if (opt.csa_port >= 0 && protocols.csa_factory()) {
-        LineLimits csa_limits;
+        LineLimits csa_limits = text_limits;
         csa_limits.telnet = false;
         csa_limits.max_line = 1024;
         if (auto* a = listen(opt.csa_port, "csa"))

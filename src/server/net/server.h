@@ -14,12 +14,14 @@ namespace hisha::server::net {
 struct ServerOptions {
     std::string db = "sqlite:var/hisha.db";
     std::string bind = "127.0.0.1";
-    int text_port = 5000;     // -1: off; 0: any free port
+    int text_port = 5000;  // -1: off; 0: any free port
     int csa_port = 4081;
     int http_port = 8080;
-    std::string static_dir;   // files served over HTTP (web/dist)
+    std::string static_dir;  // files served over HTTP (web/dist)
     service::Config config;
     std::size_t max_connections_per_address = 64;
+    int idle_timeout_s = 3600;        // text and CSA connections silent this long are closed
+    double commands_per_second = 20;  // per text/CSA connection, bursts of 3 s allowed (0: no limit)
     std::string bots = "hisha-10kyu=5,hisha-1dan=15,hisha-max=20";  // name=Skill,...; "" none
 };
 

@@ -14,6 +14,8 @@ public:
     virtual void on_line(std::string_view line) = 0;
     /// A line longer than the session's limit arrived; it was discarded.
     virtual void on_line_too_long() = 0;
+    /// A line came faster than the session's rate limit allows; it was discarded.
+    virtual void on_rate_limited() = 0;
     virtual void on_disconnect() = 0;
 };
 

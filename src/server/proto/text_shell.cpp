@@ -37,7 +37,8 @@ const TextShell::Command COMMANDS[] = {
     {"MOVES", "M", true, &TextShell::cmd_moves, "MOVES [-n] [gid]"},
     {"GAMES", "G", true, &TextShell::cmd_games, "GAMES"},
     {"STAT", "S", true, &TextShell::cmd_stat, "STAT"},
-    {"NEW", "N", true, &TextShell::cmd_new, "NEW | NEW <num> | NEW <pattern> <move> [comment] | NEW [pattern] W[move] [comment]"},
+    {"NEW", "N", true, &TextShell::cmd_new,
+     "NEW | NEW <num> | NEW <pattern> <move> [comment] | NEW [pattern] W[move] [comment]"},
     {"REMOVE", "", true, &TextShell::cmd_remove, "REMOVE <challenge number>"},
     {"PLAY", "", true, &TextShell::cmd_play, "PLAY <move-notation>"},
     {"HANDICAP", "", true, &TextShell::cmd_handicap, "HANDICAP piece1[,piece2,...]"},
@@ -156,6 +157,8 @@ void TextShell::on_line_too_long() {
     prompt();
 }
 
+void TextShell::on_rate_limited() { error("too many commands: slow down (this one was ignored)"); }
+
 void TextShell::on_disconnect() {
     closed_ = true;
     svc_.disconnect(shared_from_this());
@@ -175,7 +178,9 @@ void TextShell::prompt() {
     case Mode::Command: send("hisha> "); break;
     case Mode::ConfirmPlay: send("Play " + pending_display_ + "? <p,o,n,y> "); break;
     case Mode::Promote: send("Promote? (y/n) "); break;
-    case Mode::ConfirmResign: send("Do you really want to resign game " + std::to_string(current_) + "? (yes/no) "); break;
+    case Mode::ConfirmResign:
+        send("Do you really want to resign game " + std::to_string(current_) + "? (yes/no) ");
+        break;
     case Mode::LeaveMessage: send(pending_to_ + " is not online. Leave a message anyway? (yes/no) "); break;
     case Mode::More: send("-- More -- (p,o,y/<space>,<enter>,q/n) "); break;
     }
@@ -399,7 +404,8 @@ void TextShell::deliver(const Event& e) {
     case EventKind::Undo:
         if (service::name_key(e.from) == service::name_key(user_))
             return;
-        out.push_back(g + ": " + e.from + " took back the last move."); break;
+        out.push_back(g + ": " + e.from + " took back the last move.");
+        break;
     case EventKind::GameEnded: out.push_back(g + " is over: " + result_text(e.winner, e.reason) + "."); break;
     case EventKind::GameStarted:
         if (service::name_key(e.from) == service::name_key(user_))
@@ -896,8 +902,7 @@ void TextShell::cmd_user(const Args& a) {
         std::string status = !u->bot.empty() ? "bot " + u->bot : svc_.online(u->name) ? "online" : "";
         char buf[160];
         std::snprintf(buf, sizeof buf, "%-17s %6.0f %4.0f %5d %4d %5d  %-17s %s", u->name.c_str(), u->rating,
-                      u->deviation, u->wins, u->losses, u->draws, time_text(u->last_login).c_str(),
-                      status.c_str());
+                      u->deviation, u->wins, u->losses, u->draws, time_text(u->last_login).c_str(), status.c_str());
         lines.emplace_back(buf);
     }
     page(std::move(lines));

@@ -24,14 +24,15 @@ public:
     TextShell(service::Service& svc, Output out, std::function<void()> close);
     ~TextShell() override;
 
-    void start() override;                       // greeting and prompt
+    void start() override;  // greeting and prompt
     void on_line(std::string_view line) override;
     void on_line_too_long() override;
+    void on_rate_limited() override;
     void on_disconnect() override;
     void deliver(const service::Event& e) override;
     bool logged_in() const { return !user_.empty(); }
     const std::string& user() const { return user_; }
-    int page_lines = 20;           // the more-prompt's screenful
+    int page_lines = 20;  // the more-prompt's screenful
 
     struct Command;
 
@@ -70,8 +71,8 @@ private:
     // --- helpers
     void dispatch(std::string_view line);
     void answer(std::string_view line);  // a reply in one of the prompt modes
-    void send(std::string_view text);      // as is
-    void line(std::string_view text);      // plus CR LF
+    void send(std::string_view text);    // as is
+    void line(std::string_view text);    // plus CR LF
     void error(std::string_view text);
     void prompt();
     void page(std::vector<std::string> lines, std::function<void()> done = {});
@@ -93,21 +94,21 @@ private:
     std::function<void()> close_;
     std::string user_;
     Mode mode_ = Mode::Command;
-    std::string raw_line_;                 // the line being dispatched (for message text)
-    std::int64_t current_ = 0;             // the current game
-    bool loaded_ = false;                  // all its moves were shown (BOARD, or MOVES to the end)
-    std::string pending_move_;             // PLAY waiting for confirmation (USI)
-    std::string pending_display_;          // its 003 spelling
-    core::Move pending_promote_;           // PLAY waiting for a promotion answer
-    std::string pending_to_;               // TELL/SAY waiting for "leave a message?"
+    std::string raw_line_;         // the line being dispatched (for message text)
+    std::int64_t current_ = 0;     // the current game
+    bool loaded_ = false;          // all its moves were shown (BOARD, or MOVES to the end)
+    std::string pending_move_;     // PLAY waiting for confirmation (USI)
+    std::string pending_display_;  // its 003 spelling
+    core::Move pending_promote_;   // PLAY waiting for a promotion answer
+    std::string pending_to_;       // TELL/SAY waiting for "leave a message?"
     std::int64_t pending_gid_ = 0;
     std::string pending_text_;
-    std::vector<std::string> pager_;       // the more-prompt
+    std::vector<std::string> pager_;  // the more-prompt
     std::size_t pager_pos_ = 0;
     std::function<void()> pager_done_;
     std::int64_t pager_gid_ = 0;
     bool closed_ = false;
-    bool busy_ = false;                    // inside on_line: events wait for the reply
+    bool busy_ = false;  // inside on_line: events wait for the reply
     std::string deferred_;
 };
 

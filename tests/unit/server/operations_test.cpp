@@ -1,0 +1,128 @@
+// Operating limits of hisha-server over 127.0.0.1: commands per second (refused with an error,
+// the connection kept; a flood closed), idle timeouts, the config file and its errors, and
+// --help naming every option.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <thread>
+
+#include "server_process.h"
+#include "test_util.h"
+
+using namespace hisha::server::test;
+
+namespace {
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+int count(const std::string& text, const std::string& what) {
+    int n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
+}
+
+// Runs hisha-server with `args`; its output (stdout and stderr) and exit status.
+std::pair<std::string, int> run_server(const std::string& args) {
+    std::string cmd = std::string(HISHA_SERVER_BINARY) + " " + args + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    std::string out;
+    char buf[4096];
+    while (p && std::fgets(buf, sizeof buf, p))
+        out += buf;
+    int status = p ? pclose(p) : -1;
+    return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+}
+
+}  // namespace
+
+TEST(Operations, CommandsFasterThanTheLimitAreRefusedAndAFloodIsClosed) {
+    ServerProcess srv(temp_db("ops_rate"), {"--max-commands-per-second", "5"});  // bursts of 15
+    LineClient t(srv.ports.at("text"));
+    t.read_until("hisha> ");
+    std::string burst;
+    for (int i = 0; i < 30; ++i)
+        burst += "WHO\r\n";
+    t.send_raw(burst);
+    std::string out = t.read_until("slow down", 5000);
+    out += t.drain(300);
+    EXPECT_GE(count(out, "too many commands"), 10) << out;
+    EXPECT_LE(count(out, "too many commands"), 16);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));  // tokens come back
+    EXPECT_TRUE(has(t.cmd("LOGIN nobody secret"), "incorrect")) << "the connection is still served";
+
+    LineClient c(srv.ports.at("csa"));
+    std::string flood;
+    for (int i = 0; i < 200; ++i)
+        flood += "%%WHO\n";
+    c.send_raw(flood);
+    EXPECT_TRUE(c.closed_by_peer(5000));  // 100 refusals in a row end the connection
+    EXPECT_TRUE(has(c.pending(), "##[ERROR] too many commands: slow down")) << c.pending();
+}
+
+TEST(Operations, IdleConnectionsAreClosed) {
+    ServerProcess srv(temp_db("ops_idle"), {"--idle-timeout", "1"});
+    LineClient t(srv.ports.at("text"));
+    LineClient c(srv.ports.at("csa"));
+    t.read_until("hisha> ");
+    EXPECT_TRUE(has(t.read_until("closing.", 4000), "Idle too long"));
+    EXPECT_TRUE(t.closed_by_peer(2000));
+    EXPECT_TRUE(c.closed_by_peer(4000));
+}
+
+TEST(Operations, ConfigFileSetsOptionsAndTheCommandLineOverridesIt) {
+    std::string path = temp_db("ops_config") + ".conf";
+    {
+        std::ofstream f(path);
+        f << "# hisha-server settings\n"
+             "csa-max-moves = 12\n"
+             "idle-timeout 600   # ten minutes\n"
+             "\n"
+             "max-commands-per-second=50\n";
+    }
+    ServerProcess srv(temp_db("ops_config"), {"--config", path, "--csa-max-moves", "7"});
+    LineClient a(srv.ports.at("csa")), b(srv.ports.at("csa"));
+    a.send_line("LOGIN alice cf-60-0,secret", "\n");
+    b.send_line("LOGIN bob cf-60-0,secret", "\n");
+    EXPECT_TRUE(has(a.read_until("END Game_Summary\n"), "Max_Moves:7\n"));
+
+    ServerProcess from_file(temp_db("ops_config2"), {"--config", path});
+    LineClient c(from_file.ports.at("csa")), d(from_file.ports.at("csa"));
+    c.send_line("LOGIN carol cf-60-0,secret", "\n");
+    d.send_line("LOGIN dave cf-60-0,secret", "\n");
+    EXPECT_TRUE(has(c.read_until("END Game_Summary\n"), "Max_Moves:12\n"));
+}
+
+TEST(Operations, BadConfigAndBadOptionsStopWithAReason) {
+    auto [missing, rc1] = run_server("--config /nonexistent/hisha.conf");
+    EXPECT_EQ(rc1, 2);
+    EXPECT_TRUE(has(missing, "cannot read config file /nonexistent/hisha.conf")) << missing;
+    std::string path = temp_db("ops_badconf") + ".conf";
+    {
+        std::ofstream f(path);
+        f << "db = sqlite:x.db\n--bind 0.0.0.0\n";
+    }
+    auto [bad, rc2] = run_server("--config " + path);
+    EXPECT_EQ(rc2, 2);
+    EXPECT_TRUE(has(bad, ".conf:2: expected an option name")) << bad;
+    {
+        std::ofstream f(path);
+        f << "no-such-option 3\n";
+    }
+    auto [unknown, rc3] = run_server("--config " + path);
+    EXPECT_EQ(rc3, 2);
+    EXPECT_TRUE(has(unknown, "unknown argument --no-such-option")) << unknown;
+    auto [idle, rc4] = run_server("--idle-timeout 0");
+    EXPECT_EQ(rc4, 2);
+    EXPECT_TRUE(has(idle, "--idle-timeout needs seconds")) << idle;
+    auto [rate, rc5] = run_server("--max-commands-per-second fast");
+    EXPECT_EQ(rc5, 2);
+    auto [help, rc6] = run_server("--help");
+    EXPECT_EQ(rc6, 0);
+    for (const char* opt : {"--db", "--text-port", "--csa-port", "--http-port", "--bind", "--static", "--days-per-move",
+                            "--password-cost", "--max-per-address", "--group-commit", "--csa-max-moves",
+                            "--idle-timeout", "--max-commands-per-second", "--config", "--bots", "--help"})
+        EXPECT_TRUE(has(help, opt)) << opt;
+    EXPECT_TRUE(has(help, "postgresql://"));
+}
