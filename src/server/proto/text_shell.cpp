@@ -186,6 +186,23 @@ void TextShell::prompt() {
     }
 }
 
+std::string TextShell::notice(const std::string& text) const {
+    // SET PSTYLE: the king of a check notice named in romaji or kanji; as in 003, Black's king
+    // is the gyoku ("jewel") and White's the oo.
+    static const char* const NAMES[5][2] = {{"king", "king"},
+                                            {"Gyokushoo", "Ooshoo"},
+                                            {"Gyoku", "Oo"},
+                                            {"\u7389\u5c06", "\u738b\u5c06"},
+                                            {"\u7389", "\u738b"}};
+    std::string style = user_.empty() ? "" : svc_.setting(user_, "PSTYLE");
+    int st = style.size() == 1 && style[0] >= '1' && style[0] <= '4' ? style[0] - '0' : 0;
+    auto at = text.find("'s king ");
+    if (st == 0 || at == std::string::npos)
+        return text;
+    int white = text.starts_with("White") ? 1 : 0;
+    return text.substr(0, at) + "'s " + NAMES[st][white] + text.substr(at + 7);
+}
+
 std::string TextShell::encode(std::string text) const {
     if (user_.empty())
         return text;
@@ -396,7 +413,7 @@ void TextShell::deliver(const Event& e) {
             return;  // the mover has had the reply
         out.push_back(g + ": " + e.from + " played " + e.western + ".");
         for (auto& n : e.notices)
-            out.push_back(n);
+            out.push_back(notice(n));
         if (e.game_id == current_ && loaded_ && service::name_key(e.from) != service::name_key(user_))
             svc_.mark_seen(user_, e.game_id);
         break;
@@ -553,7 +570,7 @@ void TextShell::show_board(std::int64_t gid, bool other_view) {
             auto log = service::Service::move_log(g->row);
             if (!log.empty())
                 for (auto& n : log.back().notices)
-                    line(n);
+                    line(notice(n));
         }
     }
 }
@@ -600,7 +617,7 @@ void TextShell::cmd_moves(const Args& a) {
         lines.push_back(std::string(num) + " " + pad(m.western, 14) + pad(g->player(m.mover), 18)
                         + (m.at ? time_text(m.at) : ""));
         for (auto& n : m.notices)
-            lines.push_back("      " + n);
+            lines.push_back("      " + notice(n));
     }
     if (g->finished())
         lines.push_back("Game over: " + game_result_text(*g) + ".");
@@ -787,7 +804,7 @@ void TextShell::do_play(const std::string& text) {
         return error(r.error());
     line("Game " + std::to_string(current_) + ": you played " + r->western + ".");
     for (auto& n : r->notices)
-        line(n);
+        line(notice(n));
     if (const LiveGame* g = svc_.game(current_); g && g->finished())
         line("Game over: " + game_result_text(*g) + ".");
 }

@@ -87,7 +87,8 @@ private:
     void do_play(const std::string& text);
     void send_message(const std::string& to, std::int64_t gid, const std::string& text);
     std::string rest_of(std::string_view line, std::size_t words) const;
-    std::string encode(std::string text) const;  // SET KANJI output encoding
+    std::string encode(std::string text) const;         // SET KANJI output encoding
+    std::string notice(const std::string& text) const;  // a check notice in the PSTYLE piece names
 
     service::Service& svc_;
     Output out_;

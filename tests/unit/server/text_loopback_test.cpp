@@ -205,3 +205,50 @@ TEST(TextLoopback, EngineBotsAcceptChallengesAndReply) {
     EXPECT_TRUE(has(play(*alice, "P-2f"), "you played P-2f"));
     EXPECT_TRUE(has(alice->read_until("hisha-10kyu played", 10000), "Game 1"));
 }
+
+// SET BSTYLE 2 draws kanji; SET KANJI 0/2/3 sends them as UTF-8, EUC-JP or Shift_JIS (bytes
+// checked); SET PSTYLE names the checked king in romaji or kanji.
+TEST(TextLoopback, KanjiBoardsInEachEncodingAndPieceNameStyles) {
+    ServerProcess srv(temp_db("text_kanji"));
+    auto alice = login(srv, "alice");
+    auto bob = login(srv, "bob");
+    EXPECT_TRUE(has(alice->cmd("NEW bob W"), "Challenge 1 added"));
+    EXPECT_TRUE(has(bob->cmd("N 1"), "game 1"));
+    alice->read_until("accepted");
+    alice->drain();
+    EXPECT_TRUE(has(alice->cmd("SET BSTYLE 2"), "BSTYLE set to 2"));
+    const std::string pawn_utf8 = "\xe6\xad\xa9", pawn_euc = "\xca\xe2", pawn_sjis = "\x95\xe0";
+    std::string board = alice->cmd("B 1");
+    EXPECT_TRUE(has(board, pawn_utf8)) << board;
+    alice->cmd("SET KANJI 2");
+    board = alice->cmd("B 1");
+    EXPECT_TRUE(has(board, pawn_euc));
+    EXPECT_FALSE(has(board, pawn_utf8));
+    alice->cmd("SET KANJI 3");
+    board = alice->cmd("B 1");
+    EXPECT_TRUE(has(board, pawn_sjis));
+    EXPECT_FALSE(has(board, pawn_utf8));
+    EXPECT_TRUE(has(alice->cmd("SET KANJI 1"), "Error:"));  // JIS is refused, the setting kept
+    EXPECT_TRUE(has(alice->cmd("B 1"), pawn_sjis));
+
+    // The check notice: Shift_JIS kanji long for alice, romaji short for bob.
+    alice->cmd("SET PSTYLE 3");
+    EXPECT_TRUE(has(bob->cmd("SET PSTYLE 2"), "PSTYLE set to 2"));
+    EXPECT_TRUE(has(bob->cmd("B 1"), "Black (bob) to move"));
+    EXPECT_TRUE(has(alice->cmd("B 1"), "1"));
+    const char* moves[][2] = {{"b", "P-7f"}, {"a", "G4a-4b"}, {"b", "Bx3c+"},
+                              {"a", "G-7b"}, {"b", "+Bx4b"},  {"a", "K-6a"}};
+    for (auto& [who, move] : moves) {
+        LineClient& c = *(who[0] == 'a' ? alice : bob);
+        EXPECT_TRUE(has(play(c, move), "you played")) << move;
+        alice->drain();
+        bob->drain();
+    }
+    std::string mate = play(*bob, "G*5b");
+    EXPECT_TRUE(has(mate, "White's Oo is checked by 5b.")) << mate;
+    const std::string king_long_sjis = "\x89\xa4\x8f\xab";  // 王将
+    std::string seen = alice->read_until("checked by 5b.");
+    EXPECT_TRUE(has(seen, "White's " + king_long_sjis + " is checked by 5b.")) << seen;
+    alice->drain();
+    EXPECT_TRUE(has(alice->cmd("SET PSTYLE 9"), "Error:"));
+}
