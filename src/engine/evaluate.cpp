@@ -24,24 +24,67 @@ struct FeatureSink {
     void add(const int& param, int coef) { out->emplace_back(int(&param - base), coef); }
 };
 
-// Number of squares next to c's king attacked by the enemy, and how many of them are empty.
-void king_zone(const Position& pos, Color c, int& attacked, int& empty_attacked) {
-    attacked = empty_attacked = 0;
+// The squares within two steps of each square (a 5x5 box clipped at the edges).
+struct Zone2 {
+    Bitboard bb[SQ_NB];
+    Zone2() {
+        for (int s = 0; s < SQ_NB; ++s) {
+            Bitboard z = KING_ATTACKS[s];
+            KING_ATTACKS[s].for_each([&](Square t) { z |= KING_ATTACKS[t]; });
+            bb[s] = z;
+        }
+    }
+};
+const Zone2 ZONE2;
+
+struct KingZone {
+    int attacked = 0;        // squares next to the king attacked by the enemy
+    int empty_attacked = 0;  // ... of which empty
+    int escapes = 0;         // squares next to the king, not ours, not attacked
+    int pressure = 0;        // enemy pieces within two squares + enemy non-pawn pieces in hand
+};
+
+KingZone king_zone(const Position& pos, Color c) {
+    KingZone z;
     Square k = pos.king_square(c);
     if (k == SQ_NONE)
-        return;
+        return z;
     Bitboard occ = pos.pieces();
+    Bitboard own = pos.pieces(c);
     KING_ATTACKS[k].for_each([&](Square s) {
         if (pos.is_attacked(~c, s, occ)) {
-            ++attacked;
-            empty_attacked += pos.piece_on(s) == NO_PIECE;
-        }
+            ++z.attacked;
+            z.empty_attacked += pos.piece_on(s) == NO_PIECE;
+        } else if (!own.test(s))
+            ++z.escapes;
     });
+    Hand h = pos.hand(~c);
+    int in_hand = 0;
+    for (int pt = LANCE; pt <= GOLD; ++pt)
+        in_hand += h.count(PieceType(pt));
+    z.pressure = std::min(15, (pos.pieces(~c) & ZONE2.bb[k]).popcount() + in_hand);
+    return z;
+}
+
+// Index into EvalParams::mobility for a slider, or -1.
+constexpr int slider_index(PieceType pt) {
+    return pt == LANCE ? 0 : pt == BISHOP ? 1 : pt == ROOK ? 2 : pt == HORSE ? 3 : pt == DRAGON ? 4 : -1;
+}
+
+Bitboard slider_reach(PieceType pt, Color c, Square s, const Bitboard& occ) {
+    switch (pt) {
+    case LANCE: return lance_attacks(c, s, occ);
+    case BISHOP: return bishop_attacks(s, occ);
+    case ROOK: return rook_attacks(s, occ);
+    case HORSE: return horse_attacks(s, occ);
+    default: return dragon_attacks(s, occ);
+    }
 }
 
 template <typename Sink>
 void accumulate(const EvalParams& p, const Position& pos, Sink& sink) {
     Square ksq[COLOR_NB] = {pos.king_square(BLACK), pos.king_square(WHITE)};
+    const Bitboard occ = pos.pieces();
     pos.pieces().for_each([&](Square s) {
         Piece pc = pos.piece_on(s);
         PieceType pt = type_of(pc);
@@ -52,6 +95,10 @@ void accumulate(const EvalParams& p, const Position& pos, Sink& sink) {
             return;
         }
         sink.add(p.board[pt], sign);
+        if (int si = slider_index(pt); si >= 0) {
+            int reach = (slider_reach(pt, c, s, occ) & ~pos.pieces(c)).popcount();
+            sink.add(p.mobility[si][std::min(reach, 20)], sign);
+        }
         if (ksq[c] != SQ_NONE)
             sink.add(p.own_king[pt][relative_index(c, s, ksq[c])], sign);
         if (ksq[~c] != SQ_NONE)
@@ -63,11 +110,19 @@ void accumulate(const EvalParams& p, const Position& pos, Sink& sink) {
         for (int pt = PAWN; pt <= GOLD; ++pt)
             if (int n = h.count(PieceType(pt)))
                 sink.add(p.hand[pt][std::min(n, 18)], sign);
-        int attacked, empty_attacked;
-        king_zone(pos, c, attacked, empty_attacked);
-        sink.add(p.attacked_near_king[attacked], sign);
-        if (!pos.hand(~c).empty())
-            sink.add(p.hand_threat, sign * empty_attacked);
+        if (ksq[c] == SQ_NONE)
+            continue;
+        KingZone z = king_zone(pos, c);
+        sink.add(p.attacked_near_king[z.attacked], sign);
+        sink.add(p.king_escape[z.escapes], sign);
+        sink.add(p.king_pressure[z.pressure], sign);
+        Hand enemy = pos.hand(~c);
+        if (!enemy.empty() && z.empty_attacked) {
+            sink.add(p.hand_threat, sign * z.empty_attacked);
+            for (int pt = PAWN; pt <= GOLD; ++pt)
+                if (enemy.count(PieceType(pt)))
+                    sink.add(p.hand_threat_by[pt], sign * z.empty_attacked);
+        }
     }
 }
 }  // namespace
@@ -103,6 +158,15 @@ EvalParams EvalParams::defaults() {
     std::copy(std::begin(attacked), std::end(attacked), p.attacked_near_king.begin());
     p.hand_threat = -15;
     p.tempo = 20;
+    // Mobility: a little for each square a slider reaches, centred on a typical count.
+    const int typical[5] = {3, 7, 9, 9, 11}, per_square[5] = {2, 4, 3, 4, 3};
+    for (int si = 0; si < 5; ++si)
+        for (int n = 0; n <= 20; ++n)
+            p.mobility[si][n] = per_square[si] * (n - typical[si]);
+    for (int n = 0; n < 9; ++n)
+        p.king_escape[n] = n == 0 ? -30 : n == 1 ? -12 : 0;
+    for (int n = 0; n < 16; ++n)
+        p.king_pressure[n] = -std::max(0, n - 3) * std::max(0, n - 3) * 4;
     if (TUNED_SIZE == size())
         for (auto [i, v] : TUNED_PARAMS)
             p.data()[i] = v;

@@ -44,6 +44,13 @@ struct EvalParams {
     std::array<int, 9> attacked_near_king{};  // by the number of enemy-attacked squares next to the king
     int hand_threat = 0;                   // per attacked empty square next to the king, if the enemy holds pieces
     int tempo = 0;
+    /// Sliders by the number of squares they reach (empty or enemy): lance, bishop, rook, horse, dragon.
+    std::array<std::array<int, 21>, 5> mobility{};
+    std::array<int, 9> king_escape{};      // squares next to the king it may step to safely
+    std::array<int, core::HAND_TYPE_NB> hand_threat_by{};  // per attacked empty square next to the king, per kind the enemy holds
+    /// By the enemy's pressure on the king: its pieces within two squares plus its pieces in hand
+    /// other than pawns (0..15).
+    std::array<int, 16> king_pressure{};
 
     /// Hand-set starting values (material from long engine practice, placement by distance).
     static EvalParams defaults();

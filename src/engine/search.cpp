@@ -435,6 +435,9 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, Depth depth) {
         }
         alpha = std::max(alpha, best);
         futility_base = ss->static_eval + 200;
+        // At the horizon, a mate in one (often a drop) outweighs any exchange.
+        if (depth == 0 && mate_in_one(p))
+            return mate_in(ss->ply + 1);
     }
 
     Move tt_move = tt_hit ? p.to_move(tt.move) : Move::none();
