@@ -37,7 +37,7 @@ Options:
   --reconnect N             attempts after a refused or dropped connection (default 5)
   --reconnect-delay MS      wait before each attempt (default 5000)
   --log FILE                write every line exchanged with the server to FILE (- for stderr)
-Output: one line per game, `game GAME_ID black|white win|lose|draw|censored|chudan|disconnected
+Output: one line per game, `game GAME_ID black|white win|lose|draw|censored|chudan
 REASON moves=N`, then `games=N wins=W losses=L draws=D`. Exit status 0 when every game was played.
 )";
 
@@ -167,7 +167,7 @@ int csa_command(int argc, char** argv) {
         std::cout << "game " << o.game_id << " " << (o.me == core::BLACK ? "black" : "white") << " " << o.result << " "
                   << (o.reason.empty() ? "-" : o.reason) << " moves=" << o.plies << "\n";
         wins += o.result == "win";
-        losses += o.result == "lose" || o.result == "disconnected";
+        losses += o.result == "lose";
         draws += o.result == "draw" || o.result == "censored";
     }
     std::cout << "games=" << client.outcomes().size() << " wins=" << wins << " losses=" << losses << " draws=" << draws

@@ -25,6 +25,8 @@ void usage() {
                  "  --group-commit on|off commit the moves of one event-loop turn together, holding replies\n"
                  "                        until they are durable (default on)\n"
                  "  --csa-max-moves N     CSA games are drawn (#MAX_MOVES) after N moves (default 256; 0 none)\n"
+                 "  --csa-reconnect-grace S   a CSA player who drops out of a game may log in again within S\n"
+                 "                        seconds and play on (the clock runs); default 0: lost at once\n"
                  "  --idle-timeout S      close text/CSA connections silent for S seconds (default 3600)\n"
                  "  --max-commands-per-second N   per text/CSA connection, bursts of 3 s allowed (default 20;\n"
                  "                        0: no limit); faster lines are refused with an error\n"
@@ -142,6 +144,15 @@ int main(int argc, char** argv) {
                 return 2;
             }
             opt.config.csa_max_moves = int(n);
+        } else if (a == "--csa-reconnect-grace") {
+            char* end = nullptr;
+            const char* v = value();
+            long n = std::strtol(v, &end, 10);
+            if (!*v || *end || n < 0 || n > 86400) {
+                std::cerr << "hisha-server: --csa-reconnect-grace needs seconds, 0..86400\n";
+                return 2;
+            }
+            opt.config.csa_reconnect_grace_ms = n * 1000;
         } else if (a == "--idle-timeout") {
             char* end = nullptr;
             const char* v = value();

@@ -650,10 +650,8 @@ CsaClient::Step CsaClient::play_game(Connection& conn, const CsaSummary& summary
     ::close(wake[0]);
     ::close(wake[1]);
     if (dropped) {
-        outcome.result = "disconnected";
-        outcome.reason = "connection lost";
-        outcomes_.push_back(outcome);
-        engine_.game_over(core::GameResult{core::Winner::None, core::EndReason::Abort, "disconnected"}, summary.me);
+        // A server with a reconnect grace offers the game again at the next login (the
+        // Game_Summary lists the moves so far); otherwise the game is lost and not counted.
         return error = "connection lost during game " + summary.game_id, Step::Retry;
     }
     core::GameResult result;

@@ -80,7 +80,7 @@ struct CsaClientOptions {
 struct CsaOutcome {
     std::string game_id;
     core::Color me = core::BLACK;
-    std::string result;  // "win", "lose", "draw", "censored", "chudan", "disconnected"
+    std::string result;  // "win", "lose", "draw", "censored", "chudan"
     std::string reason;  // the # reason line without '#': "RESIGN", "TIME_UP", "SENNICHITE" ...
     int plies = 0;
 };

@@ -91,7 +91,9 @@ void CsaShell::on_disconnect() {
     closed_ = true;
     if (!user_.empty()) {
         svc_.csa_cancel(user_);
-        if (game_ && (state_ == State::Offered || state_ == State::Playing))
+        if (game_ && (state_ == State::Playing || state_ == State::Resuming))
+            svc_.csa_away(user_, game_);  // lost now, or after the reconnect grace
+        else if (game_ && state_ == State::Offered)
             svc_.forfeit(user_, game_, core::EndReason::Resignation, "disconnected");
         svc_.disconnect(shared_from_this());
     }
@@ -140,6 +142,21 @@ void CsaShell::on_line(std::string_view text) {
         }
         return line("##[ERROR] AGREE or REJECT the game first");
     }
+    if (state_ == State::Resuming) {
+        if (text.starts_with("AGREE")) {
+            state_ = State::Playing;
+            const LiveGame* g = svc_.game(game_);
+            line("START:" + game_id(*g));
+            auto log = service::Service::move_log(g->row);  // moves made while we agreed
+            for (std::size_t i = std::size_t(resume_plies_); i < log.size(); ++i)
+                if (!log[i].csa.empty() && log[i].csa[0] != '%')
+                    line(log[i].csa + ",T" + std::to_string(log[i].spent_ms / 1000));
+            return;
+        }
+        if (text.starts_with("REJECT"))
+            return svc_.forfeit(user_, game_, core::EndReason::Resignation, "rejected its resumption");
+        return line("##[ERROR] AGREE or REJECT the game first");
+    }
     if (state_ == State::Playing)
         return game_line(text);
     line("##[ERROR] unknown command");
@@ -180,6 +197,18 @@ void CsaShell::login(std::string_view text) {
     x1_ = w.size() == 4;
     svc_.connect(user_, shared_from_this(), "csa");
     line("LOGIN:" + user_ + " OK");
+    if (std::int64_t back = svc_.csa_return(user_)) {
+        // Back within the reconnect grace: the game again, with the moves so far.
+        if (x1_)
+            line("##[LOGIN] +OK x1");
+        game_ = back;
+        game_name_ = game_name;
+        color_pref_ = color;
+        state_ = State::Resuming;
+        const LiveGame* g = svc_.game(game_);
+        resume_plies_ = int(g->row.moves.size());
+        return send_summary(*g);
+    }
     if (x1_) {
         line("##[LOGIN] +OK x1");
         state_ = State::Waiting;
@@ -320,7 +349,17 @@ void CsaShell::send_summary(const LiveGame& g) {
     if (tc.increment_ms)
         s += "Increment:" + std::to_string(tc.increment_ms / 1000) + "\n";
     s += "Least_Time_Per_Move:0\nTime_Roundup:NO\nEND Time\n";
-    s += "BEGIN Position\n" + position_block(g.game.position()) + "END Position\nEND Game_Summary";
+    // The start, then the moves played so far (a resumed game) with their times.
+    std::string moves;
+    int plies = 0;
+    for (auto& m : service::Service::move_log(g.row))
+        if (!m.csa.empty() && m.csa[0] != '%') {
+            moves += m.csa + ",T" + std::to_string(m.spent_ms / 1000) + "\n";
+            ++plies;
+        }
+    auto start = plies ? service::Service::position_at(g.row, 0) : nullptr;
+    s += "BEGIN Position\n" + position_block(start ? *start : g.game.position()) + moves
+       + "END Position\nEND Game_Summary";
     line(s);
 }
 
@@ -382,8 +421,8 @@ void CsaShell::deliver(const Event& e) {
     case EventKind::GameRejected: line("REJECT:" + game_id(*g) + " by " + e.from); return wait_again();
     case EventKind::GameStarted: state_ = State::Playing; return line("START:" + game_id(*g));
     case EventKind::Move:
-        if (e.csa.empty())
-            return;
+        if (e.csa.empty() || state_ == State::Resuming)
+            return;  // a resuming player gets the moves after START
         line(e.csa + ",T" + std::to_string(e.spent_ms / 1000));
         if (!deferred_move_.empty() && my_turn())
             game_line(std::exchange(deferred_move_, {}));

@@ -31,7 +31,7 @@ public:
     static std::string position_block(const core::Position& pos);
 
 private:
-    enum class State { Connected, Waiting, Offered, Playing };
+    enum class State { Connected, Waiting, Offered, Resuming, Playing };
 
     void login(std::string_view line);
     void command(std::string_view line);  // %% x1 commands
@@ -51,6 +51,7 @@ private:
     std::string game_name_;
     int color_pref_ = -1;
     std::int64_t game_ = 0;
+    int resume_plies_ = 0;       // Resuming: the moves the Game_Summary listed
     std::string deferred_move_;  // a move sent out of turn: played when the turn comes
     bool closed_ = false;
 };

@@ -648,6 +648,7 @@ void Service::end_game(LiveGame& g, core::Winner w, core::EndReason r, std::stri
     g.row.winner = winner_text(w);
     g.row.reason = reason_name(r);
     env_.cancel(g.row.id);
+    away_.erase(g.row.id);
     Event e;
     e.kind = EventKind::GameEnded;
     e.winner = w;
@@ -703,10 +704,41 @@ void Service::arm_timer(LiveGame& g) {
         return;
     }
     Millis allowed = g.deadline();
-    env_.schedule(g.row.id, g.row.turn_started + allowed + (g.row.tc.csa_seconds ? 0 : 1));
+    Millis at = g.row.turn_started + allowed + (g.row.tc.csa_seconds ? 0 : 1);
+    if (auto a = away_.find(g.row.id); a != away_.end())
+        at = std::min(at, a->second.until);
+    env_.schedule(g.row.id, at);
+}
+
+void Service::csa_away(std::string_view user, std::int64_t game_id) {
+    LiveGame* g = live(game_id);
+    if (!g || !g->active() || config_.csa_reconnect_grace_ms <= 0)
+        return forfeit(user, game_id, core::EndReason::Resignation, "disconnected");
+    away_[game_id] = Away{std::string(user), env_.now() + config_.csa_reconnect_grace_ms};
+    arm_timer(*g);
+}
+
+std::int64_t Service::csa_return(std::string_view user) {
+    for (auto it = away_.begin(); it != away_.end(); ++it) {
+        if (name_key(it->second.user) != name_key(user))
+            continue;
+        std::int64_t id = it->first;
+        away_.erase(it);
+        LiveGame* g = live(id);
+        if (!g || !g->active())
+            return 0;
+        arm_timer(*g);
+        return id;
+    }
+    return 0;
 }
 
 void Service::on_timer(std::int64_t game_id) {
+    if (auto a = away_.find(game_id); a != away_.end() && env_.now() >= a->second.until) {
+        std::string user = a->second.user;
+        away_.erase(a);
+        return forfeit(user, game_id, core::EndReason::Resignation, "disconnected");
+    }
     auto it = games_.find(game_id);
     if (it == games_.end() || !it->second->active())
         return;

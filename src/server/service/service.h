@@ -43,10 +43,12 @@ struct Config {
     std::size_t password_mem = 64u << 20;  // bytes (MEMLIMIT_INTERACTIVE)
     Millis token_lifetime_ms = 30LL * 86'400'000;
     std::size_t max_message = 1000;
-    bool csa_auto_register = true;  // a CSA login with an unknown name creates it
-    int csa_max_moves = 256;        // CSA games end as drawn (#MAX_MOVES) after this many
-                                    // moves, as on Floodgate (0: no limit)
-    bool group_commit = false;      // batch writes; the network holds replies until commit()
+    bool csa_auto_register = true;      // a CSA login with an unknown name creates it
+    int csa_max_moves = 256;            // CSA games end as drawn (#MAX_MOVES) after this many
+                                        // moves, as on Floodgate (0: no limit)
+    bool group_commit = false;          // batch writes; the network holds replies until commit()
+    Millis csa_reconnect_grace_ms = 0;  // a CSA player who drops out of a game may log in again this
+                                        // long (0: the game is lost at once, as on Floodgate)
 };
 
 /// A game in memory: its row, the move list replayed through the core, and who made each move.
@@ -181,6 +183,12 @@ public:
     /// -1 either. When one is found the game is offered to both (GameOffered).
     Reply<void> csa_wait(std::string_view user, std::string_view game_name, int color);
     void csa_cancel(std::string_view user);
+    /// A CSA player's connection dropped during a game: with a reconnect grace the game goes on
+    /// (the clock too) and is lost only if they are not back in time; without, it is lost now.
+    void csa_away(std::string_view user, std::int64_t game_id);
+    /// A CSA login of a player who is away from a running game: that game (0: none), which
+    /// they are back in.
+    std::int64_t csa_return(std::string_view user);
     Reply<void> agree(std::string_view user, std::int64_t game_id);
     Reply<void> reject(std::string_view user, std::int64_t game_id);
     std::vector<std::pair<std::string, std::string>> csa_waiting() const;  // (user, game name)
@@ -252,7 +260,13 @@ private:
     std::map<std::string, std::string> last_tell_;
     std::vector<std::pair<std::weak_ptr<Listener>, Event>> pending_;
     bool flushing_ = false;
-    std::set<std::int64_t> to_publish_;  // games changed, announced to other servers once durable
+    std::set<std::int64_t> to_publish_;
+    struct Away {
+        std::string user;
+        Millis until = 0;
+    };
+    std::map<std::int64_t, Away>
+        away_;  // CSA players gone from running games, by game  // games changed, announced to other servers once durable
 };
 
 /// The lower-case key of a name (names are case-insensitive).

@@ -163,3 +163,38 @@ TEST(CsaLoopback, MalformedInputDisconnectAndX1Commands) {
     d.reset();  // disconnect: the survivor wins
     EXPECT_TRUE(has(c.read_until("#WIN\n"), "#RESIGN"));
 }
+
+// With --csa-reconnect-grace a player whose connection drops may log in again and play on: the
+// Game_Summary lists the moves so far, AGREE is answered with START, and a move the opponent
+// made meanwhile follows. Without coming back, the game is lost when the grace ends.
+TEST(CsaLoopback, ReconnectWithinTheGracePeriodResumesTheGame) {
+    ServerProcess srv(temp_db("csa_reconnect"), {"--csa-reconnect-grace", "2"});
+    Pair p = start_game(srv, "back-600-0");
+    csa(*p.black, "+7776FU");
+    p.white->read_until("+7776FU,T0\n");
+    p.black.reset();           // the connection drops
+    csa(*p.white, "-3334FU");  // the game goes on meanwhile
+    EXPECT_EQ(p.white->read_until("\n"), "-3334FU,T0\n");
+    auto back = std::make_unique<LineClient>(srv.ports.at("csa"));
+    csa(*back, "LOGIN alice back-600-0,secret");
+    EXPECT_TRUE(has(back->read_until("\n"), "LOGIN:alice OK"));
+    std::string summary = back->read_until("END Game_Summary\n");
+    EXPECT_TRUE(has(summary, "Game_ID:" + p.game_id + "\n")) << summary;
+    EXPECT_TRUE(has(summary, "Your_Turn:+\n"));
+    EXPECT_TRUE(has(summary, "P7+FU+FU+FU+FU+FU+FU+FU+FU+FU\n"));            // the start position...
+    EXPECT_TRUE(has(summary, "+\n+7776FU,T0\n-3334FU,T0\nEND Position\n"));  // ...and the moves
+    csa(*back, "AGREE");
+    EXPECT_EQ(back->read_until("\n"), "START:" + p.game_id + "\n");
+    csa(*back, "+2726FU");
+    EXPECT_EQ(back->read_until("\n"), "+2726FU,T0\n");
+    EXPECT_EQ(p.white->read_until("\n"), "+2726FU,T0\n");
+
+    // Gone for good: the grace (2 s) runs out and the game is lost.
+    csa(*p.white, "-8384FU");
+    back->read_until("-8384FU,T0\n");
+    auto left = std::chrono::steady_clock::now();
+    back.reset();
+    std::string end = p.white->read_until("#WIN\n", 8000);
+    EXPECT_TRUE(has(end, "%TORYO\n#RESIGN\n")) << end;
+    EXPECT_GE(std::chrono::steady_clock::now() - left, std::chrono::milliseconds(1500));
+}
