@@ -21,7 +21,8 @@ MovePicker::MovePicker(const Position& pos, Move tt_move, const History& h, cons
             refutations_[refutation_count_++] = m;
 }
 
-MovePicker::MovePicker(const Position& pos, Move tt_move, const History& h) : pos_(pos), h_(h), tt_move_(tt_move) {
+MovePicker::MovePicker(const Position& pos, Move tt_move, const History& h, bool checks)
+    : pos_(pos), h_(h), tt_move_(tt_move), checks_(checks) {
     stage_ = pos.in_check() ? EVASION_TT : QSEARCH_TT;
     bool ok = tt_move_ && (pos.in_check() || is_capture(pos, tt_move_) || tt_move_.is_promotion())
            && pos.pseudo_legal(tt_move_);
@@ -155,6 +156,24 @@ Move MovePicker::next_move(bool skip_quiets) {
             return Move::none();
 
         case QCAPTURE:
+            while (cur_ != end_) {
+                Move m = pick_best();
+                if (m != tt_move_)
+                    return m;
+            }
+            if (!checks_)
+                return Move::none();
+            ++stage_;
+            break;
+
+        case QCHECK_INIT:
+            cur_ = moves_;
+            end_ = generate<QUIET_CHECKS>(pos_, moves_);
+            score_quiets();
+            ++stage_;
+            break;
+
+        case QCHECK:
             while (cur_ != end_) {
                 Move m = pick_best();
                 if (m != tt_move_)

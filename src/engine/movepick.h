@@ -16,8 +16,9 @@ public:
     /// Main search.
     MovePicker(const core::Position& pos, core::Move tt_move, const History& h, const core::Move* killers,
                core::Move counter);
-    /// Quiescence search: captures and promotions (evasions when in check).
-    MovePicker(const core::Position& pos, core::Move tt_move, const History& h);
+    /// Quiescence search: captures and promotions (evasions when in check), then, with
+    /// `checks`, quiet moves and drops that give check.
+    MovePicker(const core::Position& pos, core::Move tt_move, const History& h, bool checks = false);
 
     /// The next pseudo-legal move, or none. With skip_quiets, quiet moves are left out.
     core::Move next_move(bool skip_quiets = false);
@@ -26,7 +27,7 @@ private:
     enum Stage {
         MAIN_TT, CAPTURE_INIT, GOOD_CAPTURE, REFUTATION, QUIET_INIT, QUIET, BAD_CAPTURE,
         EVASION_TT, EVASION_INIT, EVASION,
-        QSEARCH_TT, QCAPTURE_INIT, QCAPTURE,
+        QSEARCH_TT, QCAPTURE_INIT, QCAPTURE, QCHECK_INIT, QCHECK,
     };
 
     void score_captures();
@@ -41,6 +42,7 @@ private:
     core::Move refutations_[3];
     int refutation_count_ = 0, refutation_index_ = 0;
     int stage_;
+    bool checks_ = false;
     core::ScoredMove* cur_;
     core::ScoredMove* end_;
     core::ScoredMove* end_bad_;

@@ -441,7 +441,8 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, Depth depth) {
     }
 
     Move tt_move = tt_hit ? p.to_move(tt.move) : Move::none();
-    MovePicker mp(p, tt_move, history_);
+    // At the first ply of qsearch, checks too (drops above all): the attacks that decide shogi games.
+    MovePicker mp(p, tt_move, history_, depth == 0 && !ss->in_check);
     Move best_move = Move::none();
     int move_count = 0;
     for (Move m; (m = mp.next_move());) {
