@@ -102,6 +102,8 @@ echo "== hisha perft 4 (matsuri)"
 : >"$RESULTS"
 perft_run "$MATSURI_D4" "matsuri" 4 --sfen "$MATSURI_SFEN"
 
+# Engine strength against gnushogi (about an hour for 120 games at two at once): STRENGTH_BENCH=1 runs it.
+[[ "${STRENGTH_BENCH:-0}" == 1 ]] && { echo; CONCURRENCY=${CONCURRENCY:-2} bash "$(dirname "$0")/strength/run.sh" "$1" || failed=1; }
 [[ "${TSUME_BENCH:-1}" == 0 ]] || { echo; bash "$(dirname "$0")/tsume/run.sh" "$1" || failed=1; }  # mate solver (TSUME_BENCH=0 skips)
 [[ "${SERVER_BENCH:-1}" == 0 ]] || { echo; bash "$(dirname "$0")/server/run.sh" "$1" || failed=1; }  # game server load (SERVER_BENCH=0 skips)
 
