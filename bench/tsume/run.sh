@@ -10,9 +10,12 @@
 #      TSUME_KOTOBUKI_TIME seconds (default 600), the other rows with a verified length (basis A
 #      or B) TSUME_LONG_TIME each (default 120), the published-only ones (basis C)
 #      TSUME_LONG_C_TIME each (default 60).
-# Prints one line per row (answer, exactness, verification, wall and CPU time, nodes, peak
-# memory), then a table per length band: rows proved, total wall and CPU time, the slowest
-# row, peak memory; the longest mate proved and its time.
+# Prints one line per row (the length found, a verdict, verification, wall and CPU time, nodes,
+# peak memory), then a table per length band: rows proved, total wall and CPU time, the slowest
+# row, peak memory; the longest mate proved and its time. Verdicts: exact (the stated answer, a
+# verified line), proved (a verified shortest mate under ordinary rules where the row states
+# only a published tsume-convention length, basis C), unsolved (time out), WRONG (contradicts a
+# verified length), BADLINE (the line fails the replay).
 # Time limits count the solver's CPU time (the machine is shared; TSUME_CLOCK=wall counts wall
 # time instead); CPU times shown are user + system of the whole process (table set-up included).
 # Environment: TSUME_MEMORY (table MB of the short rows, default 256), TSUME_LONG_MEMORY (table
@@ -101,7 +104,7 @@ run_one() {
     elif [[ "$found" =~ ^-?[0-9]+$ && "$basis" != C* ]]; then
         verdict=WRONG  # a mate (or nomate) contradicting a verified answer
     elif [[ "$found" =~ ^[0-9]+$ ]]; then
-        verdict=other  # a mate of another length than the published tsume-convention one
+        verdict=proved  # proved shortest under ordinary rules; the row states a tsume-convention length
     else
         verdict=unsolved
     fi
@@ -126,10 +129,10 @@ rows() {  # rows MIN MAX: "id<TAB>sfen<TAB>len<TAB>basis" with MIN <= len <= MAX
 summary() {  # the table per band of the rows in $RESULTS
     awk -F'\t' 'NR > 1 {
             b = $2; if (!(b in n)) order[++nb] = b; n[b]++; wall[b] += $8; cpu[b] += $9
-            if ($6 == "exact") ok[b]++
+            if ($6 == "exact" || $6 == "proved") ok[b]++
             if ($9 > slow[b]) { slow[b] = $9; slowid[b] = $1 }
             if ($11 > peak[b]) peak[b] = $11
-            if ($6 == "exact" && $3 > longest) { longest = $3; longid = $1; longwall = $8; longcpu = $9; longmb = $11 }
+            if ($5 ~ /^[0-9]+$/ && $7 == "ok" && $5 + 0 > longest) { longest = $5 + 0; longid = $1; longwall = $8; longcpu = $9; longmb = $11 }
             if ($11 > allpeak) allpeak = $11
             tw += $8; tc += $9
         }
@@ -138,7 +141,7 @@ summary() {  # the table per band of the rows in $RESULTS
             for (i = 1; i <= nb; i++) { b = order[i]
                 printf "%-7s %4d / %-3d %10.1f %10.1f  %-28s %7.2f %8d\n", b, ok[b], n[b], wall[b], cpu[b], slowid[b], slow[b], peak[b] }
             printf "all: %.1f s wall, %.1f s cpu; peak memory %d MB\n", tw, tc, allpeak
-            if (longest) printf "longest mate proved exact: %s, %d plies, %.1f s wall, %.1f s cpu, %d MB\n", longid, longest, longwall, longcpu, longmb
+            if (longest) printf "longest mate proved shortest (line verified): %s, %d plies, %.1f s wall, %.1f s cpu, %d MB\n", longid, longest, longwall, longcpu, longmb
         }' "$1"
 }
 
@@ -164,6 +167,6 @@ if [[ "${TSUME_LONG:-1}" != 0 ]]; then
     done < <(rows 31 100000)
 fi
 echo
-echo "== per band (exact = the stated length, a verified line; load now $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "== per band (proved: verdict exact or proved; load now $(cut -d' ' -f1-3 /proc/loadavg))"
 summary "$RESULTS"
 exit "$failed"
