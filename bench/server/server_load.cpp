@@ -50,7 +50,8 @@ asio::awaitable<std::string> read_line(tcp::socket& s, asio::streambuf& buf) {
 
 asio::awaitable<void> player(asio::io_context& ioc, int port, int id, bool black, Game& g, int plies) {
     tcp::socket s(ioc);
-    auto [cec] = co_await s.async_connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), std::uint16_t(port)), use_tuple);
+    auto [cec] =
+        co_await s.async_connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), std::uint16_t(port)), use_tuple);
     if (cec) {
         ++errors;
         co_return;
@@ -141,7 +142,7 @@ int main(int argc, char** argv) {
     if (pid == 0) {
         dup2(fds[1], 1);
         execl(server.c_str(), server.c_str(), "--db", db.c_str(), "--csa-port", "0", "--text-port", "-1", "--http-port",
-              "-1", "--password-cost", "min", "--max-per-address", "1000", static_cast<char*>(nullptr));
+              "-1", "--password-cost", "min", "--max-per-address", "1000", "--log", "off", static_cast<char*>(nullptr));
         _exit(127);
     }
     close(fds[1]);
@@ -171,9 +172,12 @@ int main(int argc, char** argv) {
     std::sort(latencies_ms.begin(), latencies_ms.end());
     double secs = std::chrono::duration<double>(last_move - first_move).count();
     auto pct = [&](double p) {
-        return latencies_ms.empty() ? 0.0 : latencies_ms[std::min(latencies_ms.size() - 1, std::size_t(p * double(latencies_ms.size())))];
+        return latencies_ms.empty()
+                 ? 0.0
+                 : latencies_ms[std::min(latencies_ms.size() - 1, std::size_t(p * double(latencies_ms.size())))];
     };
-    std::printf("sync=%s games=%d plies=%d moves=%d errors=%d seconds=%.2f moves_per_s=%.0f median_ms=%.2f p99_ms=%.2f\n",
-                sync.c_str(), games, plies, moves_done, errors, secs, secs > 0 ? moves_done / secs : 0.0, pct(0.5), pct(0.99));
+    std::printf(
+        "sync=%s games=%d plies=%d moves=%d errors=%d seconds=%.2f moves_per_s=%.0f median_ms=%.2f p99_ms=%.2f\n",
+        sync.c_str(), games, plies, moves_done, errors, secs, secs > 0 ? moves_done / secs : 0.0, pct(0.5), pct(0.99));
     return errors == 0 && moves_done == games * plies ? 0 : 1;
 }

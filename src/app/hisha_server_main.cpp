@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "server/net/server.h"
+#include "server/service/log.h"
 
 namespace {
 
@@ -27,6 +28,8 @@ void usage() {
                  "  --csa-max-moves N     CSA games are drawn (#MAX_MOVES) after N moves (default 256; 0 none)\n"
                  "  --csa-reconnect-grace S   a CSA player who drops out of a game may log in again within S\n"
                  "                        seconds and play on (the clock runs); default 0: lost at once\n"
+                 "  --log json|off        structured log on stderr, one JSON object per line: listening,\n"
+                 "                        connect/disconnect, login, game_created, game_end... (default json)\n"
                  "  --idle-timeout S      close text/CSA connections silent for S seconds (default 3600)\n"
                  "  --max-commands-per-second N   per text/CSA connection, bursts of 3 s allowed (default 20;\n"
                  "                        0: no limit); faster lines are refused with an error\n"
@@ -153,6 +156,13 @@ int main(int argc, char** argv) {
                 return 2;
             }
             opt.config.csa_reconnect_grace_ms = n * 1000;
+        } else if (a == "--log") {
+            std::string v = value();
+            if (v != "json" && v != "off") {
+                std::cerr << "hisha-server: --log is json or off\n";
+                return 2;
+            }
+            hisha::server::set_logging(v == "json");
         } else if (a == "--idle-timeout") {
             char* end = nullptr;
             const char* v = value();

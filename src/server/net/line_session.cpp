@@ -1,5 +1,6 @@
 // LineSession: the read loop, line cutting and the write queue.
 #include "server/net/line_session.h"
+#include "server/service/log.h"
 
 #include <boost/asio/as_tuple.hpp>
 
@@ -201,6 +202,7 @@ void LineSession::shutdown() {
     if (closed_)
         return;
     closed_ = true;
+    log_event("disconnect", {{"peer", peer_}});
     if (handler_) {
         auto h = std::move(handler_);
         h->on_disconnect();

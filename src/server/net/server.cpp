@@ -16,6 +16,7 @@
 #include "server/net/net.h"
 #include "server/net/output_gate.h"
 #include "server/net/protocols.h"
+#include "server/service/log.h"
 #include "server/store/store.h"
 
 namespace hisha::server::net {
@@ -71,6 +72,7 @@ public:
                 // Nothing of the batch was acknowledged (the replies are still held): stop, so
                 // that a restart serves exactly what is durable.
                 std::cerr << "hisha-server: commit failed; stopping" << std::endl;
+                log_event("commit_failed", {{"action", "stopping"}});
                 std::exit(3);
             }
             output_gate().release();
@@ -165,10 +167,12 @@ asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, LineLimits limits, Li
         boost::system::error_code aec;
         std::string addr = socket.remote_endpoint(aec).address().to_string();
         if (reg.per_address[addr] >= max_per_address) {
+            log_event("refused", {{"peer", addr}, {"reason", "too many connections from this address"}});
             asio::write(socket, asio::buffer(std::string("Error: too many connections from your address\r\n")), aec);
             continue;
         }
         ++reg.per_address[addr];
+        log_event("connect", {{"peer", addr}, {"port", std::to_string(acceptor.local_endpoint().port())}});
         socket.set_option(tcp::no_delay(true), aec);
         auto session = std::make_shared<LineSession>(std::move(socket), limits);
         reg.sessions.insert(session);
@@ -225,6 +229,8 @@ int run_server(const ServerOptions& opt) {
             return nullptr;
         }
         std::cout << "listening " << proto << " " << opt.bind << ":" << a->local_endpoint().port() << std::endl;
+        log_event("listening",
+                  {{"protocol", proto}, {"address", opt.bind + ":" + std::to_string(a->local_endpoint().port())}});
         acceptors.push_back(std::move(a));
         return acceptors.back().get();
     };
@@ -276,6 +282,7 @@ int run_server(const ServerOptions& opt) {
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     signals.async_wait([&](boost::system::error_code, int sig) {
         std::cout << "hisha-server: signal " << sig << ", shutting down" << std::endl;
+        log_event("shutdown", {{"signal", std::to_string(sig)}});
         boost::system::error_code ec;
         for (auto& a : acceptors)
             a->close(ec);

@@ -10,6 +10,7 @@
 #include "notation/usi.h"
 #include "notation/western.h"
 #include "server/service/glicko.h"
+#include "server/service/log.h"
 #include "server/service/service.h"
 
 namespace hisha::server::service {
@@ -242,6 +243,11 @@ Reply<std::int64_t> Service::insert_game(GameRow row, std::vector<MoveRow> first
     if (!store_.insert_game(g->row))
         return fail("storage error: " + store_.last_error());
     std::int64_t id = g->row.id;
+    log_event("game_created", {{"game", std::to_string(id)},
+                               {"black", g->row.black},
+                               {"white", g->row.white},
+                               {"time", g->row.tc.describe()},
+                               {"origin", g->row.origin}});
     games_[id] = std::move(g);
     return id;
 }
@@ -647,6 +653,7 @@ void Service::end_game(LiveGame& g, core::Winner w, core::EndReason r, std::stri
     g.row.status = r == core::EndReason::Abort ? GameStatus::Aborted : GameStatus::Finished;
     g.row.winner = winner_text(w);
     g.row.reason = reason_name(r);
+    log_event("game_end", {{"game", std::to_string(g.row.id)}, {"winner", g.row.winner}, {"reason", g.row.reason}});
     env_.cancel(g.row.id);
     away_.erase(g.row.id);
     Event e;

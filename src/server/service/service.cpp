@@ -10,6 +10,7 @@
 #include "core/movegen.h"
 #include "notation/csa.h"
 #include "notation/western.h"
+#include "server/service/log.h"
 #include "server/service/pattern.h"
 
 namespace hisha::server::service {
@@ -287,6 +288,7 @@ Reply<void> Service::set_setting(std::string_view name, std::string_view key, st
 
 void Service::connect(std::string_view name, const std::shared_ptr<Listener>& l, std::string_view protocol) {
     connections_.push_back({l, name_key(name), std::string(protocol), env_.now()});
+    log_event("login", {{"user", name}, {"protocol", protocol}});
 }
 
 void Service::disconnect(const std::shared_ptr<Listener>& l) {

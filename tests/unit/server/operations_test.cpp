@@ -120,9 +120,38 @@ TEST(Operations, BadConfigAndBadOptionsStopWithAReason) {
     EXPECT_EQ(rc5, 2);
     auto [help, rc6] = run_server("--help");
     EXPECT_EQ(rc6, 0);
-    for (const char* opt : {"--db", "--text-port", "--csa-port", "--http-port", "--bind", "--static", "--days-per-move",
-                            "--password-cost", "--max-per-address", "--group-commit", "--csa-max-moves",
-                            "--idle-timeout", "--max-commands-per-second", "--config", "--bots", "--help"})
+    for (const char* opt :
+         {"--db", "--text-port", "--csa-port", "--http-port", "--bind", "--static", "--days-per-move",
+          "--password-cost", "--max-per-address", "--group-commit", "--csa-max-moves", "--idle-timeout",
+          "--max-commands-per-second", "--config", "--bots", "--help", "--log", "--csa-reconnect-grace"})
         EXPECT_TRUE(has(help, opt)) << opt;
     EXPECT_TRUE(has(help, "postgresql://"));
+}
+
+TEST(Operations, StructuredLogHasOneJsonObjectPerEvent) {
+    ServerProcess srv(temp_db("ops_log"));
+    {
+        LineClient a(srv.ports.at("csa")), b(srv.ports.at("csa"));
+        a.send_line("LOGIN alice lg-60-0-B,secret", "\n");
+        b.send_line("LOGIN bob lg-60-0-W,secret", "\n");
+        a.read_until("END Game_Summary\n");
+        b.read_until("END Game_Summary\n");
+        a.send_line("AGREE", "\n");
+        b.send_line("AGREE", "\n");
+        a.read_until("START:");
+        a.send_line("%TORYO", "\n");
+        b.read_until("#WIN\n");
+    }
+    srv.stop();
+    std::string log = srv.log_text();
+    for (const char* event : {"listening", "connect", "login", "game_created", "game_end", "disconnect", "shutdown"})
+        EXPECT_TRUE(has(log, std::string("\"event\":\"") + event + "\"")) << event << "\n" << log;
+    EXPECT_TRUE(has(log, "\"event\":\"login\",\"user\":\"alice\",\"protocol\":\"csa\"")) << log;
+    EXPECT_TRUE(has(log, "\"winner\":\"white\",\"reason\":\"resignation\"")) << log;
+    // Every line is one object.
+    std::size_t start = 0;
+    for (std::size_t nl; (nl = log.find('\n', start)) != std::string::npos; start = nl + 1) {
+        std::string line = log.substr(start, nl - start);
+        EXPECT_TRUE(line.starts_with("{\"ts\":\"") && line.ends_with("}")) << line;
+    }
 }

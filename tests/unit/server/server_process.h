@@ -23,13 +23,32 @@ namespace hisha::server::test {
 
 class ServerProcess {
 public:
-    std::map<std::string, int> ports;  // "text", "csa", "http"
+    std::map<std::string, int> ports;        // "text", "csa", "http"
+    std::string log_path = next_log_path();  // the server's stderr (structured log)
+
+    static std::string next_log_path() {
+        static int n = 0;
+        return "/tmp/hisha_server_log_" + std::to_string(getpid()) + "_" + std::to_string(++n) + ".log";
+    }
+    std::string log_text() const {
+        std::string out;
+        int fd = open(log_path.c_str(), O_RDONLY);
+        char buf[4096];
+        for (ssize_t n; fd >= 0 && (n = read(fd, buf, sizeof buf)) > 0;)
+            out.append(buf, std::size_t(n));
+        if (fd >= 0)
+            close(fd);
+        return out;
+    }
 
     explicit ServerProcess(std::string db, std::vector<std::string> extra = {})
         : db_(std::move(db)), extra_(std::move(extra)) {
         start();
     }
-    ~ServerProcess() { stop(); }
+    ~ServerProcess() {
+        stop();
+        unlink(log_path.c_str());
+    }
 
     void start() {
         int fds[2];
@@ -38,6 +57,11 @@ public:
         pid_ = fork();
         if (pid_ == 0) {
             dup2(fds[1], 1);
+            int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);  // the JSON log
+            if (log >= 0) {
+                dup2(log, 2);
+                close(log);
+            }
             close(fds[0]);
             close(fds[1]);
             std::vector<const char*> args = {
