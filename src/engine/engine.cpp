@@ -49,6 +49,8 @@ Engine::Engine() {
          "playing strength: 0 = 15 kyu ... 14 = 1 kyu, 15 = 1 dan ... 19 = 5 dan, 20 = full strength"},
         {"USI_LimitStrength", T::Check, "false", 0, 0, {}, "", "play at USI_Strength instead of full strength"},
         {"USI_Strength", T::Spin, "-15", -15, 5, {}, "", "grade when limited: -15..-1 kyu, 1..5 dan"},
+        {"MateSearchShare", T::Spin, "10", 0, 50, {}, "",
+         "% of a timed move's time first spent by the df-pn mate solver on the position (0 = off)"},
     };
     for (auto& o : options_) {
         o.value = o.default_value;
@@ -146,6 +148,7 @@ SearchOptions Engine::search_options() const {
     s.declaration_rule = option("EnteringKingRule") == "CSARule27";
     s.contempt = std::stoi(option("Contempt"));
     s.skill = skill();
+    s.mate_search_share = std::stoi(option("MateSearchShare"));
     return s;
 }
 

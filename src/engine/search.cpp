@@ -10,6 +10,7 @@
 #include "mate1ply.h"
 #include "movepick.h"
 #include "see.h"
+#include "tsume/solver.h"
 
 namespace hisha::engine {
 
@@ -617,6 +618,15 @@ void ThreadPool::run() {
             on_bestmove(r);
         return;
     }
+    SearchResult mate;
+    if (!main.root_moves.empty() && !declare && root_mate(mate)) {
+        while (!stop_ && (pondering_ || limits.infinite))
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        searching_ = false;
+        if (on_bestmove)
+            on_bestmove(mate);
+        return;
+    }
     if (!main.root_moves.empty() && !declare) {
         std::vector<std::thread> helpers;
         for (std::size_t i = 1; i < workers_.size(); ++i)
@@ -636,6 +646,41 @@ void ThreadPool::run() {
     searching_ = false;
     if (on_bestmove)
         on_bestmove(r);
+}
+
+bool ThreadPool::root_mate(SearchResult& out) {
+    // Only for timed moves at full strength: fixed depths and node counts (bench, tests, the
+    // skill levels) stay pure alpha-beta and deterministic.
+    if (options.mate_search_share <= 0 || options.skill < 20 || !time.limited() || limits.nodes || limits.depth
+        || limits.infinite)
+        return false;
+    int budget_ms = time.optimum() * options.mate_search_share / 100;
+    if (budget_ms < 2)
+        return false;
+    if (!mate_solver_)
+        mate_solver_ = std::make_unique<tsume::Solver>();
+    tsume::Limits l;
+    l.time_limit_s = budget_ms / 1000.0;
+    l.memory_mb = 16;
+    l.shortest = false;  // any forced mate wins; alpha-beta finds the short ones itself
+    l.stop = &stop_;
+    const Worker& main = *workers_[0];
+    tsume::Result r = mate_solver_->solve(*main.pos, l);
+    if (r.status != tsume::Status::Mate || r.pv.empty() || !main.pos->legal(r.pv[0]))
+        return false;
+    out = SearchResult{r.pv[0], r.pv.size() > 1 ? r.pv[1] : Move::none(), mate_in(r.length), 0, r.nodes};
+    if (on_info) {
+        SearchInfo info;
+        info.depth = info.seldepth = r.length;
+        info.score = out.score;
+        info.nodes = r.nodes;
+        info.time_ms = std::max(1, time.elapsed());
+        info.nps = r.nodes * 1000 / std::uint64_t(info.time_ms);
+        info.hashfull = tt.hashfull();
+        info.pv = r.pv;
+        on_info(info);
+    }
+    return true;
 }
 
 SearchResult ThreadPool::result() const {

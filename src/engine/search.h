@@ -61,12 +61,19 @@ struct SearchOptions {
     bool declaration_rule = true;  // CSA 27-point rule
     int contempt = 0;              // draw score from the engine's view (positive avoids draws)
     int skill = 20;                // 0 (15 kyu) .. 19 (5 dan), 20 = full strength
+    int mate_search_share = 10;    // % of a timed move's optimum spent on a df-pn mate search first
 };
 
 /// Nodes a search may spend at a skill level below 20 (weaker levels see less).
 std::uint64_t skill_nodes(int skill);
 
 class ThreadPool;
+
+}  // namespace hisha::engine
+namespace hisha::tsume {
+class Solver;
+}
+namespace hisha::engine {
 
 /// The state of one search thread.
 class Worker {
@@ -155,6 +162,9 @@ private:
     friend class Worker;
     void run();
     SearchResult result() const;
+    /// A df-pn mate search of the root within a share of the move's time: the mate, or none.
+    bool root_mate(SearchResult& out);
+    std::unique_ptr<tsume::Solver> mate_solver_;
 
     std::vector<std::unique_ptr<Worker>> workers_;
     std::thread main_;
