@@ -195,6 +195,11 @@ export function analysisView(arg: string): View {
     board.setArrows(sorted.map((l) => l.pv.slice(0, 1).map((m) => m.usi)));
   }
   const offLive = app.live?.on((e) => {
+    if (e.type === 'error' && typeof e.tag === 'string' && (e.tag.startsWith('pos-') || e.tag.startsWith('graph-'))) {
+      graphRun = undefined;
+      clear(engineOut, h('p.error', e.message));
+      return;
+    }
     if (e.type === 'analysis') {
       const l: Line = { cp: e.cp, mate: e.mate, depth: e.depth, pv: e.pv };
       if (graphRun && e.tag === `graph-${graphRun.ply}`) {

@@ -75,7 +75,11 @@ public:
         : ws_(std::move(socket)), server_(server), user_(std::move(user)) {}
     void start(http::request<http::string_body> req);
     void deliver(const service::Event& e) override;
-    ~WsSession() override { stop_analysis(); }
+    ~WsSession() override {
+        stop_analysis();
+        if (engine_)
+            --*engines_;
+    }
     void send(std::string text);
     void close() {
         boost::system::error_code ec;
@@ -99,6 +103,7 @@ private:
     nlohmann::json line_json(const std::vector<core::Move>& pv) const;
 
     std::unique_ptr<engine::Engine> engine_;
+    std::shared_ptr<int> engines_;  // the server's count of analysis engines (shared: outlives either side)
     std::string analysis_sfen_;
     int analysis_id_ = 0;
     nlohmann::json analysis_tag_;
@@ -128,6 +133,9 @@ struct HttpServer::Impl {
     tcp::acceptor* acceptor = nullptr;
     std::set<std::weak_ptr<WsSession>, std::owner_less<std::weak_ptr<WsSession>>> sockets;
     bool stopping = false;
+    // Analysis engines (one per WebSocket session that asked for one), at most MAX_ANALYSIS.
+    static constexpr int MAX_ANALYSIS = 8;
+    std::shared_ptr<int> analysis_engines = std::make_shared<int>(0);
     // The tsume solver runs on a thread of its own, one problem at a time.
     asio::thread_pool solver_pool{1};
     tsume::Solver solver;
@@ -401,6 +409,15 @@ void WsSession::analyze(const nlohmann::json& in) {
         return;
     }
     if (!engine_) {
+        if (*server_.analysis_engines >= HttpServer::Impl::MAX_ANALYSIS) {
+            send(json{{"type", "error"},
+                      {"message", "the server is analysing for too many people; try again later"},
+                      {"tag", analysis_tag_}}
+                     .dump());
+            return;
+        }
+        engines_ = server_.analysis_engines;
+        ++*engines_;
         engine_ = std::make_unique<engine::Engine>();
         engine_->set_option("USI_Hash", "32");
         engine_->set_option("Threads", "1");

@@ -244,6 +244,12 @@ async function main() {
     await shot(bob, 'engine-game-japanese');
     await bob.click('#me button[name=lang]');
     await bob.selectOption('select[name=notation]', 'western');
+    // Resigning (the page asks first).
+    bob.once('dialog', (d) => d.accept());
+    await bob.click('button[name=resign]');
+    await bob.waitForSelector('.banner:not([hidden])', { timeout: T });
+    assert.match(await bob.textContent('.banner'), /White wins \(resignation\)/);
+    assert.equal(await bob.locator('button[name=resign]').isVisible(), false, 'no resign button once the game is over');
     console.log('web: the game page survived a server restart and play went on');
 
     // --- a KIF file, stepped through
