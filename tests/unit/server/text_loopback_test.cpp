@@ -252,3 +252,53 @@ TEST(TextLoopback, KanjiBoardsInEachEncodingAndPieceNameStyles) {
     alice->drain();
     EXPECT_TRUE(has(alice->cmd("SET PSTYLE 9"), "Error:"));
 }
+
+// The commands the other tests leave out: HANDICAP as the first move, RESIGN with its
+// confirmation, DECLARE refused, PASSWORD, the REFRESH, STATS, OBSERVE, PUSH and EXIT aliases.
+TEST(TextLoopback, HandicapResignPasswordAndAliases) {
+    ServerProcess srv(temp_db("text_more"));
+    auto alice = login(srv, "alice");
+    auto bob = login(srv, "bob");
+    EXPECT_TRUE(has(alice->cmd("NEW bob W"), "Challenge 1 added"));
+    EXPECT_TRUE(has(bob->cmd("N 1"), "game 1"));  // bob is Black
+    alice->read_until("accepted");
+    alice->drain();
+    EXPECT_TRUE(has(bob->cmd("REFRESH 1"), "Black (bob) to move"));
+    EXPECT_TRUE(has(bob->cmd("HANDICAP"), "usage: HANDICAP"));
+    std::string h = bob->cmd("HANDICAP L@1a", "<p,o,n,y> ");
+    if (has(h, "<p,o,n,y>"))
+        h = bob->cmd("y");
+    EXPECT_TRUE(has(h, "you played")) << h;
+    EXPECT_TRUE(has(bob->cmd("B 1"), "White (alice) to move"));
+    alice->cmd("B 1");
+    EXPECT_TRUE(has(alice->cmd("RESIGN", "(yes/no) "), "resign game 1"));
+    EXPECT_TRUE(has(alice->cmd("no"), "Resignation not made."));
+    EXPECT_TRUE(has(alice->cmd("RESIGN", "(yes/no) "), "resign game 1"));
+    EXPECT_TRUE(has(alice->cmd("yes"), "You resigned game 1."));
+    EXPECT_TRUE(has(bob->read_until("is over"), "Game 1"));
+    bob->drain();
+    // A declaration without the entering king's conditions loses (the CSA rule).
+    EXPECT_TRUE(has(alice->cmd("NEW bob W"), "Challenge 2 added"));
+    EXPECT_TRUE(has(bob->cmd("N 2"), "game 2"));
+    alice->read_until("accepted");
+    alice->drain();
+    EXPECT_TRUE(has(play(*bob, "P-7f"), "you played"));
+    alice->drain();
+    alice->cmd("B 2");
+    std::string declared = alice->cmd("DECLARE");
+    EXPECT_TRUE(has(declared, "declaration failed")) << declared;
+    EXPECT_TRUE(has(declared + alice->drain(), "Black wins by illegal move")) << declared;
+
+    EXPECT_TRUE(has(alice->cmd("PASSWORD wrong newsecret"), "Error:"));
+    EXPECT_TRUE(has(alice->cmd("PASSWORD secret newsecret"), "Password changed."));
+    EXPECT_TRUE(has(alice->cmd("STATS alice"), "alice"));
+    EXPECT_TRUE(has(alice->cmd("OBSERVE 1"), "Watching game 1"));
+    EXPECT_TRUE(has(alice->cmd("PUSH"), "not offered"));
+    alice->send_line("EXIT");
+    EXPECT_TRUE(has(alice->read_until("Bye."), "Bye."));
+    EXPECT_TRUE(alice->closed_by_peer());
+    LineClient again(srv.ports.at("text"));
+    again.read_until("hisha> ");
+    EXPECT_TRUE(has(again.cmd("LOGIN alice secret"), "incorrect"));
+    EXPECT_TRUE(has(again.cmd("LOGIN alice newsecret"), "Welcome, alice"));
+}
