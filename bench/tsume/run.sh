@@ -15,7 +15,7 @@
 # row, peak memory; the longest mate proved and its time. Verdicts: exact (the stated answer, a
 # verified line), proved (a verified shortest mate under ordinary rules where the row states
 # only a published tsume-convention length, basis C), unsolved (time out), WRONG (contradicts a
-# verified length), BADLINE (the line fails the replay).
+# verified length, or `nomate` for a row with a published mate), BADLINE (the line fails the replay).
 # Time limits count the solver's CPU time (the machine is shared; TSUME_CLOCK=wall counts wall
 # time instead); CPU times shown are user + system of the whole process (table set-up included).
 # Environment: TSUME_MEMORY (table MB of the short rows, default 256), TSUME_LONG_MEMORY (table
@@ -101,7 +101,7 @@ run_one() {
         verdict=exact
     elif [[ "$verify" == ERROR ]]; then
         verdict=BADLINE
-    elif [[ "$found" =~ ^-?[0-9]+$ && "$basis" != C* ]]; then
+    elif [[ "$found" =~ ^-?[0-9]+$ && ("$basis" != C* || "$found" == -1) ]]; then
         verdict=WRONG  # a mate (or nomate) contradicting a verified answer
     elif [[ "$found" =~ ^[0-9]+$ ]]; then
         verdict=proved  # proved shortest under ordinary rules; the row states a tsume-convention length
