@@ -712,7 +712,7 @@ void Service::arm_timer(LiveGame& g) {
     }
     Millis allowed = g.deadline();
     Millis at = g.row.turn_started + allowed + (g.row.tc.csa_seconds ? 0 : 1);
-    if (auto a = away_.find(g.row.id); a != away_.end())
+    for (auto [a, end] = away_.equal_range(g.row.id); a != end; ++a)
         at = std::min(at, a->second.until);
     env_.schedule(g.row.id, at);
 }
@@ -721,7 +721,13 @@ void Service::csa_away(std::string_view user, std::int64_t game_id) {
     LiveGame* g = live(game_id);
     if (!g || !g->active() || config_.csa_reconnect_grace_ms <= 0)
         return forfeit(user, game_id, core::EndReason::Resignation, "disconnected");
-    away_[game_id] = Away{std::string(user), env_.now() + config_.csa_reconnect_grace_ms};
+    auto [a, end] = away_.equal_range(game_id);
+    for (; a != end; ++a)
+        if (name_key(a->second.user) == name_key(user))
+            break;
+    if (a != end)
+        away_.erase(a);
+    away_.emplace(game_id, Away{std::string(user), env_.now() + config_.csa_reconnect_grace_ms});
     arm_timer(*g);
 }
 
@@ -741,10 +747,12 @@ std::int64_t Service::csa_return(std::string_view user) {
 }
 
 void Service::on_timer(std::int64_t game_id) {
-    if (auto a = away_.find(game_id); a != away_.end() && env_.now() >= a->second.until) {
-        std::string user = a->second.user;
-        away_.erase(a);
-        return forfeit(user, game_id, core::EndReason::Resignation, "disconnected");
+    for (auto [a, end] = away_.equal_range(game_id); a != end; ++a) {
+        if (env_.now() >= a->second.until) {
+            std::string user = a->second.user;
+            away_.erase(a);
+            return forfeit(user, game_id, core::EndReason::Resignation, "disconnected");
+        }
     }
     auto it = games_.find(game_id);
     if (it == games_.end() || !it->second->active())

@@ -260,13 +260,12 @@ private:
     std::map<std::string, std::string> last_tell_;
     std::vector<std::pair<std::weak_ptr<Listener>, Event>> pending_;
     bool flushing_ = false;
-    std::set<std::int64_t> to_publish_;
+    std::set<std::int64_t> to_publish_;  // games changed, announced to other servers once durable
     struct Away {
         std::string user;
         Millis until = 0;
     };
-    std::map<std::int64_t, Away>
-        away_;  // CSA players gone from running games, by game  // games changed, announced to other servers once durable
+    std::multimap<std::int64_t, Away> away_;  // CSA players gone from running games, by game
 };
 
 /// The lower-case key of a name (names are case-insensitive).

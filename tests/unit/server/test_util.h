@@ -57,7 +57,8 @@ struct Fixture {
     std::unique_ptr<service::Service> svc;
 
     bool group_commit = false;
-    std::string url;  // the store: sqlite:<path> unless given (a PostgreSQL URL)
+    service::Millis csa_grace_ms = 0;  // Config::csa_reconnect_grace_ms at the next reopen()
+    std::string url;                   // the store: sqlite:<path> unless given (a PostgreSQL URL)
     explicit Fixture(const std::string& tag, bool group = false, std::string store_url = {})
         : path(temp_db(tag)), group_commit(group), url(store_url.empty() ? "sqlite:" + path : std::move(store_url)) {
         reopen();
@@ -74,6 +75,7 @@ struct Fixture {
         cfg.password_ops = 1;
         cfg.password_mem = 8192;
         cfg.group_commit = group_commit;
+        cfg.csa_reconnect_grace_ms = csa_grace_ms;
         svc = std::make_unique<service::Service>(*store, env, cfg);
         auto r = svc->start();
         if (!r)
