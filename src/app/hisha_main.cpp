@@ -9,6 +9,7 @@
 #include "bench_command.h"
 #include "match_command.h"
 #include "convert_command.h"
+#include "book_command.h"
 #include "csa_command.h"
 #include "gnushogi_args.h"
 #include "perft_command.h"
@@ -28,6 +29,7 @@ void usage() {
         "       hisha selfplay --games N --out FILE          positions with results for tuning\n"
         "       hisha tune DATA... [--emit-header PATH]      fit the evaluation to game results\n"
         "       hisha convert [--to FORMAT] IN [OUT]         convert a game record (kif ki2 csa psn western sfen usi)\n"
+        "       hisha book build --out FILE RECORDS...      an opening book from game records (also: book show)\n"
         "       hisha tsume [--time-limit S] [FILE|-]        solve mating problems (shortest mate; --help)\n"
         "       hisha csa --host H --port P --user U --password P [--engine CMD] [--games N]   play on a CSA server (--help)\n"
         "       hisha help                                   this text");
@@ -49,6 +51,8 @@ int main(int argc, char** argv) {
         return hisha::app::bench_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "csa") == 0)
         return hisha::app::csa_command(argc - 2, argv + 2);
+    if (argc >= 2 && std::strcmp(argv[1], "book") == 0)
+        return hisha::app::book_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "match") == 0)
         return hisha::app::match_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "usi") == 0) {

@@ -31,6 +31,9 @@ const char* const BENCH_POSITIONS[] = {
 };
 }  // namespace
 
+// The built-in opening book (book/default_book.sfen, compiled in).
+extern const char DEFAULT_BOOK_TEXT[];
+
 Engine::Engine() {
     using T = EngineOption::Type;
     options_ = {
@@ -44,7 +47,8 @@ Engine::Engine() {
          "whether an entering-king declaration wins (bestmove win)"},
         {"Contempt", T::Spin, "0", -1000, 1000, {}, "", "centipawns by which a draw counts as a loss for the engine"},
         {"OwnBook", T::Check, "true", 0, 0, {}, "", "play from the opening book when it has the position"},
-        {"BookFile", T::Filename, "", 0, 0, {}, "", "opening book: GNU Shogi text book or SFEN book"},
+        {"BookFile", T::Filename, "", 0, 0, {}, "",
+         "opening book: GNU Shogi text book or SFEN book (empty: the built-in book)"},
         {"Skill", T::Spin, "20", 0, 20, {}, "",
          "playing strength: 0 = 15 kyu ... 14 = 1 kyu, 15 = 1 dan ... 19 = 5 dan, 20 = full strength"},
         {"USI_LimitStrength", T::Check, "false", 0, 0, {}, "", "play at USI_Strength instead of full strength"},
@@ -121,9 +125,11 @@ void Engine::apply(const EngineOption& o) {
         pool_.minimum_thinking = std::stoi(o.value);
     else if (o.name == "BookFile") {
         book_.clear();
-        if (!o.value.empty())
-            if (auto r = book_.load_file(o.value); !r)
-                book_error_ = r.error().to_string();
+        if (o.value.empty()) {
+            if (auto r = book_.load(DEFAULT_BOOK_TEXT); !r)
+                book_error_ = "built-in book: " + r.error().to_string();
+        } else if (auto r = book_.load_file(o.value); !r)
+            book_error_ = r.error().to_string();
     }
 }
 
@@ -159,7 +165,10 @@ void Engine::go(const core::Position& pos, const Limits& limits, std::function<v
     pool_.on_info = std::move(on_info);
     pool_.on_bestmove = std::move(on_bestmove);
     pool_.book_move = Move::none();
-    if (option("OwnBook") == "true" && !book_.empty()) {
+    // The book serves timed moves of games; analysis (infinite, ponder) and fixed-depth or node
+    // searches (tests, bench, strength levels) think from the first move.
+    bool game_move = limits.use_time() && !limits.infinite && !limits.ponder;
+    if (game_move && option("OwnBook") == "true" && !book_.empty()) {
         Move m = book_.probe(pos, rng_);
         if (m && (search_moves.empty() || std::find(search_moves.begin(), search_moves.end(), m) != search_moves.end()))
             pool_.book_move = m;

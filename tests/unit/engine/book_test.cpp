@@ -121,8 +121,11 @@ TEST(Engine, PlaysFromItsBookAndNotWhenOff) {
     EXPECT_EQ(e.set_option("BookFile", path), "");
     Position start;
     Limits l;
-    l.depth = 3;
+    l.movetime = 200;
     EXPECT_EQ(to_usi(e.search(start, l).best), "9g9f");
+    Limits depth;  // fixed-depth searches think from the first move
+    depth.depth = 3;
+    EXPECT_NE(to_usi(e.search(start, depth).best), "9g9f");
     e.set_option("OwnBook", "false");
     EXPECT_NE(to_usi(e.search(start, l).best), "9g9f");
     EXPECT_NE(e.set_option("BookFile", "/nonexistent/book.txt"), "");
@@ -156,4 +159,30 @@ TEST(Skill, WeakLevelsStaySmallAndChooseAmongGoodMoves) {
     Position mate;
     ASSERT_TRUE(mate.set("4k4/9/4P4/9/9/9/9/9/4K4 b G 1").has_value());
     EXPECT_EQ(to_usi(e.search(mate, l).best), "G*5b");
+}
+
+TEST(Engine, HasABuiltInBookWhenNoBookFileIsSet) {
+    Engine e;
+    Position start;
+    auto moves = e.book().moves(start);
+    ASSERT_FALSE(moves.empty()) << "the built-in book (src/engine/book/default_book.sfen) has no start position";
+    Limits l;
+    l.movetime = 200;
+    std::string best = to_usi(e.search(start, l).best);
+    bool from_book = false;
+    for (const auto& m : moves)
+        from_book |= to_usi(start.to_move(m.move)) == best;
+    EXPECT_TRUE(from_book) << best;
+    // A BookFile replaces it; setting the option back to empty brings it back.
+    std::string path = testing::TempDir() + "hisha_book_test2.txt";
+    {
+        FILE* f = std::fopen(path.c_str(), "w");
+        ASSERT_TRUE(f);
+        std::fputs("1g1f\n", f);
+        std::fclose(f);
+    }
+    EXPECT_EQ(e.set_option("BookFile", path), "");
+    EXPECT_EQ(e.book().moves(start).size(), 1u);
+    EXPECT_EQ(e.set_option("BookFile", ""), "");
+    EXPECT_EQ(e.book().moves(start).size(), moves.size());
 }

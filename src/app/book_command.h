@@ -1,0 +1,9 @@
+// `hisha book build|show`: opening books from game records, and a look into a book.
+#pragma once
+
+namespace hisha::app {
+
+/// argv after "book". Returns the process exit status (0 ok, 1 failure, 2 usage).
+int book_command(int argc, char** argv);
+
+}  // namespace hisha::app
