@@ -20,12 +20,11 @@
 namespace hisha::app {
 namespace {
 
-const char* USAGE =
-    "usage: hisha book build [--plies N] [--min-weight W] --out FILE RECORD|DIR...\n"
-    "       hisha book show BOOK [SFEN|startpos]\n"
-    "  build: an SFEN book from the first N plies (default 30) of each record's main line; moves\n"
-    "  played fewer than W times (default 1; a winner's move counts 2) are left out.\n"
-    "  show: the book moves of a position (default: the start position) with their weights.\n";
+const char* USAGE = "usage: hisha book build [--plies N] [--min-weight W] --out FILE RECORD|DIR...\n"
+                    "       hisha book show BOOK [SFEN|startpos]\n"
+                    "  build: an SFEN book from the first N plies (default 30) of each record's main line; moves\n"
+                    "  played fewer than W times (default 1; a winner's move counts 2) are left out.\n"
+                    "  show: the book moves of a position (default: the start position) with their weights.\n";
 
 bool read_file(const std::filesystem::path& path, std::string& out) {
     std::ifstream f(path, std::ios::binary);
@@ -44,9 +43,7 @@ bool parse_int(const char* text, int lo, int hi, int& v) {
     return true;
 }
 
-bool is_record(const std::filesystem::path& p) {
-    return notation::format_from_extension(p.string()).has_value();
-}
+bool is_record(const std::filesystem::path& p) { return notation::format_from_extension(p.string()).has_value(); }
 
 int build(int argc, char** argv) {
     int plies = 30, min_weight = 1;

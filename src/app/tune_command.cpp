@@ -35,12 +35,18 @@ int selfplay_command(int argc, char** argv) {
     for (int i = 0; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-        if (a == "--games") o.games = std::stoi(next());
-        else if (a == "--nodes") o.nodes = std::stoull(next());
-        else if (a == "--threads") o.threads = std::stoi(next());
-        else if (a == "--seed") o.seed = std::stoull(next());
-        else if (a == "--random-plies") o.random_plies = std::stoi(next());
-        else if (a == "--out") out = next();
+        if (a == "--games")
+            o.games = std::stoi(next());
+        else if (a == "--nodes")
+            o.nodes = std::stoull(next());
+        else if (a == "--threads")
+            o.threads = std::stoi(next());
+        else if (a == "--seed")
+            o.seed = std::stoull(next());
+        else if (a == "--random-plies")
+            o.random_plies = std::stoi(next());
+        else if (a == "--out")
+            out = next();
         else {
             std::fprintf(stderr, "usage: hisha selfplay --games N [--nodes K] [--threads T] [--seed S] --out FILE\n");
             return 2;
@@ -88,7 +94,8 @@ int tune_command(int argc, char** argv) {
             char* end = nullptr;
             v = std::strtod(text, &end);
             if (!*text || *end || !(v >= lo && v <= hi)) {
-                std::fprintf(stderr, "hisha tune: %s needs a number from %g to %g, got '%s'\n", a.c_str(), lo, hi, text);
+                std::fprintf(stderr, "hisha tune: %s needs a number from %g to %g, got '%s'\n", a.c_str(), lo, hi,
+                             text);
                 return false;
             }
             return true;

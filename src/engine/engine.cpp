@@ -43,17 +43,41 @@ Engine::Engine() {
         {"USI_Ponder", T::Check, "false", 0, 0, {}, "", "think on the opponent's time"},
         {"NetworkDelay", T::Spin, "120", 0, 10000, {}, "", "ms kept in reserve on every move"},
         {"MinimumThinkingTime", T::Spin, "20", 0, 10000, {}, "", "least ms spent on a move"},
-        {"EnteringKingRule", T::Combo, "CSARule27", 0, 0, {"NoEnteringKing", "CSARule27"}, "",
+        {"EnteringKingRule",
+         T::Combo,
+         "CSARule27",
+         0,
+         0,
+         {"NoEnteringKing", "CSARule27"},
+         "",
          "whether an entering-king declaration wins (bestmove win)"},
         {"Contempt", T::Spin, "0", -1000, 1000, {}, "", "centipawns by which a draw counts as a loss for the engine"},
         {"OwnBook", T::Check, "true", 0, 0, {}, "", "play from the opening book when it has the position"},
-        {"BookFile", T::Filename, "", 0, 0, {}, "",
+        {"BookFile",
+         T::Filename,
+         "",
+         0,
+         0,
+         {},
+         "",
          "opening book: GNU Shogi text book or SFEN book (empty: the built-in book)"},
-        {"Skill", T::Spin, "20", 0, 20, {}, "",
+        {"Skill",
+         T::Spin,
+         "20",
+         0,
+         20,
+         {},
+         "",
          "playing strength: 0 = 15 kyu ... 14 = 1 kyu, 15 = 1 dan ... 19 = 5 dan, 20 = full strength"},
         {"USI_LimitStrength", T::Check, "false", 0, 0, {}, "", "play at USI_Strength instead of full strength"},
         {"USI_Strength", T::Spin, "-15", -15, 5, {}, "", "grade when limited: -15..-1 kyu, 1..5 dan"},
-        {"MateSearchShare", T::Spin, "10", 0, 50, {}, "",
+        {"MateSearchShare",
+         T::Spin,
+         "10",
+         0,
+         50,
+         {},
+         "",
          "% of a timed move's time first spent by the df-pn mate solver on the position (0 = off)"},
     };
     for (auto& o : options_) {
@@ -92,7 +116,8 @@ std::string Engine::set_option(const std::string& name, const std::string& value
             break;
         }
         case EngineOption::Type::Combo: {
-            auto it = std::find_if(o.vars.begin(), o.vars.end(), [&](const std::string& s) { return lower(s) == lower(value); });
+            auto it = std::find_if(o.vars.begin(), o.vars.end(),
+                                   [&](const std::string& s) { return lower(s) == lower(value); });
             if (it == o.vars.end())
                 return "option " + o.name + ": '" + value + "' is not one of its choices";
             o.value = *it;
@@ -181,7 +206,8 @@ void Engine::ponderhit() { pool_.ponderhit(); }
 void Engine::wait() { pool_.wait(); }
 void Engine::new_game() { pool_.clear(); }
 
-SearchResult Engine::search(const core::Position& pos, const Limits& limits, std::function<void(const SearchInfo&)> on_info) {
+SearchResult Engine::search(const core::Position& pos, const Limits& limits,
+                            std::function<void(const SearchInfo&)> on_info) {
     std::promise<SearchResult> done;
     go(pos, limits, std::move(on_info), [&](const SearchResult& r) { done.set_value(r); });
     SearchResult r = done.get_future().get();

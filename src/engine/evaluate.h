@@ -36,18 +36,19 @@ constexpr int relative_index(core::Color owner, core::Square piece, core::Square
 /// The parameters of the default evaluation (all in centipawns, from Black's view of a
 /// Black piece; White uses the mirror).
 struct EvalParams {
-    std::array<int, core::PIECE_TYPE_NB> board{};                 // material on the board
-    std::array<std::array<int, 19>, core::HAND_TYPE_NB> hand{};   // value of the n-th piece in hand (cumulative)
+    std::array<int, core::PIECE_TYPE_NB> board{};                // material on the board
+    std::array<std::array<int, 19>, core::HAND_TYPE_NB> hand{};  // value of the n-th piece in hand (cumulative)
     std::array<std::array<int, REL_NB>, core::PIECE_TYPE_NB> own_king{};    // placement near one's own king
     std::array<std::array<int, REL_NB>, core::PIECE_TYPE_NB> enemy_king{};  // placement near the enemy king
-    std::array<int, 9> king_rank{};        // the king's rank from its owner's side (0 = far)
+    std::array<int, 9> king_rank{};           // the king's rank from its owner's side (0 = far)
     std::array<int, 9> attacked_near_king{};  // by the number of enemy-attacked squares next to the king
-    int hand_threat = 0;                   // per attacked empty square next to the king, if the enemy holds pieces
+    int hand_threat = 0;                      // per attacked empty square next to the king, if the enemy holds pieces
     int tempo = 0;
     /// Sliders by the number of squares they reach (empty or enemy): lance, bishop, rook, horse, dragon.
     std::array<std::array<int, 21>, 5> mobility{};
-    std::array<int, 9> king_escape{};      // squares next to the king it may step to safely
-    std::array<int, core::HAND_TYPE_NB> hand_threat_by{};  // per attacked empty square next to the king, per kind the enemy holds
+    std::array<int, 9> king_escape{};  // squares next to the king it may step to safely
+    std::array<int, core::HAND_TYPE_NB>
+        hand_threat_by{};  // per attacked empty square next to the king, per kind the enemy holds
     /// By the enemy's pressure on the king: its pieces within two squares plus its pieces in hand
     /// other than pawns (0..15).
     std::array<int, 16> king_pressure{};

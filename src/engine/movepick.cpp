@@ -78,9 +78,7 @@ Move MovePicker::next_move(bool skip_quiets) {
         switch (stage_) {
         case MAIN_TT:
         case EVASION_TT:
-        case QSEARCH_TT:
-            ++stage_;
-            return tt_move_;
+        case QSEARCH_TT: ++stage_; return tt_move_;
 
         case CAPTURE_INIT:
         case QCAPTURE_INIT:

@@ -79,10 +79,10 @@ void Worker::iterative_deepening() {
             // Aspiration window around the previous score of this line.
             Value prev = root_moves[pv_index_].average;
             Value delta = 20 + std::abs(prev) / 20;
-            Value alpha = root_depth_ >= 4 && prev != -VALUE_INFINITE ? std::max(prev - delta, -VALUE_INFINITE)
-                                                                       : -VALUE_INFINITE;
-            Value beta = root_depth_ >= 4 && prev != -VALUE_INFINITE ? std::min(prev + delta, VALUE_INFINITE)
-                                                                      : VALUE_INFINITE;
+            Value alpha =
+                root_depth_ >= 4 && prev != -VALUE_INFINITE ? std::max(prev - delta, -VALUE_INFINITE) : -VALUE_INFINITE;
+            Value beta =
+                root_depth_ >= 4 && prev != -VALUE_INFINITE ? std::min(prev + delta, VALUE_INFINITE) : VALUE_INFINITE;
             while (true) {
                 best = search<ROOT>(ss, alpha, beta, root_depth_, false);
                 std::stable_sort(root_moves.begin() + pv_index_, root_moves.end());
@@ -165,7 +165,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
     constexpr bool PV_NODE = NT != NON_PV;
     constexpr bool ROOT_NODE = NT == ROOT;
     if (depth <= 0)
-        return qsearch<PV_NODE ? PV : NON_PV>(ss, alpha, beta);
+        return qsearch < PV_NODE ? PV : NON_PV > (ss, alpha, beta);
 
     Position& p = *pos;
     Move pv[MAX_PLY + 1];
@@ -336,8 +336,8 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
             return VALUE_ZERO;
 
         if (ROOT_NODE) {
-            RootMove& rm = *std::find_if(root_moves.begin(), root_moves.end(),
-                                         [&](const RootMove& r) { return r.move == m; });
+            RootMove& rm =
+                *std::find_if(root_moves.begin(), root_moves.end(), [&](const RootMove& r) { return r.move == m; });
             rm.average = rm.average == -VALUE_INFINITE ? v : (2 * v + rm.average) / 3;
             if (mc == 1 || v > alpha) {
                 rm.score = v;
@@ -535,9 +535,7 @@ void Worker::report(int depth, Value alpha, Value beta) {
 
 // --- ThreadPool
 
-std::uint64_t skill_nodes(int skill) {
-    return std::uint64_t(100.0 * std::pow(1.65, std::clamp(skill, 0, 19)));
-}
+std::uint64_t skill_nodes(int skill) { return std::uint64_t(100.0 * std::pow(1.65, std::clamp(skill, 0, 19))); }
 
 ThreadPool::ThreadPool() : evaluator(make_default_evaluator()) { set_threads(1); }
 
@@ -704,8 +702,10 @@ SearchResult ThreadPool::result() const {
         Value top = main.root_moves[0].score;
         std::vector<double> w;
         for (int i = 0; i < n; ++i) {
-            Value sc = main.root_moves[i].score == -VALUE_INFINITE ? main.root_moves[i].previous_score : main.root_moves[i].score;
-            w.push_back(is_mate_score(top) || sc == -VALUE_INFINITE ? (i == 0 ? 1.0 : 0.0) : std::exp((sc - top) / temperature));
+            Value sc = main.root_moves[i].score == -VALUE_INFINITE ? main.root_moves[i].previous_score
+                                                                   : main.root_moves[i].score;
+            w.push_back(is_mate_score(top) || sc == -VALUE_INFINITE ? (i == 0 ? 1.0 : 0.0)
+                                                                    : std::exp((sc - top) / temperature));
         }
         std::mt19937_64 rng(std::random_device{}());
         std::discrete_distribution<int> pick(w.begin(), w.end());

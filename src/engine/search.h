@@ -38,7 +38,7 @@ struct SearchInfo {
 };
 
 struct SearchResult {
-    core::Move best;    // none when there is no legal move; Move::win() for a declaration
+    core::Move best;  // none when there is no legal move; Move::win() for a declaration
     core::Move ponder;
     Value score = 0;
     int depth = 0;
@@ -133,8 +133,8 @@ public:
 
     /// Starts a search of pos (cloned, with its history) in the background. `start_time` is
     /// when the request arrived (time limits count from it).
-    void start(const core::Position& pos, const Limits& limits, const SearchOptions& opts,
-               TimePoint start_time, std::vector<core::Move> search_moves = {});
+    void start(const core::Position& pos, const Limits& limits, const SearchOptions& opts, TimePoint start_time,
+               std::vector<core::Move> search_moves = {});
     void stop() { stop_ = true; }
     void ponderhit();
     /// Blocks until the current search (if any) has reported its best move.
@@ -153,9 +153,9 @@ public:
     SearchOptions options;
     TimeManager time;
     std::uint64_t nodes_searched() const;
-    core::Move book_move;       // when set, start() reports it without searching
+    core::Move book_move;  // when set, start() reports it without searching
     core::Color root_color = core::BLACK;
-    int network_delay = 120;   // ms kept in reserve on every move
+    int network_delay = 120;    // ms kept in reserve on every move
     int minimum_thinking = 20;  // ms
 
 private:

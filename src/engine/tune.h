@@ -21,9 +21,9 @@ struct TuneSample {
 struct TuneOptions {
     int epochs = 300;
     double learning_rate = 2.0;
-    double scale = 0;  // centipawns per logit unit; 0 = fit it first
-    int min_count = 1;   // parameters used by fewer samples keep their values (too little evidence)
-    double l2 = 0;       // pull towards the starting values: l2 * sum (value - start)^2 added to the loss
+    double scale = 0;   // centipawns per logit unit; 0 = fit it first
+    int min_count = 1;  // parameters used by fewer samples keep their values (too little evidence)
+    double l2 = 0;      // pull towards the starting values: l2 * sum (value - start)^2 added to the loss
     std::function<void(int epoch, double loss)> progress;
 };
 
@@ -41,8 +41,8 @@ double tune(const std::vector<TuneSample>& samples, EvalParams& p, TuneOptions o
 
 struct SelfPlayOptions {
     int games = 100;
-    std::uint64_t nodes = 5000;   // per move
-    int random_plies = 6;         // random legal moves at the start, for variety
+    std::uint64_t nodes = 5000;  // per move
+    int random_plies = 6;        // random legal moves at the start, for variety
     int max_plies = 320;
     int threads = 1;
     std::uint64_t seed = 1;

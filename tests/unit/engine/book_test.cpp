@@ -103,7 +103,7 @@ TEST(Book, BuiltFromRecordsCountsTheWinnersMovesTwice) {
     ASSERT_EQ(b.moves(start).size(), 1u);
     EXPECT_EQ(b.moves(start)[0].weight, 2);  // Black lost: 1 per game
     auto p = after("7g7f");
-    EXPECT_EQ(b.moves(*p)[0].weight, 4);  // White won: 2 per game
+    EXPECT_EQ(b.moves(*p)[0].weight, 4);                // White won: 2 per game
     EXPECT_TRUE(b.moves(*after("7g7f 3c3d")).empty());  // beyond 2 plies
     b.prune(3);
     EXPECT_TRUE(b.moves(start).empty());

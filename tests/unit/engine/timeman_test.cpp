@@ -46,7 +46,7 @@ TEST(TimeManager, MainTimePlusByoyomi) {
     l.time[BLACK] = 600000;
     l.byoyomi = 10000;
     TimeManager t = plan(l);
-    EXPECT_GT(t.optimum(), 10000);              // main time is spent too
+    EXPECT_GT(t.optimum(), 10000);               // main time is spent too
     EXPECT_LE(t.maximum(), 600000 / 4 + 10000);  // never a large share of it at once
     EXPECT_LE(t.optimum(), t.maximum());
 }
