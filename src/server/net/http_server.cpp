@@ -421,6 +421,7 @@ void WsSession::analyze(const nlohmann::json& in) {
         engine_ = std::make_unique<engine::Engine>();
         engine_->set_option("USI_Hash", "32");
         engine_->set_option("Threads", "1");
+        engine_->set_option("OwnBook", "false");  // analysis shows the engine's own lines, never book moves
     }
     stop_analysis();
     auto number = [&](const char* key, int fallback) {
