@@ -1,0 +1,65 @@
+// Small text helpers of the text protocol's shell, shared by its source files.
+#pragma once
+
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <ctime>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "server/service/clock.h"
+
+namespace hisha::server::proto::text_words {
+
+inline std::string upper(std::string_view s) {
+    std::string u;
+    for (char c : s)
+        u += char(std::toupper(static_cast<unsigned char>(c)));
+    return u;
+}
+
+inline std::vector<std::string> split(std::string_view s) {
+    std::vector<std::string> out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && s[i] == ' ')
+            ++i;
+        std::size_t j = i;
+        while (j < s.size() && s[j] != ' ')
+            ++j;
+        if (j > i)
+            out.emplace_back(s.substr(i, j - i));
+        i = j;
+    }
+    return out;
+}
+
+inline std::optional<std::int64_t> to_int(std::string_view s) {
+    std::int64_t v = 0;
+    if (!s.empty() && s[0] == '#')
+        s.remove_prefix(1);
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size() || v <= 0)
+        return std::nullopt;
+    return v;
+}
+
+inline std::string time_text(service::Millis ms) {
+    std::time_t t = std::time_t(ms / 1000);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", &tm);
+    return buf;
+}
+
+inline std::string pad(std::string s, std::size_t n) {
+    if (s.size() < n)
+        s.append(n - s.size(), ' ');
+    return s;
+}
+
+}  // namespace hisha::server::proto::text_words
