@@ -16,6 +16,7 @@
 #include "engine/book.h"
 #include "notation/formats.h"
 #include "notation/usi.h"
+#include "read_file.h"
 
 namespace hisha::app {
 namespace {
@@ -25,14 +26,6 @@ const char* USAGE = "usage: hisha book build [--plies N] [--min-weight W] --out 
                     "  build: an SFEN book from the first N plies (default 30) of each record's main line; moves\n"
                     "  played fewer than W times (default 1; a winner's move counts 2) are left out.\n"
                     "  show: the book moves of a position (default: the start position) with their weights.\n";
-
-bool read_file(const std::filesystem::path& path, std::string& out) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f)
-        return false;
-    out.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-    return true;
-}
 
 bool parse_int(const char* text, int lo, int hi, int& v) {
     char* end = nullptr;

@@ -14,20 +14,10 @@
 #include <vector>
 
 #include "engine/tune.h"
+#include "read_file.h"
 
 namespace hisha::app {
 
-namespace {
-bool read_file(const std::string& path, std::string& out) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f)
-        return false;
-    std::stringstream ss;
-    ss << f.rdbuf();
-    out = ss.str();
-    return true;
-}
-}  // namespace
 
 int selfplay_command(int argc, char** argv) {
     engine::SelfPlayOptions o;
