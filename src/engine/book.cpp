@@ -157,7 +157,8 @@ Result<void, ParseError> Book::load_sfen(std::string_view text) {
             char* end = nullptr;
             long w = std::strtol(last.c_str(), &end, 10);
             if (*end || w < 0)
-                return unexpected(book_error(lineno, int(line.rfind(last)) + 1, "weight '" + last + "' is not a count"));
+                return unexpected(
+                    book_error(lineno, int(line.rfind(last)) + 1, "weight '" + last + "' is not a count"));
             weight = int(std::min<long>(w, 1 << 30));
         }
         if (never)
@@ -214,8 +215,9 @@ void Book::add_record(const notation::GameRecord& rec, int plies) {
 void Book::prune(int min_weight) {
     for (auto it = table_.begin(); it != table_.end();) {
         auto& v = it->second;
-        v.erase(std::remove_if(v.begin(), v.end(), [&](const Entry& e) { return !e.forbidden && e.weight < min_weight; }),
-                v.end());
+        v.erase(
+            std::remove_if(v.begin(), v.end(), [&](const Entry& e) { return !e.forbidden && e.weight < min_weight; }),
+            v.end());
         if (v.empty()) {
             sfens_.erase(it->first);
             it = table_.erase(it);
@@ -235,7 +237,8 @@ std::string Book::to_text() const {
             continue;
         out += "sfen " + sfen + "\n";
         std::vector<Entry> sorted = *v;
-        std::stable_sort(sorted.begin(), sorted.end(), [](const Entry& a, const Entry& b) { return a.weight > b.weight; });
+        std::stable_sort(sorted.begin(), sorted.end(),
+                         [](const Entry& a, const Entry& b) { return a.weight > b.weight; });
         for (const Entry& e : sorted)
             out += to_usi(pos.to_move(e.move)) + (e.forbidden ? "?" : "") + " " + std::to_string(e.weight) + "\n";
     }

@@ -50,7 +50,10 @@ public:
 
     std::size_t positions() const { return table_.size(); }
     bool empty() const { return table_.empty(); }
-    void clear() { table_.clear(); sfens_.clear(); }
+    void clear() {
+        table_.clear();
+        sfens_.clear();
+    }
 
 private:
     std::unordered_map<core::Key, std::vector<Entry>> table_;

@@ -52,6 +52,14 @@ Engine::Engine() {
          "",
          "whether an entering-king declaration wins (bestmove win)"},
         {"Contempt", T::Spin, "0", -1000, 1000, {}, "", "centipawns by which a draw counts as a loss for the engine"},
+        {"Evaluation",
+         T::Combo,
+         "Classic",
+         0,
+         0,
+         {"Classic", "Material"},
+         "",
+         "evaluation module: Classic (material, placement, king safety) or Material (material only)"},
         {"OwnBook", T::Check, "true", 0, 0, {}, "", "play from the opening book when it has the position"},
         {"BookFile",
          T::Filename,
@@ -148,7 +156,14 @@ void Engine::apply(const EngineOption& o) {
         pool_.network_delay = std::stoi(o.value);
     else if (o.name == "MinimumThinkingTime")
         pool_.minimum_thinking = std::stoi(o.value);
-    else if (o.name == "BookFile") {
+    else if (o.name == "Evaluation") {
+        pool_.wait();
+        if (o.value == "Material")
+            pool_.evaluator = std::make_shared<MaterialEvaluator>();
+        else
+            pool_.evaluator = make_default_evaluator();
+        pool_.clear();  // stored evaluations and bounds belong to the old module
+    } else if (o.name == "BookFile") {
         book_.clear();
         if (o.value.empty()) {
             if (auto r = book_.load(DEFAULT_BOOK_TEXT); !r)

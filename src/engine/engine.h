@@ -6,12 +6,12 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <string>
 #include <random>
+#include <string>
 #include <vector>
 
-#include "core/position.h"
 #include "book.h"
+#include "core/position.h"
 #include "search.h"
 
 namespace hisha::engine {

@@ -1,5 +1,5 @@
 // Move-ordering statistics learned during search: butterfly history of quiet moves, capture
-// history, killers and counter-moves. Updated with a gravity formula that keeps values bounded.
+// history, continuation history, killers and counter-moves. Updated with a gravity formula that keeps values bounded.
 #pragma once
 
 #include <algorithm>
@@ -26,6 +26,11 @@ struct StatEntry {
     operator int() const { return v; }
 };
 
+// Continuation history: how good a quiet move (piece after the move, destination) has been
+// after a given earlier move (indexed the same way). Entry [0][0] (no piece) is the sentinel
+// used when there is no earlier move, or it was a null move.
+using PieceToHistory = StatEntry<29952>[32][81];
+
 struct History {
     // [color][from][to]
     StatEntry<7183> main[2][FROM_NB][81];
@@ -33,6 +38,8 @@ struct History {
     StatEntry<10692> capture[32][81][16];
     // [piece][to] of the previous move -> the reply that refuted it
     core::Move counter[32][81];
+    // [piece][to] of a move one, two or four plies back -> [piece][to] of the quiet move now
+    PieceToHistory continuation[32][81];
 
     void clear() { std::memset(static_cast<void*>(this), 0, sizeof(*this)); }
 };

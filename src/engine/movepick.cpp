@@ -11,8 +11,9 @@ namespace {
 bool is_capture(const Position& pos, Move m) { return !m.is_drop() && pos.piece_on(m.to()) != NO_PIECE; }
 }  // namespace
 
-MovePicker::MovePicker(const Position& pos, Move tt_move, const History& h, const Move* killers, Move counter)
-    : pos_(pos), h_(h), tt_move_(tt_move) {
+MovePicker::MovePicker(const Position& pos, Move tt_move, const History& h, const Move* killers, Move counter,
+                       const PieceToHistory* const* cont)
+    : pos_(pos), h_(h), cont_(cont), tt_move_(tt_move) {
     stage_ = pos.in_check() ? EVASION_TT : MAIN_TT;
     if (!(tt_move_ && pos.pseudo_legal(tt_move_)))
         tt_move_ = Move::none(), ++stage_;
@@ -48,8 +49,15 @@ void MovePicker::score_captures() {
 
 void MovePicker::score_quiets() {
     Color us = pos_.side_to_move();
-    for (ScoredMove* it = cur_; it != end_; ++it)
-        it->score = h_.main[us][from_index(it->move)][it->move.to()];
+    for (ScoredMove* it = cur_; it != end_; ++it) {
+        Move m = it->move;
+        int score = 2 * h_.main[us][from_index(m)][m.to()];
+        if (cont_) {
+            Piece pc = m.piece_after();
+            score += 2 * (*cont_[0])[pc][m.to()] + (*cont_[1])[pc][m.to()] + (*cont_[2])[pc][m.to()];
+        }
+        it->score = score;
+    }
 }
 
 void MovePicker::score_evasions() {

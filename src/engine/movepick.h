@@ -14,8 +14,9 @@ namespace hisha::engine {
 class MovePicker {
 public:
     /// Main search.
+    /// `cont` holds the continuation tables of the moves one, two and four plies back.
     MovePicker(const core::Position& pos, core::Move tt_move, const History& h, const core::Move* killers,
-               core::Move counter);
+               core::Move counter, const PieceToHistory* const* cont);
     /// Quiescence search: captures and promotions (evasions when in check), then, with
     /// `checks`, quiet moves and drops that give check.
     MovePicker(const core::Position& pos, core::Move tt_move, const History& h, bool checks = false);
@@ -25,9 +26,21 @@ public:
 
 private:
     enum Stage {
-        MAIN_TT, CAPTURE_INIT, GOOD_CAPTURE, REFUTATION, QUIET_INIT, QUIET, BAD_CAPTURE,
-        EVASION_TT, EVASION_INIT, EVASION,
-        QSEARCH_TT, QCAPTURE_INIT, QCAPTURE, QCHECK_INIT, QCHECK,
+        MAIN_TT,
+        CAPTURE_INIT,
+        GOOD_CAPTURE,
+        REFUTATION,
+        QUIET_INIT,
+        QUIET,
+        BAD_CAPTURE,
+        EVASION_TT,
+        EVASION_INIT,
+        EVASION,
+        QSEARCH_TT,
+        QCAPTURE_INIT,
+        QCAPTURE,
+        QCHECK_INIT,
+        QCHECK,
     };
 
     void score_captures();
@@ -38,6 +51,7 @@ private:
 
     const core::Position& pos_;
     const History& h_;
+    const PieceToHistory* const* cont_ = nullptr;
     core::Move tt_move_;
     core::Move refutations_[3];
     int refutation_count_ = 0, refutation_index_ = 0;

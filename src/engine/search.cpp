@@ -62,6 +62,7 @@ void Worker::iterative_deepening() {
         stack_[i].killers[0] = stack_[i].killers[1] = Move::none();
         stack_[i].static_eval = VALUE_NONE;
         stack_[i].pv = nullptr;
+        stack_[i].cont_hist = &history_.continuation[0][0];
     }
     ss->pv = root_pv;
     int multipv = std::min<int>(pool_.options.multipv, int(root_moves.size()));
@@ -238,6 +239,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
             && (ss - 1)->current_move != Move::null() && !is_mate_score(beta)) {
             Depth r = 3 + depth / 4 + std::min((eval - beta) / 200, 3);
             ss->current_move = Move::null();
+            ss->cont_hist = &history_.continuation[0][0];
             p.do_null_move(ss->st);
             nodes.fetch_add(1, std::memory_order_relaxed);
             Value v = -search<NON_PV>(ss + 1, -beta, -beta + 1, depth - r, !cut_node);
@@ -254,7 +256,8 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
     // Step 8. Moves loop.
     Move prev = (ss - 1)->current_move;
     Move counter = prev.is_ok() ? history_.counter[prev.piece_after()][prev.to()] : Move::none();
-    MovePicker mp(p, tt_move, history_, ss->killers, counter);
+    const PieceToHistory* cont[3] = {(ss - 1)->cont_hist, (ss - 2)->cont_hist, (ss - 4)->cont_hist};
+    MovePicker mp(p, tt_move, history_, ss->killers, counter, cont);
     Value best = -VALUE_INFINITE;
     Move best_move = Move::none();
     Move quiets[64];
@@ -287,6 +290,10 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
                 // Late-move pruning.
                 if (mc >= (3 + depth * depth) / (2 - improving))
                     skip_quiets = true;
+                // Continuation-history pruning: quiet moves that have failed after these moves.
+                if (lmr_depth < 4
+                    && (*cont[0])[m.piece_after()][m.to()] + (*cont[1])[m.piece_after()][m.to()] < -2000 * depth)
+                    continue;
                 // Futility pruning.
                 if (lmr_depth < 7 && ss->static_eval + 150 + 120 * lmr_depth <= alpha)
                     continue;
@@ -306,6 +313,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
 
         // Step 11. Make the move.
         ss->current_move = m;
+        ss->cont_hist = &history_.continuation[m.piece_after()][m.to()];
         p.do_move(m, ss->st);
         pool_.tt.prefetch(p.key());
         nodes.fetch_add(1, std::memory_order_relaxed);
@@ -317,8 +325,11 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
             r += cut_node;
             r -= tt_pv;
             r -= gives_check;
-            if (quiet)
-                r -= std::clamp(int(history_.main[us][from_index(m)][m.to()]) / 6000, -2, 2);
+            if (quiet) {
+                int stat = 2 * history_.main[us][from_index(m)][m.to()] + (*cont[0])[m.piece_after()][m.to()]
+                         + (*cont[1])[m.piece_after()][m.to()] - 3000;
+                r -= std::clamp(stat / 10000, -2, 2);
+            }
             Depth d = std::clamp(new_depth - r, 1, new_depth + 1);
             v = -search<NON_PV>(ss + 1, -(alpha + 1), -alpha, d, true);
             if (v > alpha && d < new_depth)
@@ -466,6 +477,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, Depth depth) {
                 continue;
         }
         ss->current_move = m;
+        ss->cont_hist = &history_.continuation[m.piece_after()][m.to()];
         p.do_move(m, ss->st);
         pool_.tt.prefetch(p.key());
         nodes.fetch_add(1, std::memory_order_relaxed);
@@ -499,11 +511,20 @@ void Worker::update_quiet_stats(Stack* ss, Move m, int bonus, const Move* quiets
         ss->killers[0] = m;
     }
     history_.main[us][from_index(m)][m.to()].update(bonus);
-    for (int i = 0; i < quiet_count; ++i)
+    update_continuation(ss, m.piece_after(), m.to(), bonus);
+    for (int i = 0; i < quiet_count; ++i) {
         history_.main[us][from_index(quiets[i])][quiets[i].to()].update(-bonus);
+        update_continuation(ss, quiets[i].piece_after(), quiets[i].to(), -bonus);
+    }
     Move prev = (ss - 1)->current_move;
     if (prev.is_ok())
         history_.counter[prev.piece_after()][prev.to()] = m;
+}
+
+void Worker::update_continuation(Stack* ss, Piece pc, Square to, int bonus) {
+    for (int i : {1, 2, 4})
+        if ((ss - i)->current_move.is_ok())
+            (*(ss - i)->cont_hist)[pc][to].update(bonus);
 }
 
 void Worker::report(int depth, Value alpha, Value beta) {

@@ -94,6 +94,7 @@ private:
         core::Move* pv;
         core::Move current_move;
         core::Move killers[2];
+        PieceToHistory* cont_hist;  // the continuation table of current_move
         Value static_eval;
         int ply;
         int move_count;
@@ -109,6 +110,7 @@ private:
     Value qsearch(Stack* ss, Value alpha, Value beta, Depth depth = 0);
     Value repetition_value(int ply) const;
     void update_quiet_stats(Stack* ss, core::Move m, int bonus, const core::Move* quiets, int quiet_count);
+    void update_continuation(Stack* ss, core::Piece pc, core::Square to, int bonus);
     void check_time();
     void report(int depth, Value alpha, Value beta);
 

@@ -8,8 +8,8 @@ using namespace core;
 namespace {
 constexpr int VALUES[PIECE_TYPE_NB] = {0, 90, 315, 405, 495, 855, 990, 540, 15000, 540, 540, 540, 540, 945, 1395};
 // Attackers are tried cheapest first.
-constexpr PieceType ORDER[] = {PAWN,       LANCE,  KNIGHT, PRO_PAWN, PRO_LANCE, PRO_KNIGHT, SILVER,
-                               PRO_SILVER, GOLD,   BISHOP, ROOK,     HORSE,     DRAGON,     KING};
+constexpr PieceType ORDER[] = {PAWN,       LANCE, KNIGHT, PRO_PAWN, PRO_LANCE, PRO_KNIGHT, SILVER,
+                               PRO_SILVER, GOLD,  BISHOP, ROOK,     HORSE,     DRAGON,     KING};
 }  // namespace
 
 int see_value(PieceType pt) { return VALUES[pt]; }

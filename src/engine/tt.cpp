@@ -30,8 +30,8 @@ bool TranspositionTable::probe(core::Key key, TTData& out, Entry*& slot) const {
     std::uint16_t k16 = std::uint16_t(key >> 48);
     for (Entry& e : c->entry)
         if (e.key16 == k16 && e.depth8) {
-            out = TTData{core::Move16(e.move16), Value(e.value16), Value(e.eval16), Depth(e.depth8) + DEPTH_OFFSET,
-                         Bound(e.genbound8 & 3), bool(e.genbound8 & 4)};
+            out = TTData{core::Move16(e.move16),         Value(e.value16),       Value(e.eval16),
+                         Depth(e.depth8) + DEPTH_OFFSET, Bound(e.genbound8 & 3), bool(e.genbound8 & 4)};
             e.genbound8 = std::uint8_t(generation_ | (e.genbound8 & 7));  // refresh
             slot = &e;
             return true;
@@ -49,8 +49,7 @@ bool TranspositionTable::probe(core::Key key, TTData& out, Entry*& slot) const {
     return false;
 }
 
-void TranspositionTable::store(Entry* e, core::Key key, Value v, bool pv, Bound b, Depth d, core::Move16 m,
-                               Value ev) {
+void TranspositionTable::store(Entry* e, core::Key key, Value v, bool pv, Bound b, Depth d, core::Move16 m, Value ev) {
     std::uint16_t k16 = std::uint16_t(key >> 48);
     // Keep the old move when none is given for the same position.
     if (m.raw() || k16 != e->key16)

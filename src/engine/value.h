@@ -29,8 +29,8 @@ constexpr Value value_to_tt(Value v, int ply) {
     return v >= VALUE_MATE_IN_MAX_PLY ? v + ply : v <= VALUE_MATED_IN_MAX_PLY ? v - ply : v;
 }
 constexpr Value value_from_tt(Value v, int ply) {
-    return v == VALUE_NONE ? VALUE_NONE
-         : v >= VALUE_MATE_IN_MAX_PLY ? v - ply
+    return v == VALUE_NONE             ? VALUE_NONE
+         : v >= VALUE_MATE_IN_MAX_PLY  ? v - ply
          : v <= VALUE_MATED_IN_MAX_PLY ? v + ply
                                        : v;
 }

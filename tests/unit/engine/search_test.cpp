@@ -95,6 +95,20 @@ TEST(Search, DeclaresTheWinWhenTheRuleHolds) {
     EXPECT_TRUE(r.best.is_ok());
 }
 
+TEST(Search, EvaluationModuleIsAnOption) {
+    // Black has an extra gold in hand and nothing else differs: material alone scores it as
+    // the value of a gold in hand; the classic evaluation adds placement and king terms.
+    Engine e;
+    auto p = pos("4k4/9/9/9/9/9/9/9/4K4 b G 1");
+    EXPECT_EQ(e.set_option("Evaluation", "Material"), "");
+    Value material = search_depth(e, *p, 1).score;
+    EXPECT_EQ(material, MaterialEvaluator().evaluate(*p)) << "a quiet king move leaves the material as it is";
+    EXPECT_EQ(e.set_option("Evaluation", "classic"), "");
+    EXPECT_NE(search_depth(e, *p, 1).score, material);
+    EXPECT_NE(e.set_option("Evaluation", "Network"), "");
+    EXPECT_EQ(e.option("Evaluation"), "Classic");
+}
+
 TEST(Search, RepetitionIsScoredAsADraw) {
     // Black has a rook more; the only move searched repeats an earlier position: a draw.
     Engine e;
