@@ -141,7 +141,7 @@ NodeResult TranspositionTable::look_up(Key board, Hand hand, int len, int depth,
         return r;
     }
     int rep = NO_REP;
-    if (exact->may_repeat && repetition(path_key, rep))
+    if (exact->may_repeat && repetition(path_key, len, rep))
         return NodeResult::make_disproven(hand, len, 1, rep);
     old = old || exact->min_depth < depth;
     exact->min_depth = std::uint16_t(std::min<int>(exact->min_depth, depth));
@@ -149,10 +149,10 @@ NodeResult TranspositionTable::look_up(Key board, Hand hand, int len, int depth,
                                     exact->amount);
 }
 
-bool TranspositionTable::repetition(Key path_key, int& rep_depth) const {
+bool TranspositionTable::repetition(Key path_key, int len, int& rep_depth) const {
     for (const auto& m : reps_) {
-        if (auto it = m.find(path_key); it != m.end()) {
-            rep_depth = it->second;
+        if (auto it = m.find(path_key); it != m.end() && it->second.len >= len) {
+            rep_depth = it->second.rep_depth;
             return true;
         }
     }
@@ -225,8 +225,17 @@ void TranspositionTable::store(Key board, Hand hand, int depth, Key path_key, co
 }
 
 void TranspositionTable::store_repetition(std::size_t w, Key board, Hand hand, int len, Key path_key, int rep) {
+    // One mark per path: the one of the longest length (it answers the shorter ones too).
+    // The mark must keep its length: the searches for the first mate alternate between
+    // unlimited and length-limited searches of the same root, and a repetition disproof of a
+    // limited search (no mate within len) read as one of the unlimited search once made
+    // Shin Togenkyo, a 1205-ply mate, come out `nomate`.
     auto& young = reps_[rep_young_];
-    young[path_key] = std::int16_t(rep);
+    RepMark mark{std::int16_t(rep), std::int16_t(len)};
+    for (const auto& m : reps_)
+        if (auto it = m.find(path_key); it != m.end() && it->second.len > len)
+            mark = it->second;
+    young[path_key] = mark;
     if (young.size() >= rep_capacity_ / 2) {
         rep_young_ ^= 1;
         reps_[rep_young_].clear();

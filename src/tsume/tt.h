@@ -31,8 +31,10 @@ public:
                        PnDn init_dn, bool& old) noexcept;
     /// Starts loading the window of `board` into the cache (children are looked up in a row).
     void prefetch(core::Key board) const noexcept { __builtin_prefetch(&tags_[window(board)]); }
-    /// A disproof of the exact path (a repetition), if one was recorded: its rep_depth.
-    bool repetition(core::Key path_key, int& rep_depth) const;
+    /// A disproof of the exact path (a repetition) for "mate within len", if one was recorded
+    /// for len or a longer length: its rep_depth. A mark says "no mate within the length it
+    /// was found for": a mark of a length-limited search says nothing of longer lengths.
+    bool repetition(core::Key path_key, int len, int& rep_depth) const;
 
     // --- updates
     /// Stores the result of a search of (board, hand) at `depth`. A disproof that depends on
@@ -97,7 +99,11 @@ private:
     std::size_t used_ = 0;
     std::size_t gc_threshold_ = 0;
     // Two generations: when the young one is full the old one is dropped.
-    std::unordered_map<core::Key, std::int16_t> reps_[2];
+    struct RepMark {
+        std::int16_t rep_depth;
+        std::int16_t len;  // the disproof says: no mate within len plies on this path
+    };
+    std::unordered_map<core::Key, RepMark> reps_[2];
     std::size_t rep_capacity_ = 0;
     int rep_young_ = 0;
 };

@@ -77,6 +77,31 @@ TEST(TranspositionTable, PathDependentDisproofHoldsOnlyOnItsPath) {
     EXPECT_FALSE(tt.look_up(board, h, LEN_INF, 4, 43, 1, 1, old).final());
 }
 
+// The first-mate phase alternates unlimited and length-limited searches of one root, so a
+// path is searched for several lengths. A repetition mark of a limited search ("no mate
+// within 5 plies on this path") must not answer the unlimited search of the same path: it
+// once did (the entry's repetition flag came from another path's unlimited search) and Shin
+// Togenkyo, a 1205-ply mate, was answered `nomate`.
+TEST(TranspositionTable, RepetitionMarkHoldsOnlyForItsLengthAndShorter) {
+    TranspositionTable tt(1);
+    const core::Key board = 0x51f0c0de12345678ULL;
+    Hand h = hand_of({{core::SILVER, 1}});
+    tt.store(board, h, 4, 0, NodeResult::make_unknown(3, 3, h, LEN_INF, 5));
+    tt.store(board, h, 4, 0, NodeResult::make_unknown(3, 3, h, 5, 5));
+    tt.store(board, h, 4, 41, NodeResult::make_disproven(h, LEN_INF, 5, 2));  // the flag of LEN_INF
+    tt.store(board, h, 4, 42, NodeResult::make_disproven(h, 5, 5, 1));        // path 42: within 5 only
+    bool old = false;
+    EXPECT_TRUE(tt.look_up(board, h, 5, 4, 42, 1, 1, old).disproven());
+    EXPECT_FALSE(tt.look_up(board, h, LEN_INF, 4, 42, 1, 1, old).final());
+    EXPECT_TRUE(tt.look_up(board, h, LEN_INF, 4, 41, 1, 1, old).disproven());
+    // A mark of a longer length answers the shorter one and is kept over a shorter one.
+    tt.store(board, h, 4, 41, NodeResult::make_disproven(h, 5, 5, 3));
+    NodeResult r = tt.look_up(board, h, LEN_INF, 4, 41, 1, 1, old);
+    EXPECT_TRUE(r.disproven());
+    EXPECT_EQ(r.rep_depth, 2);
+    EXPECT_TRUE(tt.look_up(board, h, 5, 4, 41, 1, 1, old).disproven());
+}
+
 TEST(TranspositionTable, GarbageCollectionKeepsTheMostWorkedEntries) {
     TranspositionTable tt(1);
     Hand h;
