@@ -681,12 +681,29 @@ bool ThreadPool::root_mate(SearchResult& out) {
     tsume::Limits l;
     l.time_limit_s = budget_ms / 1000.0;
     l.memory_mb = 16;
-    l.shortest = false;  // any forced mate wins; alpha-beta finds the short ones itself
+    // The shortest mate: each move played from it shortens the mate, so a sequence of solver
+    // moves always ends in mate. Any mate found first (the first proof, not proven shortest)
+    // is played only if it makes progress over the last one.
+    l.shortest = true;
     l.stop = &stop_;
     const Worker& main = *workers_[0];
     tsume::Result r = mate_solver_->solve(*main.pos, l);
-    if (r.status != tsume::Status::Mate || r.pv.empty() || !main.pos->legal(r.pv[0]))
+    if (r.pv.empty() || !main.pos->legal(r.pv[0]))
         return false;
+    int ply = main.pos->game_ply();
+    bool progress = ply != last_mate_ply_ + 2 || r.length < last_mate_length_ - 1;
+    if (!(r.status == tsume::Status::Mate && r.exact) && !(r.status == tsume::Status::Timeout && progress))
+        return false;
+    // The solver does not see the game's history: a line through a fourth repetition (lost by
+    // the side that checks all along) is left to alpha-beta, which knows the history.
+    auto line = main.pos->clone();
+    for (Move m : r.pv) {
+        line->play(m);
+        if (judge_repetition(*line) != Repetition::None)
+            return false;
+    }
+    last_mate_ply_ = ply;
+    last_mate_length_ = r.length;
     out = SearchResult{r.pv[0], r.pv.size() > 1 ? r.pv[1] : Move::none(), mate_in(r.length), 0, r.nodes};
     if (on_info) {
         SearchInfo info;

@@ -167,6 +167,11 @@ private:
     /// A df-pn mate search of the root within a share of the move's time: the mate, or none.
     bool root_mate(SearchResult& out);
     std::unique_ptr<tsume::Solver> mate_solver_;
+    // The last mate played from the solver: the game ply it was found at and its length. A
+    // mate that is not proven shortest is played only if it is shorter than that one two
+    // plies on, so that the solver's mates cannot lead round a cycle (perpetual check loses).
+    int last_mate_ply_ = -1000;
+    int last_mate_length_ = 0;
 
     std::vector<std::unique_ptr<Worker>> workers_;
     std::thread main_;

@@ -109,6 +109,32 @@ TEST(Search, EvaluationModuleIsAnOption) {
     EXPECT_EQ(e.option("Evaluation"), "Classic");
 }
 
+TEST(Search, MatesFromTheSolverEndTheGameInsteadOfCircling) {
+    // From a self-play game: White has a forced mate, and the mate solver's first proofs
+    // alternated between a mate in 5 (6g5g ...) and a mate in 3 (5g6g ...). Each proof was
+    // right, but played one after the other they circled with checks until the fourth
+    // repetition, which the checking side loses. Played on now, the game must end in mate.
+    Engine e;
+    auto p = game("position startpos moves 5g5f 8c8d 2g2f 6c6d 3g3f 3c3d 3i4h 5a4b 2i3g 4a3b 1g1f 6a5b 6i7h 2b3c 5i5h "
+                  "3a2b 1i1g 1c1d 7g7f 9c9d 8h3c+ 2a3c B*7e B*4d 7i8h 5b6c 7e5g 6c6b 4g4f 5c5d 4f4e 4d5c 5h6i 8a9c "
+                  "9g9f 9c8e 8g8f 8e7g 7h7g 4b5a 8i9g 6b7b N*4f 5a5b 4f3d 2b3a 6i7h 9d9e 5f5e 9e9f 5e5d 5c6b P*9b 8b9b "
+                  "P*9c 9b8b 9c9b+ 8b9b 2h1h 9f9g+ 5d5c+ 5b5c 9i9g P*9f 5g3e 5c5b 3e6b+ 7a6b 9g9f 9b9f B*7d 7c7d P*9g "
+                  "9f9c P*5e N*6e 5e5d 6e7g+ 7h7g 5b4a N*6h G*9h 7g6f 9h8h 6h5f S*6e 6f5g 9c9g+ 4h4g B*2g 1h1i 9g6g "
+                  "5g6g L*6f 6g7g 2g4i+ R*6a 6b5a 6a5a+ 4a5a S*5b 5a5b 5f4d 4c4d 3d4b+ 3a4b 5d5c+ 5b5c 7g8h B*9i 8h7h "
+                  "4i6g 7h6i 6g5g 6i7h 5g6g 7h6i 6g5g 6i7h 5g6g 7h6i 6g5g 6i7h");
+    ASSERT_EQ(p->side_to_move(), WHITE);
+    for (int ply = 0; ply < 16 && !is_checkmate(*p); ++ply) {
+        Limits l;
+        l.movetime = 200;  // timed, so the solver runs first
+        SearchResult r = e.search(*p, l);
+        ASSERT_TRUE(r.best.is_ok()) << "ply " << ply;
+        p->play(r.best);
+        ASSERT_EQ(judge_repetition(*p), Repetition::None) << "ply " << ply << " " << to_usi(r.best);
+    }
+    EXPECT_TRUE(is_checkmate(*p));
+    EXPECT_EQ(p->side_to_move(), BLACK);
+}
+
 TEST(Search, RepetitionIsScoredAsADraw) {
     // Black has a rook more; the only move searched repeats an earlier position: a draw.
     Engine e;

@@ -25,7 +25,7 @@ TEST(TimeManager, FixedTimePerMove) {
     // A tenth of a second still leaves most of it for thinking.
     l.movetime = 100;
     TimeManager fast = plan(l);
-    EXPECT_EQ(fast.maximum(), 75);
+    EXPECT_EQ(fast.maximum(), 88);
 }
 
 TEST(TimeManager, ByoyomiOnlyUsesNearlyAllOfIt) {
@@ -35,9 +35,9 @@ TEST(TimeManager, ByoyomiOnlyUsesNearlyAllOfIt) {
     EXPECT_EQ(t.maximum(), 9900);
     EXPECT_EQ(t.optimum(), 9900);  // unused byoyomi is lost: search until the margin
     EXPECT_TRUE(t.fixed());
-    l.byoyomi = 100;  // 0.1 s a move: the margin takes at most a quarter
+    l.byoyomi = 100;  // 0.1 s a move: the margin takes at most an eighth
     TimeManager fast = plan(l);
-    EXPECT_EQ(fast.maximum(), 75);
+    EXPECT_EQ(fast.maximum(), 88);
     EXPECT_TRUE(fast.fixed());
 }
 
