@@ -1,6 +1,6 @@
 // `hisha selfplay --games N [--nodes K] [--threads T] [--seed S] --out FILE`: positions with
 // results from games of the engine against itself.
-// `hisha tune DATA... [--epochs N] [--rate R] [--min-count N] [--l2 L] [--validation F] [--out PARAMS]
+// `hisha tune DATA... [--epochs N] [--rate R] [--min-count N] [--l2 L] [--lambda L] [--validation F] [--out PARAMS]
 // [--emit-header PATH]`: fits the
 // evaluation to them (Texel tuning) and reports the loss before and after.
 #include "tune_command.h"
@@ -75,8 +75,9 @@ int tune_command(int argc, char** argv) {
     std::vector<std::string> inputs;
     std::string out, header;
     double validation = 0.1;
+    double lambda = 1;
     const char* usage = "usage: hisha tune DATA... [--epochs N] [--rate R] [--min-count N] [--l2 L] "
-                        "[--validation FRACTION] [--out PARAMS] [--emit-header PATH]\n";
+                        "[--lambda L] [--validation FRACTION] [--out PARAMS] [--emit-header PATH]\n";
     for (int i = 0; i < argc; ++i) {
         std::string a = argv[i];
         auto number = [&](double lo, double hi, double& v) {
@@ -105,6 +106,9 @@ int tune_command(int argc, char** argv) {
         } else if (a == "--l2") {
             if (!number(0, 1, o.l2))
                 return 2;
+        } else if (a == "--lambda") {
+            if (!number(0, 1, lambda))
+                return 2;
         } else if (a == "--validation") {
             if (!number(0, 0.5, validation))
                 return 2;
@@ -131,7 +135,8 @@ int tune_command(int argc, char** argv) {
         int bad = 0;
         auto s = engine::load_samples(text, eval, &bad);
         if (bad)
-            std::fprintf(stderr, "hisha tune: %s: %d lines skipped (not 'sfen<TAB>result')\n", path.c_str(), bad);
+            std::fprintf(stderr, "hisha tune: %s: %d lines skipped (not 'sfen<TAB>result[<TAB>score]')\n", path.c_str(),
+                         bad);
         samples.insert(samples.end(), std::make_move_iterator(s.begin()), std::make_move_iterator(s.end()));
     }
     if (samples.empty()) {
@@ -150,6 +155,10 @@ int tune_command(int argc, char** argv) {
     }
     engine::EvalParams p = eval.params();
     double scale = engine::fit_scale(samples, p);
+    if (lambda < 1) {  // the scale is fitted to the results, then the targets take in the scores
+        engine::blend_targets(samples, lambda, scale);
+        engine::blend_targets(held, lambda, scale);
+    }
     double before = engine::tune_loss(samples, p, scale);
     double held_before = held.empty() ? 0 : engine::tune_loss(held, p, scale);
     o.scale = scale;

@@ -42,7 +42,25 @@ std::vector<TuneSample> load_samples(const std::string& text, const ClassicEvalu
             continue;
         }
         TuneSample s;
-        s.result = std::stof(line.substr(tab + 1));
+        char* end = nullptr;
+        std::string rest = line.substr(tab + 1);
+        s.result = std::strtof(rest.c_str(), &end);
+        if (end == rest.c_str() || !(s.result >= 0 && s.result <= 1)) {
+            ++bad_lines;
+            continue;
+        }
+        if (*end == '\t') {
+            const char* sc = end + 1;
+            float v = std::strtof(sc, &end);
+            if (end == sc || *end) {
+                ++bad_lines;
+                continue;
+            }
+            s.score = v;
+        } else if (*end) {
+            ++bad_lines;
+            continue;
+        }
         eval.features(pos, s.features);
         s.features.emplace_back(tempo_index, pos.side_to_move() == BLACK ? 1 : -1);
         out.push_back(std::move(s));
@@ -71,6 +89,12 @@ double fit_scale(const std::vector<TuneSample>& samples, const EvalParams& p) {
                     best = cand, best_loss = l;
             }
     return best;
+}
+
+void blend_targets(std::vector<TuneSample>& samples, double lambda, double scale) {
+    for (auto& s : samples)
+        if (!std::isnan(s.score))
+            s.result = float(lambda * s.result + (1 - lambda) * sigmoid(s.score / scale));
 }
 
 double tune(const std::vector<TuneSample>& samples, EvalParams& p, TuneOptions opts) {
@@ -141,7 +165,7 @@ std::string self_play(const SelfPlayOptions& opts) {
                 return;
             std::mt19937_64 rng(opts.seed * 1000003 + std::uint64_t(g));
             Game game(GameRules{ImpasseRule::Csa27, opts.max_plies, true});
-            std::vector<std::string> quiet;
+            std::vector<std::pair<std::string, int>> quiet;  // sfen, score for Black
             int lopsided = 0;
             Winner adjudicated = Winner::None;
             e.new_game();
@@ -173,7 +197,7 @@ std::string self_play(const SelfPlayOptions& opts) {
                     }
                     bool capture = !m.is_drop() && pos.piece_on(m.to()) != NO_PIECE;
                     if (!pos.in_check() && !capture && !m.is_promotion() && !is_mate_score(r.score))
-                        quiet.push_back(pos.sfen());
+                        quiet.emplace_back(pos.sfen(), pos.side_to_move() == BLACK ? r.score : -r.score);
                 }
                 if (!game.play(m))
                     break;
@@ -183,8 +207,8 @@ std::string self_play(const SelfPlayOptions& opts) {
             Winner w = adjudicated != Winner::None ? adjudicated : game.result().winner;
             const char* res = w == Winner::Black ? "1" : w == Winner::White ? "0" : "0.5";
             std::string chunk;
-            for (const auto& s : quiet)
-                chunk += s + "\t" + res + "\n";
+            for (const auto& [sfen, score] : quiet)
+                chunk += sfen + "\t" + res + "\t" + std::to_string(score) + "\n";
             std::lock_guard<std::mutex> lock(mutex);
             if (opts.sink)
                 opts.sink(chunk);

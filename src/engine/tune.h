@@ -4,6 +4,7 @@
 // produces the samples.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -16,6 +17,7 @@ namespace hisha::engine {
 struct TuneSample {
     std::vector<std::pair<int, int>> features;  // (parameter index, coefficient), Black's view
     float result;                               // 1, 0.5 or 0 for Black
+    float score = NAN;                          // the search's score in centipawns, Black's view (if given)
 };
 
 struct TuneOptions {
@@ -27,13 +29,17 @@ struct TuneOptions {
     std::function<void(int epoch, double loss)> progress;
 };
 
-/// Reads "sfen<TAB>result" lines into samples (features of `eval`'s parameters). Lines that
-/// do not parse are counted in *bad.
+/// Reads "sfen<TAB>result[<TAB>score]" lines into samples (features of `eval`'s parameters).
+/// Lines that do not parse are counted in *bad.
 std::vector<TuneSample> load_samples(const std::string& text, const ClassicEvaluator& eval, int* bad = nullptr);
 /// Mean squared error of the parameters on the samples at a scale.
 double tune_loss(const std::vector<TuneSample>& samples, const EvalParams& p, double scale);
 /// The scale that minimises the loss for the current parameters.
 double fit_scale(const std::vector<TuneSample>& samples, const EvalParams& p);
+/// Targets that mix the game's result with the search's opinion: lambda * result +
+/// (1 - lambda) * sigmoid(score / scale), for samples that carry a score. A deeper search's
+/// score says far more about a position than the result of a game played on from it.
+void blend_targets(std::vector<TuneSample>& samples, double lambda, double scale);
 /// Adam on the loss; the king's material and parameters with fewer than min_count samples stay
 /// as they are. Returns the
 /// final loss.
@@ -51,8 +57,8 @@ struct SelfPlayOptions {
     std::function<void(const std::string& lines)> sink;
 };
 
-/// Plays games of the engine against itself and returns sample lines ("sfen\tresult\n") of
-/// quiet positions (not in check, the move played was not a capture or promotion). With a
+/// Plays games of the engine against itself and returns sample lines ("sfen\tresult\tscore\n",
+/// the score being the search's, in centipawns from Black's view) of quiet positions (not in check, the move played was not a capture or promotion). With a
 /// sink the lines go there game by game instead and the result is empty.
 std::string self_play(const SelfPlayOptions& opts);
 

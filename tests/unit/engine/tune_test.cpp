@@ -2,6 +2,7 @@
 // self-play writes readable samples.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 #include "core/movegen.h"
@@ -76,8 +77,27 @@ TEST(Tune, SelfPlayWritesSamples) {
     auto samples = load_samples(text, eval, &bad);
     EXPECT_EQ(bad, 0);
     EXPECT_GT(samples.size(), 20u);
-    for (const auto& s : samples)
+    for (const auto& s : samples) {
         EXPECT_TRUE(s.result == 0 || s.result == 0.5f || s.result == 1);
+        EXPECT_FALSE(std::isnan(s.score)) << "every line carries the search's score";
+    }
+}
+
+TEST(Tune, ScoresBlendIntoTheTargets) {
+    ClassicEvaluator eval;
+    int bad = -1;
+    auto samples = load_samples("4k4/9/9/9/9/9/9/9/4K4 b R 1\t1\t0\n"      // a win the search called even
+                                "4k4/9/9/9/9/9/9/9/4K4 b P 1\t0.5\n"       // no score: the result stays
+                                "4k4/9/9/9/9/9/9/9/4K4 b P 1\t0.5\t12x\n"  // a bad score
+                                "4k4/9/9/9/9/9/9/9/4K4 b P 1\t2\t0\n",     // a result out of range
+                                eval, &bad);
+    EXPECT_EQ(bad, 2);
+    ASSERT_EQ(samples.size(), 2u);
+    EXPECT_EQ(samples[0].score, 0);
+    EXPECT_TRUE(std::isnan(samples[1].score));
+    blend_targets(samples, 0.25, 400);
+    EXPECT_FLOAT_EQ(samples[0].result, 0.25f * 1 + 0.75f * 0.5f);
+    EXPECT_EQ(samples[1].result, 0.5f);
 }
 
 TEST(Evaluate, KingsAreSaferAtHome) {
