@@ -7,7 +7,11 @@ namespace hisha::engine {
 
 namespace {
 constexpr int DEPTH_OFFSET = -7;  // stored depth = depth - offset (qsearch depths are negative)
-}
+// The bits of a key kept in an entry to tell positions of one cluster apart. The cluster is
+// chosen by the key's HIGH bits (cluster_of), so the check must come from the low end: the
+// high 16 bits would be the same for every position of a cluster and tell nothing.
+std::uint16_t check_bits(core::Key key) { return std::uint16_t(key); }
+}  // namespace
 
 void TranspositionTable::resize(std::size_t mb) {
     mb = mb < 1 ? 1 : mb;
@@ -27,7 +31,7 @@ void TranspositionTable::clear() {
 
 bool TranspositionTable::probe(core::Key key, TTData& out, Entry*& slot) const {
     Cluster* c = cluster_of(key);
-    std::uint16_t k16 = std::uint16_t(key >> 48);
+    std::uint16_t k16 = check_bits(key);
     for (Entry& e : c->entry)
         if (e.key16 == k16 && e.depth8) {
             out = TTData{core::Move16(e.move16),         Value(e.value16),       Value(e.eval16),
@@ -50,7 +54,7 @@ bool TranspositionTable::probe(core::Key key, TTData& out, Entry*& slot) const {
 }
 
 void TranspositionTable::store(Entry* e, core::Key key, Value v, bool pv, Bound b, Depth d, core::Move16 m, Value ev) {
-    std::uint16_t k16 = std::uint16_t(key >> 48);
+    std::uint16_t k16 = check_bits(key);
     // Keep the old move when none is given for the same position.
     if (m.raw() || k16 != e->key16)
         e->move16 = m.raw();
