@@ -69,13 +69,15 @@ bool same_chain(Move a, Move b) noexcept {
 }  // namespace
 
 void Expansion::build_chains(const Position& pos) {
-    // The last member of each chain so far (a node has few chains).
-    std::vector<int> tails;
+    // The last member of each chain so far (a node has few chains; at most one per move).
+    int tails[MAX_MOVES];
+    int ntails = 0;
     for (std::size_t i = 0; i < moves_.size(); ++i) {
         if (!chainable(pos, moves_[i], or_node_))
             continue;
         bool joined = false;
-        for (int& t : tails) {
+        for (int k = 0; k < ntails; ++k) {
+            int& t = tails[k];
             if (same_chain(moves_[std::size_t(t)], moves_[i])) {
                 next_[std::size_t(t)] = int(i);
                 prev_[i] = t;
@@ -85,7 +87,7 @@ void Expansion::build_chains(const Position& pos) {
             }
         }
         if (!joined)
-            tails.push_back(int(i));
+            tails[ntails++] = int(i);
     }
 }
 
@@ -201,7 +203,17 @@ bool Expansion::better(int a, int b) const noexcept {
 }
 
 void Expansion::resort() noexcept {
-    std::sort(idx_.begin(), idx_.end(), [this](int a, int b) { return better(a, b); });
+    // better() is a strict total order (ties go to the lower index), so any sort gives the
+    // same order; insertion sort for short lists (after an update only the old best moves).
+    if (idx_.size() > 24)
+        std::sort(idx_.begin(), idx_.end(), [this](int a, int b) { return better(a, b); });
+    for (std::size_t j = 1; j < idx_.size(); ++j) {
+        int x = idx_[j];
+        std::size_t k = j;
+        for (; k > 0 && better(x, idx_[k - 1]); --k)
+            idx_[k] = idx_[k - 1];
+        idx_[k] = x;
+    }
     sum_except_best_ = 0;
     max_except_best_ = 0;
     for (std::size_t j = 1; j < idx_.size(); ++j) {

@@ -51,7 +51,14 @@ void order(const Position& pos, const List& list, std::vector<Move>& out, Square
     for (const ScoredMove& sm : list)
         if (pos.legal(sm.move))
             tmp[n++] = {brief_score(pos, sm.move, ksq), sm.move};
-    std::stable_sort(tmp, tmp + n, [](const Scored& a, const Scored& b) { return a.score < b.score; });
+    // A stable insertion sort: lists are short and often nearly in order already.
+    for (int i = 1; i < n; ++i) {
+        Scored x = tmp[i];
+        int j = i;
+        for (; j > 0 && x.score < tmp[j - 1].score; --j)
+            tmp[j] = tmp[j - 1];
+        tmp[j] = x;
+    }
     out.clear();
     for (int i = 0; i < n; ++i)
         out.push_back(tmp[i].move);
@@ -84,6 +91,30 @@ void generate_evasions(const Position& pos, Convention conv, std::vector<Move>& 
     order(pos, list, out, pos.king_square(pos.side_to_move()));
     if (conv == Convention::Tsume)
         std::erase_if(out, [&](Move m) { return m.is_drop() && is_futile_drop(pos, m.to()); });
+}
+
+// After such a check find_reply() answers Reply::Move, as its first test is the king's
+// steps: the one-ply test needs no do_move for it. The king's square is left out of the
+// occupancy (a slider's line goes on behind it), and the moving piece attacks from `to`.
+bool king_steps_after(const Position& pos, Move m) noexcept {
+    Color us = pos.side_to_move(), them = ~us;
+    Square ksq = pos.king_square(them);
+    if (ksq == SQ_NONE)
+        return false;
+    Square to = m.to();
+    Bitboard occ = pos.pieces() ^ ksq;
+    Bitboard moved;  // the attacker's piece leaves from here (it attacks from `to` now)
+    if (!m.is_drop()) {
+        moved = square_bb(m.from());
+        occ ^= m.from();
+    }
+    occ |= to;
+    Bitboard steps = KING_ATTACKS[ksq].andnot(pos.pieces(them)).andnot(square_bb(to));
+    steps = steps.andnot(attacks_of(m.piece_after(), to, occ));
+    while (steps.any())
+        if (pos.attackers_to(us, steps.pop_lsb(), occ).andnot(moved).empty())
+            return true;
+    return false;
 }
 
 bool is_futile_drop(const Position& pos, Square s) noexcept {
@@ -172,6 +203,10 @@ MateProbe mate_in_one(Position& pos, Convention conv) {
         if (!pos.legal(m))
             continue;
         any = true;
+        if (king_steps_after(pos, m)) {  // the same as find_reply() == Reply::Move below
+            disproof = hand_min(disproof, hand_before(pos, m, full_hand()));
+            continue;
+        }
         pos.do_move(m, st);
         Reply reply = find_reply(pos, conv);
         Hand after = reply == Reply::None ? add_blocking_pieces(pos, Hand()) : reply_disproof(pos, reply, full_hand());

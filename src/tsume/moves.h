@@ -33,6 +33,11 @@ bool has_evasion(const core::Position& pos, Convention conv) noexcept;
 /// A disproof hand that keeps `reply` possible (a drop needs the defender to keep the piece).
 core::Hand reply_disproof(const core::Position& pos, Reply reply, core::Hand disproof) noexcept;
 
+/// Before the attacker's check m is played: true when the defender's king will then have a
+/// safe step to a square other than m.to() (a sufficient test: false proves nothing). Such a
+/// check cannot mate; the one-ply test skips playing it.
+bool king_steps_after(const core::Position& pos, core::Move m) noexcept;
+
 /// The outcome of the one-ply test at an attacker's node.
 struct MateProbe {
     core::Move move;           // a mating move, or none

@@ -2,6 +2,7 @@
 // keys, repetition, the pawn-drop mate rule and the tsume convention.
 #include <gtest/gtest.h>
 
+#include "core/attacks.h"
 #include "core/movegen.h"
 #include "core/position.h"
 #include "tsume/hands.h"
@@ -155,6 +156,49 @@ TEST(Hands, BeforeHandAddsTheDroppedPieceAndRemovesTheCaptured) {
               hand_of({{core::GOLD, 1}, {core::PAWN, 2}}));
     EXPECT_EQ(hand_min(hand_of({{core::GOLD, 1}, {core::PAWN, 3}}), hand_of({{core::PAWN, 2}})),
               hand_of({{core::PAWN, 2}}));
+}
+
+// The one-ply test skips playing a check after which king_steps_after() says the king has
+// a safe step. Checked against the position after the check, on the problems and along a
+// few plies of play from each.
+TEST(Moves, KingStepsAfterACheckOnlyWhenTheKingHasASafeStep) {
+    int claimed = 0, checks = 0;
+    for (const Problem& p : load_problems()) {
+        core::Position pos;
+        ASSERT_TRUE(pos.set(p.sfen, core::SfenRules::Relaxed)) << p.id;
+        std::vector<core::StateInfo> states(12);
+        std::vector<core::Move> moves;
+        for (int ply = 0; ply < 12; ++ply) {
+            if (ply % 2 == 0) {
+                generate_checks(pos, moves);
+                for (core::Move m : moves) {
+                    ++checks;
+                    if (!king_steps_after(pos, m))
+                        continue;
+                    ++claimed;
+                    core::StateInfo st;
+                    pos.do_move(m, st);
+                    core::Color def = pos.side_to_move();
+                    core::Square ksq = pos.king_square(def);
+                    core::Bitboard occ = pos.pieces() ^ ksq;
+                    core::Bitboard steps = core::KING_ATTACKS[ksq].andnot(pos.pieces(def));
+                    bool safe = false;
+                    while (steps.any())
+                        safe = !pos.is_attacked(~def, steps.pop_lsb(), occ) || safe;
+                    EXPECT_TRUE(safe) << p.id << " ply " << ply << " " << core::to_usi(m);
+                    EXPECT_EQ(find_reply(pos, Convention::Ordinary), Reply::Move) << p.id << " " << core::to_usi(m);
+                    pos.undo_move(m);
+                }
+            } else {
+                generate_evasions(pos, Convention::Ordinary, moves);
+            }
+            if (moves.empty())
+                break;
+            pos.do_move(moves[(std::size_t(ply) * 7 + p.id.size()) % moves.size()], states[std::size_t(ply)]);
+        }
+    }
+    EXPECT_GT(claimed, 1000);
+    EXPECT_LT(claimed, checks);
 }
 
 TEST(Node, ChildKeysMatchThePositionAfterTheMove) {
