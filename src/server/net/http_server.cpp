@@ -111,17 +111,18 @@ private:
     websocket::stream<beast::tcp_stream> ws_;
     HttpServer::Impl& server_;
     std::string user_;
-    std::deque<std::shared_ptr<const std::string>> queue_;
+    std::deque<std::pair<std::shared_ptr<const std::string>, std::uint64_t>> queue_;  // text, OutputGate ticket
     bool open_ = false, writing_ = false, parked_ = false;
 };
 
 // Waits until the gate opens (the writes of the open batch are durable).
 asio::awaitable<void> gate_open() {
-    if (!output_gate().closed())
+    auto ticket = output_gate().ticket();
+    if (output_gate().durable(ticket))
         co_return;
     auto ex = co_await asio::this_coro::executor;
     auto timer = std::make_shared<asio::steady_timer>(ex, asio::steady_timer::time_point::max());
-    output_gate().hold([timer] { timer->cancel(); });
+    output_gate().hold(ticket, [timer] { timer->cancel(); });
     co_await timer->async_wait(use_tuple);
 }
 
@@ -517,7 +518,7 @@ void WsSession::send(std::string text) {
         close();
         return;
     }
-    queue_.push_back(std::make_shared<const std::string>(std::move(text)));
+    queue_.emplace_back(std::make_shared<const std::string>(std::move(text)), output_gate().ticket());
     pump();
 }
 
@@ -525,10 +526,10 @@ void WsSession::pump() {
     if (writing_ || queue_.empty())
         return;
     auto self = shared_from_this();
-    if (output_gate().closed()) {
+    if (!output_gate().durable(queue_.front().second)) {
         if (!parked_) {
             parked_ = true;
-            output_gate().hold([self] {
+            output_gate().hold(queue_.front().second, [self] {
                 self->parked_ = false;
                 self->pump();
             });
@@ -537,7 +538,7 @@ void WsSession::pump() {
     }
     writing_ = true;
     ws_.text(true);
-    ws_.async_write(asio::buffer(*queue_.front()), [self](boost::system::error_code ec, std::size_t) {
+    ws_.async_write(asio::buffer(*queue_.front().first), [self](boost::system::error_code ec, std::size_t) {
         self->writing_ = false;
         if (ec) {
             self->queue_.clear();

@@ -152,38 +152,68 @@ void LineSession::send(std::string text) {
         abort();
         return;
     }
-    queue_.push_back(std::make_shared<const std::string>(std::move(text)));
+    auto ticket = output_gate().ticket();
+    if (!queue_.empty() && queue_.back().ticket == ticket)
+        queue_.back().text += text;  // one write for the lines of one batch
+    else
+        queue_.push_back({std::move(text), ticket});
     pump();
 }
 
 void LineSession::pump() {
     if (writing_ || closed_)
         return;
-    if (queue_.empty()) {
-        if (closing_)
-            shutdown();
-        return;
+    // Everything at the front whose batch is durable goes out in one write.
+    while (!queue_.empty() && output_gate().durable(queue_.front().ticket)) {
+        if (out_.empty())
+            out_ = std::move(queue_.front().text);
+        else
+            out_ += queue_.front().text;
+        queue_.pop_front();
     }
-    auto self = shared_from_this();
-    if (output_gate().closed()) {  // not durable yet: wait for the commit
-        if (!parked_) {
+    if (out_.empty()) {
+        if (queue_.empty()) {
+            if (closing_)
+                shutdown();
+            return;
+        }
+        if (!parked_) {  // not durable yet: wait for the sync
             parked_ = true;
-            output_gate().hold([self] {
+            auto self = shared_from_this();
+            output_gate().hold(queue_.front().ticket, [self] {
                 self->parked_ = false;
                 self->pump();
             });
         }
         return;
     }
+    // Most writes fit the socket buffer: a non-blocking send, no handler to run later.
+    boost::system::error_code ec;
+    if (!socket_.non_blocking())
+        socket_.non_blocking(true, ec);
+    std::size_t n = socket_.write_some(asio::buffer(out_), ec);
+    if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
+        // Not here: send() may run inside the service's event delivery.
+        asio::post(socket_.get_executor(), [self = shared_from_this()] { self->shutdown(); });
+        return;
+    }
+    queued_bytes_ -= std::min(queued_bytes_, n);
+    out_.erase(0, n);
+    if (out_.empty()) {
+        if (!queue_.empty() || closing_)
+            pump();
+        return;
+    }
     writing_ = true;
-    asio::async_write(socket_, asio::buffer(*queue_.front()), [self](boost::system::error_code ec, std::size_t) {
+    auto self = shared_from_this();
+    asio::async_write(socket_, asio::buffer(out_), [self](boost::system::error_code ec, std::size_t n) {
         self->writing_ = false;
         if (ec) {
             self->shutdown();
             return;
         }
-        self->queued_bytes_ -= self->queue_.front()->size();
-        self->queue_.pop_front();
+        self->queued_bytes_ -= std::min(self->queued_bytes_, n);
+        self->out_.clear();
         self->pump();
     });
 }
@@ -192,7 +222,7 @@ void LineSession::close() {
     if (closed_)
         return;
     closing_ = true;
-    if (queue_.empty() && !writing_)
+    if (queue_.empty() && out_.empty() && !writing_)
         shutdown();
 }
 
@@ -212,6 +242,7 @@ void LineSession::shutdown() {
     socket_.close(ec);
     idle_timer_.cancel();
     queue_.clear();
+    out_.clear();
 }
 
 }  // namespace hisha::server::net

@@ -1,7 +1,8 @@
 // LineSession: one TCP connection of a line protocol (text or CSA). It owns its socket, reads
 // with a C++20 coroutine (as_tuple error codes), cuts lines at LF with a size limit, strips
 // telnet negotiation, closes idle connections, and writes through a queue with exactly one
-// write in flight.
+// write in flight: what is durable is written at once with one non-blocking send, the rest
+// waits for its batch (OutputGate) or for the socket.
 #pragma once
 
 #include <deque>
@@ -50,7 +51,12 @@ private:
     LineLimits limits_;
     asio::steady_timer idle_timer_;
     std::shared_ptr<proto::LineHandler> handler_;
-    std::deque<std::shared_ptr<const std::string>> queue_;
+    struct Pending {
+        std::string text;
+        std::uint64_t ticket;  // the group-commit batch it waits for (OutputGate)
+    };
+    std::deque<Pending> queue_;
+    std::string out_;  // what is being written: the queued text whose batches are durable
     std::size_t queued_bytes_ = 0;
     std::string partial_;
     bool discarding_ = false;

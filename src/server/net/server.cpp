@@ -6,10 +6,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include "server/net/bots.h"
 #include "server/net/line_session.h"
@@ -33,7 +36,7 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 // Environment over Asio: wall-clock time and one steady timer per game.
 class AsioEnvironment final : public service::Environment {
 public:
-    explicit AsioEnvironment(asio::io_context& ioc) : ioc_(ioc) {}
+    AsioEnvironment(asio::io_context& ioc, store::Store& store) : ioc_(ioc), store_(store) {}
     void set_service(service::Service* s) { svc_ = s; }
 
     service::Millis now() override {
@@ -61,6 +64,10 @@ public:
                 asio::post(ioc_, [this] { retired_.clear(); });
         }
     }
+    // Pipelined group commit. The batch collected by the handlers queued so far is committed
+    // to the database (no disk wait) and handed to the sync thread, whose fdatasync makes it
+    // durable; meanwhile the loop serves the next batch, which stays open until that sync is
+    // back and then goes the same way. Replies of a batch leave (OutputGate) once it is durable.
     void request_commit() override {
         if (commit_posted_)
             return;
@@ -68,17 +75,19 @@ public:
         // After the handlers already queued: every move they carry joins this batch.
         asio::post(ioc_, [this] {
             commit_posted_ = false;
-            if (!svc_->commit()) {
-                // Nothing of the batch was acknowledged (the replies are still held): stop, so
-                // that a restart serves exactly what is durable.
-                std::cerr << "hisha-server: commit failed; stopping" << std::endl;
-                log_event("commit_failed", {{"action", "stopping"}});
-                std::exit(3);
-            }
-            output_gate().release();
-            if (after_commit)
-                after_commit();
+            if (!syncing_)
+                write_batch();
         });
+    }
+    ~AsioEnvironment() override {
+        if (syncer_.joinable()) {
+            {
+                std::lock_guard lock(sync_mutex_);
+                sync_stop_ = true;
+            }
+            sync_cv_.notify_one();
+            syncer_.join();
+        }
     }
     std::function<void()> after_commit;  // e.g. reading other servers' events
     void cancel_all() {
@@ -92,6 +101,60 @@ private:
     std::map<std::int64_t, std::unique_ptr<asio::steady_timer>> timers_;
     std::vector<std::unique_ptr<asio::steady_timer>> retired_;
     bool commit_posted_ = false;
+
+    [[noreturn]] static void commit_failed(const std::string& why) {
+        // Nothing of the batch was acknowledged (the replies are still held): stop, so that
+        // a restart serves exactly what is durable.
+        std::cerr << "hisha-server: commit failed (" << why << "); stopping" << std::endl;
+        log_event("commit_failed", {{"action", "stopping"}, {"error", why}});
+        std::exit(3);
+    }
+    void write_batch() {
+        if (!svc_ || !svc_->batch_open())
+            return;
+        if (!svc_->commit(false))
+            commit_failed(store_.last_error());
+        OutputGate::Ticket t = output_gate().committed();
+        if (after_commit)
+            after_commit();
+        if (!syncer_.joinable())
+            syncer_ = std::thread([this] { sync_loop(); });
+        syncing_ = true;
+        {
+            std::lock_guard lock(sync_mutex_);
+            sync_target_ = t;
+        }
+        sync_cv_.notify_one();
+    }
+    void synced(OutputGate::Ticket t) {
+        syncing_ = false;
+        output_gate().made_durable(t);
+        write_batch();  // the batch that collected during the sync, if any
+    }
+    void sync_loop() {
+        std::unique_lock lock(sync_mutex_);
+        OutputGate::Ticket done = 0;
+        for (;;) {
+            sync_cv_.wait(lock, [&] { return sync_stop_ || sync_target_ > done; });
+            if (sync_stop_)
+                return;
+            OutputGate::Ticket t = sync_target_;
+            lock.unlock();
+            if (!store_.sync())
+                asio::post(ioc_, [this] { commit_failed(store_.sync_error()); });
+            else
+                asio::post(ioc_, [this, t] { synced(t); });
+            done = t;
+            lock.lock();
+        }
+    }
+    store::Store& store_;
+    bool syncing_ = false;  // a batch is being synced (by the sync thread)
+    std::thread syncer_;
+    std::mutex sync_mutex_;
+    std::condition_variable sync_cv_;
+    OutputGate::Ticket sync_target_ = 0;
+    bool sync_stop_ = false;
 };
 
 // Live events from other servers on the same database: read when the store's connection
@@ -196,7 +259,7 @@ int run_server(const ServerOptions& opt) {
         return 1;
     }
     asio::io_context ioc(1);
-    AsioEnvironment env(ioc);
+    AsioEnvironment env(ioc, *store);
     service::Service svc(*store, env, opt.config);
     env.set_service(&svc);
     output_gate().attach(&svc);

@@ -202,9 +202,9 @@ std::vector<const LiveGame*> Service::games_of(std::string_view user) const {
     return out;
 }
 
-bool Service::commit() {
+bool Service::commit(bool durable) {
     publish_pending();  // inside the batch: the other servers hear of it when it commits
-    return store_.batch_commit();
+    return durable ? store_.batch_commit() : store_.batch_write();
 }
 
 Reply<void> Service::save(LiveGame& g, int from_ply) {

@@ -212,7 +212,9 @@ public:
     /// Group commit: true while writes are waiting in an open batch (replies must wait too).
     bool batch_open() const { return store_.in_batch(); }
     /// Commits the open batch; false when the database refused it (nothing was acknowledged).
-    bool commit();
+    /// `durable`: on disk when it returns; otherwise the caller makes it durable with the
+    /// store's sync() (pipelined group commit) before it releases the replies.
+    bool commit(bool durable = true);
 
     // --- other servers on the same database (PostgreSQL LISTEN/NOTIFY)
     /// A live event another server published: a game it changed is reloaded from the store

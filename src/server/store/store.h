@@ -55,6 +55,13 @@ public:
     virtual bool batch_begin() = 0;
     virtual bool batch_commit() = 0;
     virtual bool in_batch() const = 0;
+    /// Pipelined group commit: commits the open batch like batch_commit() but may return before
+    /// it is on disk; it is durable once a later sync() returned true. The default is durable.
+    virtual bool batch_write() { return batch_commit(); }
+    /// Makes every commit made so far durable. The one call that may run on another thread
+    /// than the store's other calls (one such thread at a time). False: the disk failed.
+    virtual bool sync() { return true; }
+    virtual std::string sync_error() const { return {}; }
 
     // --- live events between servers sharing one database (PostgreSQL LISTEN/NOTIFY; the
     // SQLite store serves one process and has none). A payload published inside a transaction
