@@ -25,8 +25,11 @@
 namespace hisha::server::net {
 
 OutputGate& output_gate() {
-    static OutputGate gate;
-    return gate;
+    // Never destroyed: at exit it may still hold callbacks (replies of a batch whose sync was
+    // in flight when the loop stopped) that own sessions whose sockets belong to the
+    // io_context, which is gone by then.
+    static OutputGate* gate = new OutputGate;
+    return *gate;
 }
 
 namespace {
