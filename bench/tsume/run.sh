@@ -26,14 +26,8 @@
 # reported contradicts a verified (basis A or B) length or fails verification.
 set -euo pipefail
 
-if (($# != 1)); then
-    echo "usage: $0 BUILD_DIR" >&2
-    exit 2
-fi
-HISHA="$1/bin/hisha"
-ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
-DATA="${HISHA_TESTDATA_DIR:-$ROOT/../shared/testdata}"
-TSV="$DATA/tsume.tsv"
+NAME="tsume bench"
+source "$(dirname "$0")/common.sh"
 MEMORY="${TSUME_MEMORY:-256}"
 LONG_MEMORY="${TSUME_LONG_MEMORY:-4096}"
 TIME="${TSUME_TIME:-60}"
@@ -43,14 +37,6 @@ KOTOBUKI_TIME="${TSUME_KOTOBUKI_TIME:-600}"
 ONLY="${TSUME_ONLY:-}"
 CLOCK="${TSUME_CLOCK:-cpu}"
 
-if [[ ! -x "$HISHA" ]]; then
-    echo "tsume bench: $HISHA not found; build first" >&2
-    exit 2
-fi
-if [[ ! -f "$TSV" ]]; then
-    echo "tsume bench: $TSV not found; skipped"
-    exit 0
-fi
 if [[ ! -x /usr/bin/time ]]; then
     echo "tsume bench: /usr/bin/time (GNU time) is needed for CPU time and peak memory" >&2
     exit 2

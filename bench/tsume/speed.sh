@@ -8,26 +8,12 @@
 # TSUME_SPEED_MEMORY (table MB, default 1024), HISHA_TESTDATA_DIR (default ../shared/testdata).
 set -euo pipefail
 
-if (($# != 1)); then
-    echo "usage: $0 BUILD_DIR" >&2
-    exit 2
-fi
-HISHA="$1/bin/hisha"
-ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
-DATA="${HISHA_TESTDATA_DIR:-$ROOT/../shared/testdata}"
-TSV="$DATA/tsume.tsv"
+NAME="tsume speed bench"
+source "$(dirname "$0")/common.sh"
 ROWS="${TSUME_SPEED_ROWS:-edo-musou-047,edo-zukou-023,edo-zukou-099,edo-musou-030,edo-zukou-100,long-shintougenkyo}"
 NODES="${TSUME_SPEED_NODES:-2000000}"
 MEMORY="${TSUME_SPEED_MEMORY:-1024}"
 
-if [[ ! -x "$HISHA" ]]; then
-    echo "tsume speed bench: $HISHA not found; build first" >&2
-    exit 2
-fi
-if [[ ! -f "$TSV" ]]; then
-    echo "tsume speed bench: $TSV not found; skipped"
-    exit 0
-fi
 
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
