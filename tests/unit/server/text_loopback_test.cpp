@@ -28,6 +28,15 @@ std::string play(LineClient& c, const std::string& move) {
     return c.cmd("y");
 }
 
+// The challenger offers game 1 as White (NEW <opponent> W), the opponent accepts it and so plays
+// Black; the challenger's notices are read up to the acceptance.
+void start_game_as_white(LineClient& challenger, LineClient& opponent, const std::string& opponent_name) {
+    EXPECT_TRUE(has(challenger.cmd("NEW " + opponent_name + " W"), "Challenge 1 added"));
+    EXPECT_TRUE(has(opponent.cmd("N 1"), "game 1"));
+    challenger.read_until("accepted");
+    challenger.drain();
+}
+
 }  // namespace
 
 TEST(TextLoopback, MalformedInputIsAnsweredAndTheConnectionKept) {
@@ -152,10 +161,7 @@ TEST(TextLoopback, CorrespondenceGamePlayedToMateAcrossARestart) {
     ServerProcess srv(db);
     auto alice = login(srv, "alice");
     auto bob = login(srv, "bob");
-    EXPECT_TRUE(has(alice->cmd("NEW bob W"), "Challenge 1 added"));
-    EXPECT_TRUE(has(bob->cmd("N 1"), "game 1"));  // bob is Black
-    alice->read_until("accepted");
-    alice->drain();
+    start_game_as_white(*alice, *bob, "bob");  // bob is Black
     EXPECT_TRUE(has(alice->cmd("B 1"), "Black (bob) to move"));
     EXPECT_TRUE(has(play(*bob, "P-7f"), "you played P-7f"));
     alice->drain();
@@ -212,10 +218,7 @@ TEST(TextLoopback, KanjiBoardsInEachEncodingAndPieceNameStyles) {
     ServerProcess srv(temp_db("text_kanji"));
     auto alice = login(srv, "alice");
     auto bob = login(srv, "bob");
-    EXPECT_TRUE(has(alice->cmd("NEW bob W"), "Challenge 1 added"));
-    EXPECT_TRUE(has(bob->cmd("N 1"), "game 1"));
-    alice->read_until("accepted");
-    alice->drain();
+    start_game_as_white(*alice, *bob, "bob");  // bob is Black
     EXPECT_TRUE(has(alice->cmd("SET BSTYLE 2"), "BSTYLE set to 2"));
     const std::string pawn_utf8 = "\xe6\xad\xa9", pawn_euc = "\xca\xe2", pawn_sjis = "\x95\xe0";
     std::string board = alice->cmd("B 1");
@@ -259,10 +262,7 @@ TEST(TextLoopback, HandicapResignPasswordAndAliases) {
     ServerProcess srv(temp_db("text_more"));
     auto alice = login(srv, "alice");
     auto bob = login(srv, "bob");
-    EXPECT_TRUE(has(alice->cmd("NEW bob W"), "Challenge 1 added"));
-    EXPECT_TRUE(has(bob->cmd("N 1"), "game 1"));  // bob is Black
-    alice->read_until("accepted");
-    alice->drain();
+    start_game_as_white(*alice, *bob, "bob");  // bob is Black
     EXPECT_TRUE(has(bob->cmd("REFRESH 1"), "Black (bob) to move"));
     EXPECT_TRUE(has(bob->cmd("HANDICAP"), "usage: HANDICAP"));
     std::string h = bob->cmd("HANDICAP L@1a", "<p,o,n,y> ");
