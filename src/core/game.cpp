@@ -24,15 +24,14 @@ const char* describe(EndReason r) {
     return "";
 }
 
-Game::Game(GameRules rules) : rules_(rules), pos_(std::make_unique<Position>()) {
-    reset(Handicap::Even);
-}
+Game::Game(GameRules rules) : rules_(rules), pos_(std::make_unique<Position>()) { reset(Handicap::Even); }
 
 Result<void, ParseError> Game::reset(std::string_view sfen) {
     auto p = std::make_unique<Position>();
     if (auto r = p->set(sfen); !r)
         return r;
     pos_ = std::move(p);
+    keys_.assign(1, pos_->key());
     start_sfen_ = pos_->sfen();
     handicap_ = handicap_from_sfen(start_sfen_);
     moves_.clear();
@@ -54,6 +53,7 @@ Result<void, IllegalMove> Game::play(Move m) {
     if (auto r = pos_->try_play(m); !r)
         return r;
     moves_.push_back(m);
+    keys_.push_back(pos_->key());
     judge_after_move();
     return {};
 }
@@ -65,7 +65,16 @@ void Game::judge_after_move() {
         finish(winner_of(mover), pos.in_check() ? EndReason::Checkmate : EndReason::NoLegalMoves);
         return;
     }
-    switch (judge_repetition(pos)) {
+    // The history's keys are contiguous: counting earlier occurrences there is much cheaper
+    // than walking the position's states, and the full judgement is needed only when the
+    // position has occurred often enough to end the game.
+    int earlier = 0;
+    for (std::size_t i = keys_.size() - 1; i >= 2 && earlier + 1 < SENNICHITE_OCCURRENCES;) {
+        i -= 2;
+        earlier += keys_[i] == keys_.back();
+    }
+    Repetition rep = earlier + 1 < SENNICHITE_OCCURRENCES ? Repetition::None : judge_repetition(pos);
+    switch (rep) {
     case Repetition::Draw: finish(Winner::Draw, EndReason::Sennichite); return;
     case Repetition::BlackLoses: finish(Winner::White, EndReason::PerpetualCheck); return;
     case Repetition::WhiteLoses: finish(Winner::Black, EndReason::PerpetualCheck); return;
@@ -84,6 +93,7 @@ bool Game::undo() {
         return false;
     pos_->unplay();
     moves_.pop_back();
+    keys_.pop_back();
     result_ = GameResult{};
     return true;
 }
@@ -96,8 +106,8 @@ void Game::finish(Winner w, EndReason r, std::string detail) {
 
 void Game::finish_by_count(EndReason r) {
     ImpasseCount c = count_impasse(*pos_, white_credit());
-    std::string detail = "Black " + std::to_string(c.points[BLACK]) + " points, White "
-                       + std::to_string(c.points[WHITE]) + " points";
+    std::string detail =
+        "Black " + std::to_string(c.points[BLACK]) + " points, White " + std::to_string(c.points[WHITE]) + " points";
     finish(c.draw() ? Winner::Draw : winner_of(~c.loser()), r, detail);
 }
 

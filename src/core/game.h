@@ -19,17 +19,17 @@ enum class Winner : std::uint8_t { None, Black, White, Draw };
 enum class EndReason : std::uint8_t {
     None,
     Checkmate,
-    NoLegalMoves,     // not in check but no legal move: a loss
+    NoLegalMoves,  // not in check but no legal move: a loss
     Resignation,
-    Sennichite,       // fourfold repetition: a draw
-    PerpetualCheck,   // fourfold repetition with one side checking throughout: that side loses
-    Declaration,      // entering-king declaration (CSA 27-point rule) that holds
-    ImpasseCount,     // the 24-point count (agreement or forced jishogi)
+    Sennichite,      // fourfold repetition: a draw
+    PerpetualCheck,  // fourfold repetition with one side checking throughout: that side loses
+    Declaration,     // entering-king declaration (CSA 27-point rule) that holds
+    ImpasseCount,    // the 24-point count (agreement or forced jishogi)
     TimeUp,
     IllegalMove,
-    MoveLimit,        // the optional ply limit, a draw
+    MoveLimit,  // the optional ply limit, a draw
     Abort,
-    SealedMove,       // adjourned with a sealed move (records of two-day games)
+    SealedMove,  // adjourned with a sealed move (records of two-day games)
 };
 
 const char* describe(EndReason r);
@@ -49,7 +49,7 @@ enum class ImpasseRule : std::uint8_t {
 
 struct GameRules {
     ImpasseRule impasse = ImpasseRule::Csa27;
-    int max_plies = 0;              // 0: no limit; otherwise the game ends after this many plies
+    int max_plies = 0;                  // 0: no limit; otherwise the game ends after this many plies
     bool limit_counts_impasse = false;  // at the limit: 24-point count instead of a draw
 };
 
@@ -98,6 +98,7 @@ private:
     std::string start_sfen_;
     std::optional<Handicap> handicap_;
     std::vector<Move> moves_;
+    std::vector<Key> keys_;  // the position's key at each ply, the start included
     GameResult result_;
 };
 

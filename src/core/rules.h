@@ -55,14 +55,17 @@ bool both_kings_entered(const Position& pos);
 /// The verdict of a repetition at the current position.
 enum class Repetition {
     None,
-    Draw,           // sennichite: the fourth occurrence, no perpetual check
-    BlackLoses,     // Black gave check with every move of the cycle
+    Draw,        // sennichite: the fourth occurrence, no perpetual check
+    BlackLoses,  // Black gave check with every move of the cycle
     WhiteLoses,
 };
 
+/// Sennichite: the same position (board, hands, side to move) for the fourth time.
+inline constexpr int SENNICHITE_OCCURRENCES = 4;
+
 /// Judges sennichite at the current position from the whole history: the same board, hands
 /// and side to move for the `occurrences`-th time (4 by the rules; search uses 2).
-Repetition judge_repetition(const Position& pos, int occurrences = 4);
+Repetition judge_repetition(const Position& pos, int occurrences = SENNICHITE_OCCURRENCES);
 
 /// True when the side to move is checkmated (in check with no legal move).
 bool is_checkmate(const Position& pos);

@@ -5,6 +5,7 @@
 #include <boost/asio/as_tuple.hpp>
 
 #include "server/net/output_gate.h"
+#include "server/net/sender.h"
 
 namespace hisha::server::net {
 
@@ -187,6 +188,16 @@ void LineSession::pump() {
         }
         return;
     }
+    if (Sender* w = sender()) {  // the write thread sends it; the loop goes on
+        writing_ = in_sender_ = true;
+        queued_bytes_ -= std::min(queued_bytes_, out_.size());
+        w->submit(int(socket_.native_handle()), std::move(out_),
+                  [self = shared_from_this()](std::size_t n, int error, std::string text) {
+                      self->written(n, error, std::move(text));
+                  });
+        out_.clear();
+        return;
+    }
     // Most writes fit the socket buffer: a non-blocking send, no handler to run later.
     boost::system::error_code ec;
     if (!socket_.non_blocking())
@@ -204,11 +215,16 @@ void LineSession::pump() {
             pump();
         return;
     }
+    write_rest();
+}
+
+// The part of out_ that the socket did not take, written when it has room.
+void LineSession::write_rest() {
     writing_ = true;
     auto self = shared_from_this();
-    asio::async_write(socket_, asio::buffer(out_), [self](boost::system::error_code ec, std::size_t n) {
+    asio::async_write(socket_, asio::buffer(out_), [self](boost::system::error_code error, std::size_t n) {
         self->writing_ = false;
-        if (ec) {
+        if (error) {
             self->shutdown();
             return;
         }
@@ -216,6 +232,27 @@ void LineSession::pump() {
         self->out_.clear();
         self->pump();
     });
+}
+
+// Back from the write thread (on the loop): `n` bytes of `text` were sent.
+void LineSession::written(std::size_t n, int error, std::string text) {
+    writing_ = in_sender_ = false;
+    if (closed_) {  // shutdown() left the socket open for this write; it is back
+        boost::system::error_code ec;
+        socket_.close(ec);
+        return;
+    }
+    if (error && error != EAGAIN && error != EWOULDBLOCK) {
+        shutdown();
+        return;
+    }
+    if (n < text.size()) {  // the socket was full: Asio writes the rest when it drains
+        out_ = text.substr(n);
+        queued_bytes_ += out_.size();
+        write_rest();
+        return;
+    }
+    pump();
 }
 
 void LineSession::close() {
@@ -239,7 +276,10 @@ void LineSession::shutdown() {
     }
     boost::system::error_code ec;
     socket_.shutdown(tcp::socket::shutdown_both, ec);
-    socket_.close(ec);
+    if (!in_sender_)  // else closed when the write thread gives the write back
+        socket_.close(ec);
+    else
+        socket_.cancel(ec);  // ends the read loop
     idle_timer_.cancel();
     queue_.clear();
     out_.clear();

@@ -1,8 +1,8 @@
 // LineSession: one TCP connection of a line protocol (text or CSA). It owns its socket, reads
 // with a C++20 coroutine (as_tuple error codes), cuts lines at LF with a size limit, strips
 // telnet negotiation, closes idle connections, and writes through a queue with exactly one
-// write in flight: what is durable is written at once with one non-blocking send, the rest
-// waits for its batch (OutputGate) or for the socket.
+// write in flight: what is durable goes out at once, by the server's write thread (Sender) or
+// else with one non-blocking send; the rest waits for its batch (OutputGate) or for the socket.
 #pragma once
 
 #include <deque>
@@ -43,6 +43,8 @@ private:
     asio::awaitable<void> read_loop();
     asio::awaitable<void> watchdog();
     void pump();  // starts the next write unless one is in flight or the gate is closed
+    void write_rest();
+    void written(std::size_t n, int error, std::string text);
     void handle_bytes(const char* data, std::size_t n);
     void shutdown();
 
@@ -66,6 +68,7 @@ private:
     int dropped_ = 0;
     bool admit();  // the rate limit: true when this line may be handled
     bool closing_ = false, closed_ = false, writing_ = false, parked_ = false;
+    bool in_sender_ = false;  // the write in flight is with the write thread
 };
 
 }  // namespace hisha::server::net

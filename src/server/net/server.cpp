@@ -3,6 +3,7 @@
 
 #include <boost/asio/as_tuple.hpp>
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -19,6 +20,7 @@
 #include "server/net/net.h"
 #include "server/net/output_gate.h"
 #include "server/net/protocols.h"
+#include "server/net/sender.h"
 #include "server/service/log.h"
 #include "server/store/store.h"
 
@@ -121,7 +123,10 @@ private:
         if (after_commit)
             after_commit();
         if (!syncer_.joinable())
-            syncer_ = std::thread([this] { sync_loop(); });
+            syncer_ = std::thread([this] {
+                pthread_setname_np(pthread_self(), "sync");
+                sync_loop();
+            });
         syncing_ = true;
         {
             std::lock_guard lock(sync_mutex_);
@@ -262,6 +267,12 @@ int run_server(const ServerOptions& opt) {
         return 1;
     }
     asio::io_context ioc(1);
+    // Sessions write through this thread while the loop runs (see sender.h).
+    struct SenderScope {
+        Sender sender;
+        explicit SenderScope(asio::io_context& ioc) : sender(ioc) { set_sender(&sender); }
+        ~SenderScope() { set_sender(nullptr); }
+    } sender_scope(ioc);
     AsioEnvironment env(ioc, *store);
     service::Service svc(*store, env, opt.config);
     env.set_service(&svc);

@@ -5,6 +5,7 @@
 #include "server/store/postgres_store.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <unistd.h>
 
@@ -74,24 +75,30 @@ std::string key_of(std::string_view name) {
 }
 
 // Prepared statements, kept for the life of the connection: a move's writes are the same
-// few statements every time, and parsing them again cost more than running them.
+// few statements every time, and parsing them again cost more than running them. A look-up
+// allocates nothing (the map is searched by string_view; being in use is a flag).
 class StmtCache {
 public:
+    struct Entry {
+        sqlite3_stmt* st = nullptr;
+        bool in_use = false;
+    };
     explicit StmtCache(sqlite3*& db) : db_(db) {}
     ~StmtCache() { clear(); }
     void clear() {
-        for (auto& [sql, st] : cache_)
-            sqlite3_finalize(st);
+        for (auto& [sql, e] : cache_)
+            sqlite3_finalize(e.st);
         cache_.clear();
     }
-    /// A statement for `sql`, reset and unbound; `owned` when it must be finalized by the
-    /// caller (the cached one is in use by an enclosing statement).
-    sqlite3_stmt* get(const char* sql, bool& owned) {
-        owned = false;
-        auto it = cache_.find(sql);
-        if (it != cache_.end() && !in_use_.contains(it->second)) {
-            in_use_.insert(it->second);
-            return it->second;
+    /// The cached entry for `sql`, marked in use, its statement reset and unbound; or null
+    /// with a new statement in `own` that the caller must finalize (the cached one is in use
+    /// by an enclosing statement), or null with `own` null when `sql` does not compile.
+    Entry* get(const char* sql, sqlite3_stmt*& own) {
+        own = nullptr;
+        auto it = cache_.find(std::string_view(sql));
+        if (it != cache_.end() && !it->second.in_use) {
+            it->second.in_use = true;
+            return &it->second;
         }
         sqlite3_stmt* st = nullptr;
         if (sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, nullptr) != SQLITE_OK) {
@@ -99,37 +106,41 @@ public:
             return nullptr;
         }
         if (it != cache_.end()) {
-            owned = true;
-            return st;
+            own = st;
+            return nullptr;
         }
-        cache_.emplace(sql, st);
-        in_use_.insert(st);
-        return st;
+        Entry& e = cache_.emplace(std::string(sql), Entry{st, true}).first->second;
+        return &e;  // unordered_map nodes stay put
     }
-    void put(sqlite3_stmt* st) {
-        sqlite3_reset(st);
-        sqlite3_clear_bindings(st);
-        in_use_.erase(st);
+    static void put(Entry& e) {
+        sqlite3_reset(e.st);
+        sqlite3_clear_bindings(e.st);
+        e.in_use = false;
     }
 
 private:
+    struct Hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view v) const noexcept { return std::hash<std::string_view>{}(v); }
+    };
     sqlite3*& db_;
-    std::unordered_map<std::string, sqlite3_stmt*> cache_;
-    std::unordered_set<sqlite3_stmt*> in_use_;
+    std::unordered_map<std::string, Entry, Hash, std::equal_to<>> cache_;
 };
 
 // A prepared statement with positional binding and column reading.
 class Stmt {
 public:
-    Stmt(StmtCache& cache, const char* sql) : cache_(cache) {
-        st_ = cache.get(sql, owned_);
+    Stmt(StmtCache& cache, const char* sql) {
+        entry_ = cache.get(sql, st_);
+        if (entry_)
+            st_ = entry_->st;
         ok_ = st_ != nullptr;
     }
     ~Stmt() {
-        if (owned_)
-            sqlite3_finalize(st_);
+        if (entry_)
+            StmtCache::put(*entry_);
         else if (st_)
-            cache_.put(st_);
+            sqlite3_finalize(st_);
     }
     Stmt(const Stmt&) = delete;
     Stmt& operator=(const Stmt&) = delete;
@@ -183,9 +194,9 @@ public:
     }
 
 private:
-    StmtCache& cache_;
+    StmtCache::Entry* entry_ = nullptr;  // null: st_ is this statement's own
     sqlite3_stmt* st_ = nullptr;
-    bool ok_ = false, owned_ = false;
+    bool ok_ = false;
     int n_ = 0, col_ = 0, rc_ = 0;
 };
 
@@ -257,7 +268,10 @@ public:
             return false;
         }
         sqlite3_wal_hook(db_, &SqliteStore::on_wal_commit, this);
-        checkpointer_ = std::thread([this] { checkpoint_loop(); });
+        checkpointer_ = std::thread([this] {
+            pthread_setname_np(pthread_self(), "checkpoint");
+            checkpoint_loop();
+        });
         return true;
     }
 
@@ -387,20 +401,30 @@ public:
         g.id = sqlite3_last_insert_rowid(db_);
         if (!insert_moves(g, 0))
             return rollback();
-        return commit();
+        if (!commit())
+            return false;
+        stored_moves_[g.id] = int(g.moves.size());
+        return true;
     }
 
     bool save_game(const GameRow& g, int from_ply, std::vector<UserRow*> users) override {
         if (!begin())
             return false;
-        {
+        auto undo = [&] {
+            stored_moves_.erase(g.id);
+            return rollback();
+        };
+        // Moves from from_ply on are replaced; when the game's stored moves are known to end
+        // there (a move was added, the common case), there is nothing to delete.
+        auto known = stored_moves_.find(g.id);
+        if (known == stored_moves_.end() || from_ply < known->second) {
             Stmt d(stmts_, "DELETE FROM moves WHERE game_id=? AND ply>=?");
             d.bind(g.id).bind(from_ply);
             if (!d.exec())
-                return rollback();
+                return undo();
         }
         if (!insert_moves(g, from_ply))
-            return rollback();
+            return undo();
         Stmt s(stmts_, "UPDATE games SET status=?, winner=?, reason=?, seen_black=?, seen_white=?, rem_black=?, "
                        "rem_white=?, turn_started=?, updated=?, rated_applied=?, undone_ply=?, undone_text=?, "
                        "black=?, white=? WHERE id=?");
@@ -420,11 +444,19 @@ public:
             .bind(g.white)
             .bind(g.id);
         if (!s.exec())
-            return rollback();
+            return undo();
         for (UserRow* u : users)
             if (u && !save_user(*u))
-                return rollback();
-        return commit();
+                return undo();
+        if (!commit()) {
+            stored_moves_.erase(g.id);
+            return false;
+        }
+        if (g.status >= GameStatus::Finished)
+            stored_moves_.erase(g.id);  // a finished game's moves are not written again
+        else
+            stored_moves_[g.id] = int(g.moves.size());
+        return true;
     }
 
     std::optional<GameRow> load_game(std::int64_t id) override {
@@ -539,9 +571,17 @@ private:
         }
         return true;
     }
-    // Inside a batch a write is a savepoint, so that a failed write is undone alone.
-    bool begin() { return exec(batch_ ? "SAVEPOINT w" : "BEGIN IMMEDIATE"); }
-    bool commit() { return exec(batch_ ? "RELEASE w" : "COMMIT") || rollback(); }
+    // Inside a batch a write is a savepoint, so that a failed write is undone alone; those
+    // two statements run once a move, so they are prepared once.
+    bool begin() { return batch_ ? step("SAVEPOINT w") : exec("BEGIN IMMEDIATE"); }
+    bool commit() { return (batch_ ? step("RELEASE w") : exec("COMMIT")) || rollback(); }
+    bool step(const char* sql) {
+        Stmt s(stmts_, sql);
+        if (s.exec())
+            return true;
+        error_ = sqlite3_errmsg(db_);
+        return false;
+    }
     bool rollback() {
         std::string keep = sqlite3_errmsg(db_);
         if (batch_) {
@@ -570,6 +610,7 @@ public:
         if (exec("COMMIT"))
             return true;
         std::string keep = error_;
+        stored_moves_.clear();  // the batch's moves are not there after all
         exec("ROLLBACK");
         error_ = keep;
         return false;
@@ -731,6 +772,9 @@ private:
     StmtCache stmts_{db_};
     std::string error_;
     bool batch_ = false;
+    // Per unfinished game written or read here: how many moves the table holds (it is this
+    // process's database: nothing else writes them). A game not listed is looked up.
+    std::unordered_map<std::int64_t, int> stored_moves_;
     int wal_fd_ = -1;             // the WAL file, for fdatasync (full durability)
     bool deferred_ = false;       // a batch_write(): its fdatasync is left to sync()
     std::string sync_error_;      // written by sync() only (the syncing thread)
