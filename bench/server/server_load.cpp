@@ -12,7 +12,19 @@
 // The clients are one thread over epoll with non-blocking sockets (one write per move, one
 // read per readable socket), so that they take as little of the machine as possible; the
 // bench prints their CPU time and the server's over the moves phase.
+//
+// Two ways to load the server:
+// - closed loop (the default, --rate 0): each client answers at once, so every game always has
+//   a move in flight. This measures the most moves per second the server can take; latency
+//   is then about games / throughput by Little's law, whatever the server does.
+// - paced (--rate R): the games together offer R moves per second, as players with clocks
+//   do. Each game has a slot every games/R seconds (the games' slots are spread evenly over
+//   that interval); a client sends its move at its slot, or at once if the opponent's move
+//   came after it. This measures latency at a given load (Floodgate's figure, median 16 ms
+//   at 900 moves/s with 200 games, is of this kind). The bench prints the rate achieved.
 //   server_load_bench [--server PATH] [--games N] [--plies P] [--sync full|normal] [--seed S]
+//                     [--rate MOVES_PER_S] [--trace FILE]
+//   server_load_bench --fsync-probe N   (the disk's fdatasync latency, N samples)
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -31,6 +43,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -102,6 +116,32 @@ double cpu_seconds_of(pid_t pid) {  // user + system time of a process, from /pr
     return double(std::stoll(fields[11]) + std::stoll(fields[12])) / double(sysconf(_SC_CLK_TCK));
 }
 
+// CPU seconds of each of a process's threads, summed by thread name (the server names its
+// threads: hisha-server is the event loop, then sender, sync, checkpoint).
+std::map<std::string, double> thread_cpu_seconds(pid_t pid) {
+    std::map<std::string, double> out;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec)) {
+        std::ifstream f(e.path() / "stat");
+        std::string s((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        auto lp = s.find('('), rp = s.rfind(')');
+        if (lp == std::string::npos || rp == std::string::npos)
+            continue;
+        std::string name = s.substr(lp + 1, rp - lp - 1);
+        std::istringstream rest(s.substr(rp + 2));
+        std::string field;
+        long long utime = 0, stime = 0;
+        for (int i = 3; i <= 15 && rest >> field; ++i) {
+            if (i == 14)
+                utime = std::stoll(field);
+            if (i == 15)
+                stime = std::stoll(field);
+        }
+        out[name] += double(utime + stime) / double(sysconf(_SC_CLK_TCK));
+    }
+    return out;
+}
+
 double self_cpu_seconds() {
     rusage ru{};
     getrusage(RUSAGE_SELF, &ru);
@@ -124,6 +164,7 @@ struct Conn {
 struct Pair {
     std::vector<std::string> moves;
     Clock::time_point sent;  // when the move in flight was sent
+    Clock::time_point slot;  // paced mode: the earliest time of the next move
     Conn* conn[2] = {nullptr, nullptr};
 };
 
@@ -132,7 +173,11 @@ struct Bench {
     int plies = 0;
     int ready = 0, done = 0, failed = 0, moves = 0;
     bool timing = false;
+    double rate = 0;                                       // moves per second offered by all games; 0: closed loop
+    Clock::duration interval{};                            // paced mode: a game's time between two slots
+    std::vector<std::pair<Clock::time_point, Conn*>> due;  // paced mode: a min-heap of waiting moves
     std::vector<double> latencies_ms;
+    std::vector<double> sent_at_ms;  // for --trace: when each measured move was sent
     Clock::time_point first_sent, last_seen;
     std::string first_error;
 
@@ -164,18 +209,55 @@ struct Bench {
         }
     }
 
-    // The client's next move, if it is its turn.
+    // The client's next move, if it is its turn: now, or at the game's next slot when paced.
     void move_if_mine(Conn& c) {
         Pair& p = *c.pair;
-        if (c.ply < plies && (c.ply % 2 == 0) == c.black) {
-            p.sent = Clock::now();
-            send(c, p.moves[std::size_t(c.ply)]);
+        if (c.ply >= plies || (c.ply % 2 == 0) != c.black)
+            return;
+        auto now = Clock::now();
+        if (rate > 0 && now < p.slot) {
+            due.emplace_back(p.slot, &c);
+            std::push_heap(due.begin(), due.end(), later);
+            return;
         }
+        send_move(c, now);
+    }
+    void send_move(Conn& c, Clock::time_point now) {
+        Pair& p = *c.pair;
+        p.sent = now;
+        if (rate > 0)
+            p.slot = std::max(p.slot + interval, now);  // never a burst to catch up
+        send(c, p.moves[std::size_t(c.ply)]);
+    }
+    static bool later(const std::pair<Clock::time_point, Conn*>& a, const std::pair<Clock::time_point, Conn*>& b) {
+        return a.first > b.first;
+    }
+    // Paced mode: sends the moves whose slots have come; returns the time to the next one in ms
+    // (-1: none waits).
+    int send_due() {
+        auto now = Clock::now();
+        while (!due.empty() && due.front().first <= now) {
+            std::pop_heap(due.begin(), due.end(), later);
+            Conn* c = due.back().second;
+            due.pop_back();
+            if (c->phase == Phase::Playing)
+                send_move(*c, now);
+        }
+        if (due.empty())
+            return -1;
+        auto wait = std::chrono::duration_cast<std::chrono::microseconds>(due.front().first - now).count();
+        return int((wait + 999) / 1000);
     }
 
     void start_all(std::vector<Conn>& conns) {
         timing = true;
         first_sent = Clock::now();
+        if (rate > 0) {
+            int games = int(conns.size() / 2);
+            interval = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(games / rate));
+            for (int g = 0; g < games; ++g)  // the games' slots spread over one interval
+                conns[std::size_t(2 * g)].pair->slot = first_sent + interval * g / games;
+        }
         for (auto& c : conns) {
             c.phase = Phase::Playing;
             move_if_mine(c);
@@ -210,6 +292,7 @@ struct Bench {
             if (!mine) {  // the opponent's move reached us
                 auto now = Clock::now();
                 latencies_ms.push_back(std::chrono::duration<double, std::milli>(now - p.sent).count());
+                sent_at_ms.push_back(std::chrono::duration<double, std::milli>(p.sent - first_sent).count());
                 ++moves;
                 last_seen = now;
             }
@@ -262,13 +345,51 @@ struct Bench {
     }
 };
 
+// The disk's own fdatasync latency where the bench puts its database: `n` rounds of
+// rewriting a 4 KB block of a preallocated file (as a reused write-ahead log is written)
+// and syncing it. A move relayed only once durable waits for at least one of these.
+int fsync_probe(int n) {
+    auto path = std::filesystem::temp_directory_path() / ("hisha_fsync_" + std::to_string(getpid()));
+    int fd = ::open(path.c_str(), O_CREAT | O_RDWR | O_TRUNC, 0600);
+    if (fd < 0) {
+        std::perror("fsync probe");
+        return 1;
+    }
+    std::vector<char> block(4096, 'x');
+    for (int i = 0; i < 64; ++i)
+        if (::write(fd, block.data(), block.size()) < 0)
+            break;
+    ::fsync(fd);
+    std::vector<double> ms;
+    for (int i = 0; i < n; ++i) {
+        if (::pwrite(fd, block.data(), block.size(), off_t(i % 64) * 4096) < 0)
+            break;
+        auto t0 = Clock::now();
+        ::fdatasync(fd);
+        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    }
+    ::close(fd);
+    std::filesystem::remove(path);
+    if (ms.empty())
+        return 1;
+    std::sort(ms.begin(), ms.end());
+    auto at = [&](double q) { return ms[std::min(ms.size() - 1, std::size_t(q * double(ms.size())))]; };
+    std::printf("fsync_probe: n=%zu median_ms=%.2f p90_ms=%.2f p99_ms=%.2f max_ms=%.2f\n", ms.size(), at(0.5), at(0.9),
+                at(0.99), ms.back());
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--fsync-probe")
+        return fsync_probe(std::clamp(std::atoi(argv[2]), 1, 100000));
     std::string server = (std::filesystem::path(argv[0]).parent_path() / "hisha-server").string();
     int games = 200, plies = 100;
     std::uint64_t seed = 1;
     std::string sync = "full";
+    double rate = 0;
+    std::string trace;
     for (int i = 1; i < argc; i += 2) {
         std::string a = argv[i];
         if (i + 1 >= argc) {
@@ -285,9 +406,13 @@ int main(int argc, char** argv) {
             plies = std::clamp(std::atoi(argv[i + 1]), 2, 250);
         else if (a == "--seed")
             seed = std::strtoull(argv[i + 1], nullptr, 10);
+        else if (a == "--trace")
+            trace = argv[i + 1];
+        else if (a == "--rate")
+            rate = std::clamp(std::atof(argv[i + 1]), 0.0, 1e7);
         else {
             std::cerr << "usage: server_load_bench [--server PATH] [--games N] [--plies P] [--sync full|normal] "
-                         "[--seed S]\n";
+                         "[--seed S] [--rate MOVES_PER_S] [--trace FILE]\n";
             return 2;
         }
     }
@@ -336,6 +461,7 @@ int main(int argc, char** argv) {
 
     Bench b;
     b.plies = plies;
+    b.rate = rate;
     b.ep = epoll_create1(0);
     std::vector<Conn> conns(static_cast<std::size_t>(2 * games));
     sockaddr_in addr{};
@@ -364,11 +490,13 @@ int main(int argc, char** argv) {
     }
 
     double server_cpu0 = 0, client_cpu0 = 0, server_cpu1 = 0, client_cpu1 = 0;
+    std::map<std::string, double> threads0, threads1;
     auto deadline = Clock::now() + std::chrono::seconds(180);
     std::vector<epoll_event> events(1024);
     bool measured = false;
     while (b.done + b.failed < 2 * games && Clock::now() < deadline) {
-        int n = epoll_wait(b.ep, events.data(), int(events.size()), 1000);
+        int wait = b.send_due();
+        int n = epoll_wait(b.ep, events.data(), int(events.size()), wait < 0 ? 1000 : wait);
         for (int i = 0; i < n; ++i) {
             Conn& c = *static_cast<Conn*>(events[std::size_t(i)].data.ptr);
             if (c.phase == Phase::Failed)
@@ -384,17 +512,20 @@ int main(int argc, char** argv) {
             if (!was_timing && b.timing) {
                 server_cpu0 = cpu_seconds_of(pid);
                 client_cpu0 = self_cpu_seconds();
+                threads0 = thread_cpu_seconds(pid);
             }
         }
         if (b.timing && !measured && b.moves == games * plies) {
             server_cpu1 = cpu_seconds_of(pid);
             client_cpu1 = self_cpu_seconds();
+            threads1 = thread_cpu_seconds(pid);
             measured = true;
         }
     }
     if (!measured) {
         server_cpu1 = cpu_seconds_of(pid);
         client_cpu1 = self_cpu_seconds();
+        threads1 = thread_cpu_seconds(pid);
     }
     kill(pid, SIGTERM);
     waitpid(pid, nullptr, 0);
@@ -403,6 +534,11 @@ int main(int argc, char** argv) {
             close(c.fd);
     std::filesystem::remove_all(dir);
 
+    if (!trace.empty()) {  // one line per move: ms since the start when sent, latency in ms
+        std::ofstream t(trace);
+        for (std::size_t i = 0; i < b.latencies_ms.size(); ++i)
+            t << b.sent_at_ms[i] << ' ' << b.latencies_ms[i] << '\n';
+    }
     std::sort(b.latencies_ms.begin(), b.latencies_ms.end());
     double secs = std::chrono::duration<double>(b.last_seen - b.first_sent).count();
     auto pct = [&](double p) {
@@ -411,10 +547,20 @@ int main(int argc, char** argv) {
                  : b.latencies_ms[std::min(b.latencies_ms.size() - 1, std::size_t(p * double(b.latencies_ms.size())))];
     };
     double server_cpu = server_cpu1 - server_cpu0, client_cpu = client_cpu1 - client_cpu0;
-    std::printf("sync=%s games=%d plies=%d moves=%d errors=%d seconds=%.2f moves_per_s=%.0f median_ms=%.2f p99_ms=%.2f "
+    std::printf("sync=%s rate=%.0f games=%d plies=%d moves=%d errors=%d seconds=%.2f moves_per_s=%.0f median_ms=%.2f "
+                "p99_ms=%.2f "
                 "server_cpu_s=%.2f client_cpu_s=%.2f moves_per_server_cpu_s=%.0f\n",
-                sync.c_str(), games, plies, b.moves, b.failed, secs, secs > 0 ? b.moves / secs : 0.0, pct(0.5),
+                sync.c_str(), rate, games, plies, b.moves, b.failed, secs, secs > 0 ? b.moves / secs : 0.0, pct(0.5),
                 pct(0.99), server_cpu, client_cpu, server_cpu > 0 ? b.moves / server_cpu : 0.0);
+    // Where the server's time went, in microseconds of CPU per move (the event loop's figure
+    // bounds the throughput: one thread runs the service).
+    std::printf("  cpu_us_per_move:");
+    for (auto& [name, t] : threads1) {
+        double d = t - (threads0.count(name) ? threads0[name] : 0.0);
+        if (d > 0 && b.moves > 0)
+            std::printf(" %s=%.1f", name == "hisha-server" ? "loop" : name.c_str(), d * 1e6 / b.moves);
+    }
+    std::printf(" client=%.1f\n", b.moves > 0 ? client_cpu * 1e6 / b.moves : 0.0);
     if (!b.first_error.empty())
         std::fprintf(stderr, "server_load_bench: first error: %s\n", b.first_error.c_str());
     return b.failed == 0 && b.moves == games * plies ? 0 : 1;
