@@ -44,6 +44,15 @@ public:
         }
     }
 
+    /// At the end of a server's run, while its io_context still exists: drops the output
+    /// still held (it can no longer be written; the sessions it holds close their sockets
+    /// now, not after the io_context is gone) and forgets the service.
+    void reset() {
+        held_.clear();
+        committed_ = durable_ = 0;
+        svc_ = nullptr;
+    }
+
 private:
     service::Service* svc_ = nullptr;
     Ticket committed_ = 0, durable_ = 0;

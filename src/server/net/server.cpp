@@ -27,11 +27,8 @@
 namespace hisha::server::net {
 
 OutputGate& output_gate() {
-    // Never destroyed: at exit it may still hold callbacks (replies of a batch whose sync was
-    // in flight when the loop stopped) that own sessions whose sockets belong to the
-    // io_context, which is gone by then.
-    static OutputGate* gate = new OutputGate;
-    return *gate;
+    static OutputGate gate;  // emptied by run_server before its io_context goes (reset())
+    return gate;
 }
 
 namespace {
@@ -84,7 +81,9 @@ public:
                 write_batch();
         });
     }
-    ~AsioEnvironment() override {
+    ~AsioEnvironment() override { stop_syncing(); }
+    /// Lets the sync thread finish the sync it is making and joins it.
+    void stop_syncing() {
         if (syncer_.joinable()) {
             {
                 std::lock_guard lock(sync_mutex_);
@@ -277,6 +276,11 @@ int run_server(const ServerOptions& opt) {
     service::Service svc(*store, env, opt.config);
     env.set_service(&svc);
     output_gate().attach(&svc);
+    // On every way out, while the io_context exists: replies of a batch whose sync was in
+    // flight when the loop stopped are still held, and their sessions own sockets of it.
+    struct GateReset {
+        ~GateReset() { output_gate().reset(); }
+    } gate_reset;
     if (auto r = svc.start(); !r) {
         std::cerr << "hisha-server: " << r.error() << "\n";
         return 1;
@@ -379,6 +383,9 @@ int run_server(const ServerOptions& opt) {
     });
     std::cout << "hisha-server: ready (database " << opt.db << ")" << std::endl;
     ioc.run();
+    // Replies of a batch whose sync was in flight when the loop stopped are still held; their
+    // sessions must go while the io_context that owns their sockets exists.
+    env.stop_syncing();
     std::cout << "hisha-server: stopped" << std::endl;
     return 0;
 }
