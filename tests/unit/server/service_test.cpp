@@ -394,6 +394,14 @@ void hisha::server::test::check_games_survive_a_restart(Fixture& f) {
     ASSERT_EQ(f.svc->challenges().size(), 1u);
     ASSERT_TRUE(f.svc->play("bob", gid, "P-3d").has_value());
     EXPECT_TRUE(f.svc->game(gid)->row.moves.back().locked);
+    // Within one run of the store: a move undone before it was seen and another played at
+    // its ply; the table holds the new one in its place.
+    ASSERT_TRUE(f.svc->play("alice", gid, "P-2f").has_value());
+    ASSERT_TRUE(f.svc->undo("alice", gid, false).has_value());
+    ASSERT_TRUE(f.svc->play("alice", gid, "P-1f").has_value());
+    f.reopen();
+    ASSERT_EQ(f.svc->game(gid)->row.moves.size(), 3u);
+    EXPECT_EQ(f.svc->game(gid)->row.moves[2].text, "1g1f");
 }
 
 void hisha::server::test::check_group_commit(Fixture& f) {
