@@ -86,11 +86,11 @@ void generate_checks(const Position& pos, std::vector<Move>& out) {
     order(pos, list, out, pos.king_square(~pos.side_to_move()));
 }
 
-void generate_evasions(const Position& pos, Convention conv, std::vector<Move>& out) {
+void generate_evasions(Position& pos, Convention conv, std::vector<Move>& out) {
     MoveList<EVASIONS, true> list(pos);
     order(pos, list, out, pos.king_square(pos.side_to_move()));
     if (conv == Convention::Tsume)
-        std::erase_if(out, [&](Move m) { return m.is_drop() && is_futile_drop(pos, m.to()); });
+        std::erase_if(out, [&](Move m) { return m.is_drop() && is_futile_drop(pos, m.to(), m.dropped_piece()); });
 }
 
 // After such a check find_reply() answers Reply::Move, as its first test is the king's
@@ -117,7 +117,33 @@ bool king_steps_after(const Position& pos, Move m) noexcept {
     return false;
 }
 
-bool is_futile_drop(const Position& pos, Square s) noexcept {
+namespace {
+
+// The checker on c takes a piece of type pt dropped on s (promoting or not): true when one
+// of these captures leaves the defender no reply. Drops nearer the king are judged by the
+// same rule (is_futile_drop), so the recursion ends at the king.
+bool capture_mates(Position& pos, PieceType pt, Square s, Square c) noexcept {
+    Move drop = Move::make_drop(pt, s, pos.side_to_move());
+    StateInfo st_drop, st_take;
+    pos.do_move(drop, st_drop);
+    bool mates = false;
+    for (bool promote : {false, true}) {
+        Move take = pos.make_move(c, s, promote);
+        if (!pos.is_legal(take))
+            continue;
+        pos.do_move(take, st_take);
+        mates = find_reply(pos, Convention::Tsume) == Reply::None;
+        pos.undo_move(take);
+        if (mates)
+            break;
+    }
+    pos.undo_move(drop);
+    return mates;
+}
+
+}  // namespace
+
+bool is_futile_drop(Position& pos, Square s, PieceType pt) noexcept {
     Color us = pos.side_to_move();
     Square ksq = pos.king_square(us);
     Bitboard checkers = pos.checkers();
@@ -136,13 +162,17 @@ bool is_futile_drop(const Position& pos, Square s) noexcept {
     }
     // 2. Nor can the king: s is not next to it, or the checker taking on s is guarded there
     //    (by another piece, also one behind the checker on its line).
-    if (!KING_ATTACKS[ksq].test(s))
-        return true;
-    Bitboard occ = pos.pieces() ^ c;
-    return pos.attackers_to(~us, s, occ).andnot(square_bb(c)).any();
+    if (KING_ATTACKS[ksq].test(s)) {
+        Bitboard occ = pos.pieces() ^ c;
+        if (pos.attackers_to(~us, s, occ).andnot(square_bb(c)).empty())
+            return false;
+    }
+    // 3. And the capture mates: a drop whose capture lets the king out (the checker has left
+    //    a square it guarded, or the king escapes past it) changes the mate and counts.
+    return capture_mates(pos, pt, s, c);
 }
 
-Reply find_reply(const Position& pos, Convention conv) noexcept {
+Reply find_reply(Position& pos, Convention conv) noexcept {
     Color us = pos.side_to_move(), them = ~us;
     Square ksq = pos.king_square(us);
     Bitboard occ = pos.pieces();
@@ -175,16 +205,14 @@ Reply find_reply(const Position& pos, Convention conv) noexcept {
         return Reply::None;
     for (Bitboard b = between; b.any();) {
         Square s = b.pop_lsb();
-        if (conv == Convention::Tsume && is_futile_drop(pos, s))
-            continue;
         for (PieceType pt : {SILVER, GOLD, BISHOP, ROOK, LANCE, KNIGHT, PAWN})
-            if (h.has(pt) && can_drop_on(pos, pt, s))
+            if (h.has(pt) && can_drop_on(pos, pt, s) && !(conv == Convention::Tsume && is_futile_drop(pos, s, pt)))
                 return Reply(int(Reply::DropPawn) + int(pt) - int(PAWN));
     }
     return Reply::None;
 }
 
-bool has_evasion(const Position& pos, Convention conv) noexcept { return find_reply(pos, conv) != Reply::None; }
+bool has_evasion(Position& pos, Convention conv) noexcept { return find_reply(pos, conv) != Reply::None; }
 
 Hand reply_disproof(const Position& pos, Reply reply, Hand disproof) noexcept {
     if (reply < Reply::DropPawn)

@@ -15,21 +15,22 @@ namespace hisha::tsume {
 void generate_checks(const core::Position& pos, std::vector<core::Move>& out);
 
 /// Legal evasions of the side to move (in check), best first. Under Convention::Tsume, futile
-/// drop interpositions (is_futile_drop) are left out.
-void generate_evasions(const core::Position& pos, Convention conv, std::vector<core::Move>& out);
+/// drop interpositions (is_futile_drop) are left out. `pos` is restored.
+void generate_evasions(core::Position& pos, Convention conv, std::vector<core::Move>& out);
 
-/// Tsume convention: a drop on `s` between a sliding checker and the king is futile when the
-/// checker takes it for free: no other defender piece can take back on s (pinned pieces only
-/// along their pin), and the king cannot either (s is not next to it, or another attacker
-/// piece guards s once the checker has left its square). `pos` is the defender to move, in
-/// check by one piece.
-bool is_futile_drop(const core::Position& pos, core::Square s) noexcept;
+/// Tsume convention: dropping a piece of type pt on s between a sliding checker and the king
+/// is futile when the checker takes it for free and that capture mates: no other defender
+/// piece can take back on s (pinned pieces only along their pin), the king cannot either (s
+/// is not next to it, or another attacker piece guards s once the checker has left its
+/// square), and after the capture the defender has no reply (drops nearer the king judged by
+/// this rule). `pos` is the defender to move, in check by one piece; it is restored.
+bool is_futile_drop(core::Position& pos, core::Square s, core::PieceType pt) noexcept;
 
 /// The kind of legal reply the side to move (in check) has: none, a board move, or only
 /// drops (DropPawn + the piece type - PAWN, of one such drop). Under Tsume a futile drop is none.
 enum class Reply : std::uint8_t { None, Move, DropPawn };
-Reply find_reply(const core::Position& pos, Convention conv) noexcept;
-bool has_evasion(const core::Position& pos, Convention conv) noexcept;
+Reply find_reply(core::Position& pos, Convention conv) noexcept;
+bool has_evasion(core::Position& pos, Convention conv) noexcept;
 /// A disproof hand that keeps `reply` possible (a drop needs the defender to keep the piece).
 core::Hand reply_disproof(const core::Position& pos, Reply reply, core::Hand disproof) noexcept;
 

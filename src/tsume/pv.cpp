@@ -55,9 +55,9 @@ bool attacker_step(Searcher& s, Node& n, int r, Move& out) {
 
 // Preference among defences of equal length: king moves and captures, moved interpositions,
 // drops that are not futile, futile drops.
-int defence_rank(const Position& pos, Move m) {
+int defence_rank(Position& pos, Move m) {
     if (m.is_drop())
-        return is_futile_drop(pos, m.to()) ? 3 : 2;
+        return is_futile_drop(pos, m.to(), m.dropped_piece()) ? 3 : 2;
     if (pos.piece_on(m.to()) != NO_PIECE || m.from() == pos.king_square(pos.side_to_move()))
         return 0;
     return 1;

@@ -13,10 +13,13 @@
 // Convention::Tsume (tsume-shogi, 000 "Mating problems") changes the defender's replies: a
 // futile drop interposition is not a reply, so it neither prolongs the mate nor saves the
 // king; a position whose only replies are futile drops is mate. A drop is futile when the
-// checker (a slider, not adjacent) takes it for free: no other defender piece can take back,
-// and the king cannot (the square is not next to it, or another attacker piece guards it).
-// This is a rule on the position only: an interposition that the rule calls futile but whose
-// capture would spoil the mate is still skipped. Among defender's replies of equal length
+// checker (a slider, not adjacent) takes it for free and that capture mates: no other
+// defender piece can take back, the king cannot (the square is not next to it, or another
+// attacker piece guards it), and after the capture the defender has no reply. A drop whose
+// capture does not mate at once counts as a reply, as under ordinary rules: the composers'
+// futility (the capture only adds two plies and the piece stays in the attacker's hand, the
+// "2-ply longer with a piece left over" custom) is not modelled, so lengths may exceed the
+// published ones by such pairs of plies. Among defender's replies of equal length
 // the line leaving the attacker the fewest pieces in hand is taken, and the result says
 // whether another first move also mates within the length ("yozume"). Moved interpositions
 // always count. complete_defender_hand() applies the input

@@ -300,20 +300,52 @@ TEST(Convention, FutileInterpositionsDoNotCount) {
 }
 
 TEST(Convention, FutileDropRule) {
-    // The rook on 1i checks the king on 1a; 1b is next to the king and unguarded, 1c-1h are not.
+    // The rook on 1i checks the king on 1a, whose pawn on 2a and lance on 2b take its steps.
+    // Without the knight on 2d the king takes the rook back on 1b, so a drop there counts
+    // and so do the others: the rook's capture of each leaves that reply.
     core::Position pos;
-    ASSERT_TRUE(pos.set("8k/9/9/9/9/9/9/9/8R w 2p 1", core::SfenRules::Relaxed));
-    EXPECT_FALSE(is_futile_drop(pos, core::SQ_12));  // the king could take the rook back
-    EXPECT_TRUE(is_futile_drop(pos, core::SQ_13));
-    EXPECT_TRUE(is_futile_drop(pos, core::SQ_18));
+    ASSERT_TRUE(pos.set("7pk/7l1/9/9/9/9/9/9/8R w 2p 1", core::SfenRules::Relaxed));
+    EXPECT_FALSE(is_futile_drop(pos, core::SQ_12, core::PAWN));
+    EXPECT_FALSE(is_futile_drop(pos, core::SQ_13, core::PAWN));
+    EXPECT_FALSE(is_futile_drop(pos, core::SQ_18, core::PAWN));
+    // With the knight guarding 1b every drop is taken for free and the capture mates.
+    ASSERT_TRUE(pos.set("7pk/7l1/9/7N1/9/9/9/9/8R w 2p 1", core::SfenRules::Relaxed));
+    for (core::Square s : {core::SQ_12, core::SQ_13, core::SQ_15, core::SQ_18})
+        EXPECT_TRUE(is_futile_drop(pos, s, core::PAWN)) << core::square_to_usi(s);
     std::vector<core::Move> ordinary, tsume;
     generate_evasions(pos, Convention::Ordinary, ordinary);
     generate_evasions(pos, Convention::Tsume, tsume);
-    EXPECT_EQ(ordinary.size(), tsume.size() + 6);
-    // A defender's gold on 2d guards 1c and 1e: drops there count again.
-    ASSERT_TRUE(pos.set("8k/9/9/7g1/9/9/9/9/8R w 2p 1", core::SfenRules::Relaxed));
-    EXPECT_FALSE(is_futile_drop(pos, core::SQ_15));
-    EXPECT_TRUE(is_futile_drop(pos, core::SQ_17));
+    EXPECT_EQ(ordinary.size(), 7u);
+    EXPECT_TRUE(tsume.empty());
+    EXPECT_EQ(find_reply(pos, Convention::Tsume), Reply::None);
+    // A defender's gold on 2d guards 1c and 1e: drops there can be taken back and count, and
+    // so does a drop further out, whose capture leaves them.
+    ASSERT_TRUE(pos.set("7pk/7l1/9/7g1/9/9/9/9/8R w 2p 1", core::SfenRules::Relaxed));
+    EXPECT_FALSE(is_futile_drop(pos, core::SQ_15, core::PAWN));
+    EXPECT_FALSE(is_futile_drop(pos, core::SQ_17, core::PAWN));
+}
+
+TEST(Convention, ADropWhoseCaptureDoesNotMateCounts) {
+    // The king on 1a can step to 2a; the rook on 1i checks. A pawn on 1c is taken for free,
+    // but the capture does not mate (the king still steps to 2a), so the drop counts: the
+    // old rule called it futile and the defence lost a reply.
+    core::Position pos;
+    ASSERT_TRUE(pos.set("8k/7l1/9/9/9/9/9/9/8R w p 1", core::SfenRules::Relaxed));
+    EXPECT_FALSE(is_futile_drop(pos, core::SQ_13, core::PAWN));
+    std::vector<core::Move> ordinary, tsume;
+    generate_evasions(pos, Convention::Ordinary, ordinary);
+    generate_evasions(pos, Convention::Tsume, tsume);
+    EXPECT_EQ(ordinary.size(), tsume.size());
+}
+
+TEST(Convention, NoFalseMateThroughADropWhoseCaptureDoesNotMate) {
+    // antma's "no mate in 1" case: after 4d3e the drops on 2d are taken for free, but the
+    // capture does not mate, so they are replies and 4d3e is no mate. The rule that skipped
+    // every drop taken for free answered "mate 1 4d3e" here (and 83 and 65 plies for ACT no
+    // Yume and Hashimoto's 587, published 467 and 587).
+    Result r = solve_sfen(sfen_of("antma-no_tsume1-nm01"), Convention::Tsume);
+    ASSERT_EQ(r.status, Status::Mate) << format_result(r, Convention::Tsume);
+    EXPECT_EQ(r.length, 3) << format_result(r, Convention::Tsume);
 }
 
 TEST(Convention, AnotherMatingFirstMoveIsReported) {
