@@ -9,7 +9,11 @@
 #   2. the long classics (31 plies and more), Kotobuki (611 plies) first with
 #      TSUME_KOTOBUKI_TIME seconds (default 600), the other rows with a verified length (basis A
 #      or B) TSUME_LONG_TIME each (default 120), the published-only ones (basis C)
-#      TSUME_LONG_C_TIME each (default 60).
+#      TSUME_LONG_C_TIME each (default 60);
+#   3. the published-only rows (basis C) again under `--convention tsume`, TSUME_LONG_C_TIME each
+#      (TSUME_CONVENTION=0 skips): verdict `published` when the length is the published one,
+#      `differs` otherwise (the solver's futility rule is narrower than the composers', see
+#      src/tsume/solver.h), BADLINE when the line fails the replay under the convention.
 # Prints one line per row (the length found, a verdict, verification, wall and CPU time, nodes,
 # peak memory), then a table per length band: rows proved, total wall and CPU time, the slowest
 # row, peak memory; the longest mate proved and its time. Verdicts: exact (the stated answer, a
@@ -60,13 +64,15 @@ band_of() {  # the length band of a stated length
     fi
 }
 
-# run_one ID SFEN STATED BASIS SECONDS MEMORY STRICT: runs one row, prints a line, appends to $RESULTS.
-# STRICT=1: anything but the exact stated answer with a verified line fails the bench.
+# run_one ID SFEN STATED BASIS SECONDS MEMORY STRICT [tsume]: runs one row, prints a line, appends
+# to $RESULTS. STRICT=1: anything but the exact stated answer with a verified line fails the
+# bench. A last argument `tsume` solves under the tsume convention (part 3).
 run_one() {
-    local id="$1" sfen="$2" stated="$3" basis="$4" seconds="$5" memory="$6" strict="$7"
+    local id="$1" sfen="$2" stated="$3" basis="$4" seconds="$5" memory="$6" strict="$7" conv="${8:-}"
     echo "$sfen" >"$WORK/problem"
     local clock=()
     [[ "$CLOCK" == cpu ]] && clock=(--cpu-time)
+    [[ -n "$conv" ]] && clock+=(--convention "$conv")
     /usr/bin/time -f 'time %e %U %S %M' "$HISHA" tsume --stats --verify --time-limit "$seconds" "${clock[@]}" \
         --memory "$memory" "$WORK/problem" >"$WORK/out" 2>"$WORK/err" || true
     local answer stats times verify wall cpu rss nodes found verdict
@@ -83,7 +89,17 @@ run_one() {
     found="${found:-none}"
     [[ -n "$verify" ]] || verify=-
     [[ "$verify" == ok || "$verify" == - ]] || verify="ERROR"
-    if [[ "$found" == "$stated" && "$verify" != ERROR && ("$stated" == -1 || "$verify" == ok) ]]; then
+    if [[ -n "$conv" ]]; then
+        if [[ "$verify" == ERROR ]]; then
+            verdict=BADLINE
+        elif [[ "$found" == "$stated" && "$verify" == ok ]]; then
+            verdict=published
+        elif [[ "$found" =~ ^-?[0-9]+$ ]]; then
+            verdict=differs
+        else
+            verdict=unsolved
+        fi
+    elif [[ "$found" == "$stated" && "$verify" != ERROR && ("$stated" == -1 || "$verify" == ok) ]]; then
         verdict=exact
     elif [[ "$verify" == ERROR ]]; then
         verdict=BADLINE
@@ -151,6 +167,19 @@ if [[ "${TSUME_LONG:-1}" != 0 ]]; then
         [[ "$id" == edo-zukou-100 ]] && t="$KOTOBUKI_TIME"
         run_one "$id" "$sfen" "$len" "$basis" "$t" "$LONG_MEMORY" 0
     done < <(rows 31 100000)
+fi
+if [[ "${TSUME_CONVENTION:-1}" != 0 ]]; then
+    CONV_RESULTS="$WORK/convention.tsv"
+    MAIN_RESULTS="$RESULTS"
+    RESULTS="$CONV_RESULTS"
+    echo
+    echo "== published-only rows (basis C) under --convention tsume, ${LONG_C_TIME} s each (table ${LONG_MEMORY} MB)"
+    while IFS=$'\t' read -r id sfen len basis; do
+        [[ "$basis" == C* ]] || continue
+        run_one "$id" "$sfen" "$len" "$basis" "$LONG_C_TIME" "$LONG_MEMORY" 0 tsume
+    done < <(rows 31 100000)
+    echo "published lengths reproduced: $(awk -F'\t' '$6 == "published"' "$CONV_RESULTS" | wc -l) of $(wc -l <"$CONV_RESULTS")"
+    RESULTS="$MAIN_RESULTS"
 fi
 echo
 echo "== per band (proved: verdict exact or proved; load now $(cut -d' ' -f1-3 /proc/loadavg))"
