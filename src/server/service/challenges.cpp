@@ -77,6 +77,8 @@ Reply<std::int64_t> Service::new_challenge(std::string_view user, std::string_vi
     if (!store_.insert_challenge(c))
         return fail("storage error: " + store_.last_error());
     challenges_.push_back(c);
+    if (store_.shared())
+        store_.publish("K");  // the other servers reread the challenges
     if (const UserRow* target = this->user(c.pattern);
         target && !target->bot.empty() && pattern_is_literal(c.pattern)) {
         Event e;  // a bot hears of a challenge that names it
@@ -97,7 +99,14 @@ std::vector<const ChallengeRow*> Service::challenges_for(std::string_view user) 
 }
 
 Reply<std::int64_t> Service::accept_challenge(std::string_view user, std::int64_t id) {
-    auto it = std::find_if(challenges_.begin(), challenges_.end(), [&](const ChallengeRow& c) { return c.id == id; });
+    auto find = [&] {
+        return std::find_if(challenges_.begin(), challenges_.end(), [&](const ChallengeRow& c) { return c.id == id; });
+    };
+    auto it = find();
+    if (it == challenges_.end() && store_.shared()) {  // posted on another server a moment ago?
+        reload_challenges();
+        it = find();
+    }
     if (it == challenges_.end())
         return fail("no challenge number " + std::to_string(id));
     const UserRow* u = this->user(user);
@@ -121,12 +130,24 @@ Reply<std::int64_t> Service::accept_challenge(std::string_view user, std::int64_
         first.push_back({0, it->first_move, 0, 0, true, false});
         row.seen[0] = row.seen[1] = 1;  // both know the forced first move
     }
-    auto gid = insert_game(std::move(row), std::move(first));
-    if (!gid)
-        return gid;
+    // Taken from the database first: of two servers accepting it at once, the one whose
+    // DELETE removed the row makes the game; the other is told it is gone.
     ChallengeRow c = *it;
+    if (!store_.delete_challenge(c.id)) {
+        if (!store_.lost_race())
+            return fail("storage error: " + store_.last_error());
+        reload_challenges();
+        return fail("challenge " + std::to_string(id) + " is no longer open (accepted or removed on another server)");
+    }
     challenges_.erase(it);
-    store_.delete_challenge(c.id);
+    auto gid = insert_game(std::move(row), std::move(first));
+    if (!gid) {
+        if (store_.insert_challenge(c))  // still open, under a new number
+            challenges_.push_back(c);
+        return gid;
+    }
+    if (store_.shared())
+        store_.publish("K");
     LiveGame& g = *games_[*gid];
     arm_timer(g);
     Event e;
@@ -134,6 +155,8 @@ Reply<std::int64_t> Service::accept_challenge(std::string_view user, std::int64_
     e.from = u->name;
     e.text = u->name + " accepted challenge " + std::to_string(c.id) + ": game " + std::to_string(*gid);
     emit_game(g, e);
+    if (store_.shared())  // the challenger may be on another server (published before the game's "G")
+        store_.publish("N " + std::to_string(*gid) + " " + u->name + "\n" + e.text);
     flush();
     return gid;
 }
@@ -144,9 +167,15 @@ Reply<void> Service::remove_challenge(std::string_view user, std::int64_t id) {
         return fail("no challenge number " + std::to_string(id));
     if (name_key(it->challenger) != name_key(user))
         return fail("challenge " + std::to_string(id) + " is not yours");
-    if (!store_.delete_challenge(id))
-        return fail("storage error: " + store_.last_error());
+    if (!store_.delete_challenge(id)) {
+        if (!store_.lost_race())
+            return fail("storage error: " + store_.last_error());
+        reload_challenges();
+        return fail("challenge " + std::to_string(id) + " is no longer open (accepted on another server)");
+    }
     challenges_.erase(it);
+    if (store_.shared())
+        store_.publish("K");
     return {};
 }
 
@@ -163,16 +192,30 @@ Reply<void> Service::csa_wait(std::string_view user, std::string_view game_name,
         return fail("bad game name " + std::string(game_name) + " (use NAME-TOTAL-BYOYOMI or NAME-TOTAL-INCF)");
     tc->csa_seconds = true;
     csa_cancel(user);
-    auto rival = std::find_if(waiting_.begin(), waiting_.end(), [&](const Waiting& w) {
-        return w.game_name == game_name && name_key(w.user) != name_key(user)
-            && (w.color < 0 || color < 0 || w.color != color);
-    });
-    if (rival == waiting_.end()) {
-        waiting_.push_back({u->name, std::string(game_name), color});
-        return {};
+    Waiting other;
+    if (store_.shared()) {
+        // Servers sharing the database pair through it: the rival may be on any of them.
+        std::optional<WaitingRow> rival;
+        if (!store_.csa_pair_or_wait({u->name, std::string(game_name), color}, rival))
+            return fail("storage error: " + store_.last_error());
+        if (!rival) {
+            waiting_.push_back({u->name, std::string(game_name), color});
+            return {};
+        }
+        other = {rival->name, rival->game_name, rival->color};
+        std::erase_if(waiting_, [&](const Waiting& w) { return name_key(w.user) == name_key(other.user); });
+    } else {
+        auto rival = std::find_if(waiting_.begin(), waiting_.end(), [&](const Waiting& w) {
+            return w.game_name == game_name && name_key(w.user) != name_key(user)
+                && (w.color < 0 || color < 0 || w.color != color);
+        });
+        if (rival == waiting_.end()) {
+            waiting_.push_back({u->name, std::string(game_name), color});
+            return {};
+        }
+        other = *rival;
+        waiting_.erase(rival);
     }
-    Waiting other = *rival;
-    waiting_.erase(rival);
     bool other_black = other.color == 0 || (other.color < 0 && color != 0);
     GameRow row;
     row.black = other_black ? other.user : u->name;
@@ -218,7 +261,9 @@ std::string Service::csa_start_sfen(std::string_view game_name) {
 }
 
 void Service::csa_cancel(std::string_view user) {
-    std::erase_if(waiting_, [&](const Waiting& w) { return name_key(w.user) == name_key(user); });
+    auto n = std::erase_if(waiting_, [&](const Waiting& w) { return name_key(w.user) == name_key(user); });
+    if (n > 0 && store_.shared())
+        store_.csa_unwait(user);
 }
 
 std::vector<std::pair<std::string, std::string>> Service::csa_waiting() const {
@@ -236,17 +281,28 @@ Reply<void> Service::agree(std::string_view user, std::int64_t game_id) {
     if (!c)
         return fail("that game is not yours");
     g->agreed[*c] = true;
-    if (!g->agreed[0] || !g->agreed[1])
+    g->agreed_here[*c] = true;
+    if (store_.shared())  // the opponent may be on another server
+        store_.publish("A " + std::to_string(game_id) + " " + std::to_string(int(*c)));
+    // With the players on two servers, the one that received Black's AGREE starts the game
+    // (it hears of White's from the other, which waits for the start): exactly one does.
+    if (!g->agreed[0] || !g->agreed[1] || !g->agreed_here[0])
         return {};
-    g->row.status = GameStatus::Active;
-    g->row.turn_started = env_.now();
-    g->row.remaining[0] = g->row.remaining[1] = g->row.tc.main_ms;
-    if (auto r = save(*g, int(g->row.moves.size())); !r)
+    return start_agreed(*g);
+}
+
+Reply<void> Service::start_agreed(LiveGame& g) {
+    g.row.status = GameStatus::Active;
+    g.row.turn_started = env_.now();
+    g.row.remaining[0] = g.row.remaining[1] = g.row.tc.main_ms;
+    if (auto r = save(g, int(g.row.moves.size())); !r) {
+        g.row.status = GameStatus::Offered;
         return r;
-    arm_timer(*g);
+    }
+    arm_timer(g);
     Event e;
     e.kind = EventKind::GameStarted;
-    emit_game(*g, e);
+    emit_game(g, e);
     flush();
     return {};
 }

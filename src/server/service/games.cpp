@@ -169,6 +169,8 @@ Reply<void> Service::rebuild(LiveGame& g) {
 }
 
 LiveGame* Service::live(std::int64_t id) {
+    if (stale_.contains(id))
+        refresh(id);  // another server won a write race: take its state
     auto it = games_.find(id);
     if (it != games_.end())
         return it->second.get();
@@ -222,8 +224,13 @@ Reply<void> Service::save(LiveGame& g, int from_ply) {
     if (!store_.save_game(g.row, from_ply, changed)) {
         for (std::size_t i = 0; i < changed.size(); ++i)
             *changed[i] = before[i];
+        if (store_.lost_race()) {
+            stale_.insert(g.row.id);
+            return fail(store_.last_error() + "; reloading it, try again");
+        }
         return fail("storage error: " + store_.last_error());
     }
+    ++g.row.version;
     return {};
 }
 

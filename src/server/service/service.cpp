@@ -288,20 +288,52 @@ Reply<void> Service::set_setting(std::string_view name, std::string_view key, st
 
 void Service::connect(std::string_view name, const std::shared_ptr<Listener>& l, std::string_view protocol) {
     connections_.push_back({l, name_key(name), std::string(protocol), env_.now()});
+    update_presence(connections_.back().user_key);
     log_event("login", {{"user", name}, {"protocol", protocol}});
 }
 
 void Service::disconnect(const std::shared_ptr<Listener>& l) {
+    std::set<std::string> gone;
     std::erase_if(connections_, [&](const Connection& c) {
         auto p = c.listener.lock();
-        return !p || p == l;
+        bool out = !p || p == l;
+        if (out)
+            gone.insert(c.user_key);
+        return out;
     });
+    for (auto& k : gone)
+        update_presence(k);
+}
+
+void Service::update_presence(const std::string& key) {
+    if (!store_.shared())
+        return;
+    PresenceRow p;
+    for (auto& c : connections_) {
+        if (c.user_key != key || c.listener.expired())
+            continue;
+        if (p.connections++ == 0 || c.since < p.since) {
+            p.since = c.since;
+            p.protocol = c.protocol;
+        }
+    }
+    const UserRow* u = user(key);
+    p.name = u ? u->name : key;
+    store_.set_presence(p);
 }
 
 bool Service::online(std::string_view name) const {
     std::string k = name_key(name);
     return std::any_of(connections_.begin(), connections_.end(),
                        [&](const Connection& c) { return c.user_key == k && !c.listener.expired(); });
+}
+
+bool Service::online_elsewhere(std::string_view name) const {
+    if (!store_.shared())
+        return false;
+    std::string k = name_key(name);
+    auto remote = store_.remote_presence();
+    return std::any_of(remote.begin(), remote.end(), [&](const PresenceRow& p) { return name_key(p.name) == k; });
 }
 
 std::vector<OnlineUser> Service::who(std::string_view pattern) const {
@@ -319,6 +351,21 @@ std::vector<OnlineUser> Service::who(std::string_view pattern) const {
         }
         o.name = u->name;
         ++o.connections;
+    }
+    // Players on the other servers sharing the database (the rows of servers that stopped
+    // are not read: they belong to database sessions that ended).
+    if (store_.shared()) {
+        for (auto& p : store_.remote_presence()) {
+            if (!pattern_matches(pattern, p.name))
+                continue;
+            OnlineUser& o = by_key[name_key(p.name)];
+            if (o.connections == 0 || p.since < o.since) {
+                o.since = p.since;
+                o.protocol = p.protocol;
+            }
+            o.name = p.name;
+            o.connections += p.connections;
+        }
     }
     std::vector<OnlineUser> out;
     for (auto& [k, o] : by_key)
@@ -354,6 +401,11 @@ Reply<TellResult> Service::tell(std::string_view from, std::string_view to, std:
         flush();
         return TellResult::Delivered;
     }
+    if (online_elsewhere(target->name)) {  // that server delivers it
+        store_.publish("T " + target->name + "\n" + (user(from) ? user(from)->name : std::string(from)) + "\n"
+                       + std::string(text));
+        return TellResult::Delivered;
+    }
     if (!leave)
         return TellResult::Offline;
     MessageRow m;
@@ -387,6 +439,11 @@ Reply<TellResult> Service::say(std::string_view from, std::int64_t game_id, std:
         e.text = std::string(text);
         emit_to(name_key(opponent), e);
         flush();
+        return TellResult::Delivered;
+    }
+    if (online_elsewhere(opponent)) {
+        store_.publish("Y " + std::to_string(game_id) + " " + opponent + "\n" + g->player(*c) + "\n"
+                       + std::string(text));
         return TellResult::Delivered;
     }
     if (!leave)
@@ -473,7 +530,14 @@ void Service::flush() {
                 l->deliver(e);
     }
     flushing_ = false;
-    std::erase_if(connections_, [](const Connection& c) { return c.listener.expired(); });
+    std::set<std::string> gone;
+    std::erase_if(connections_, [&](const Connection& c) {
+        if (c.listener.expired())
+            gone.insert(c.user_key);
+        return c.listener.expired();
+    });
+    for (auto& k : gone)
+        update_presence(k);
     if (!store_.in_batch())
         publish_pending();  // written already; inside a batch, commit() publishes
 }
@@ -499,9 +563,77 @@ void Service::on_remote(std::string_view payload) {
         flush();
         return;
     }
+    if (payload.starts_with("T ") || payload.starts_with("Y ")) {  // "T to\nfrom\ntext", "Y game to\nfrom\ntext"
+        auto nl = payload.find('\n');
+        auto nl2 = nl == std::string_view::npos ? nl : payload.find('\n', nl + 1);
+        if (nl2 == std::string_view::npos)
+            return;
+        std::string_view head = payload.substr(2, nl - 2);
+        Event e;
+        e.kind = payload[0] == 'T' ? EventKind::Tell : EventKind::Say;
+        if (e.kind == EventKind::Say) {
+            auto sp = head.find(' ');
+            if (sp == std::string_view::npos)
+                return;
+            e.game_id = std::atoll(std::string(head.substr(0, sp)).c_str());
+            head.remove_prefix(sp + 1);
+        }
+        e.from = std::string(payload.substr(nl + 1, nl2 - nl - 1));
+        e.text = std::string(payload.substr(nl2 + 1, config_.max_message));
+        emit_to(name_key(head), e);
+        flush();
+        return;
+    }
+    if (payload.starts_with("N ")) {  // "N game acceptor\ntext": a challenge accepted on another server
+        auto nl = payload.find('\n');
+        auto sp = payload.find(' ', 2);
+        if (nl == std::string_view::npos || sp > nl)
+            return;
+        std::int64_t id = std::atoll(std::string(payload.substr(2, sp - 2)).c_str());
+        std::string acceptor(payload.substr(sp + 1, nl - sp - 1));
+        auto row = id > 0 && !games_.contains(id) ? store_.load_game(id) : std::nullopt;
+        if (row && (online(row->black) || online(row->white)))
+            live(id);  // held from its start, so that its first moves are not announced again
+        if (!games_.contains(id))
+            return;
+        Event e;
+        e.kind = EventKind::GameStarted;
+        e.from = acceptor;
+        e.text = std::string(payload.substr(nl + 1, config_.max_message));
+        emit_local(*games_[id], e);
+        flush();
+        return;
+    }
+    if (payload == "K") {  // the challenges changed
+        reload_challenges();
+        return;
+    }
+    if (payload.starts_with("A ")) {  // "A game color": a CSA AGREE given on another server
+        std::int64_t id = std::atoll(std::string(payload.substr(2)).c_str());
+        auto sp = payload.rfind(' ');
+        int color = sp > 2 ? std::atoi(std::string(payload.substr(sp + 1)).c_str()) : -1;
+        auto it = games_.find(id);
+        if (it == games_.end() || (color != 0 && color != 1) || it->second->row.status != GameStatus::Offered)
+            return;
+        LiveGame& g = *it->second;
+        g.agreed[color] = true;
+        // The server that received Black's AGREE starts the game (one server does).
+        if (g.agreed[0] && g.agreed[1] && g.agreed_here[0])
+            (void)start_agreed(g);
+        return;
+    }
     if (!payload.starts_with("G "))
         return;
-    std::int64_t id = std::atoll(std::string(payload.substr(2)).c_str());
+    refresh(std::atoll(std::string(payload.substr(2)).c_str()));
+}
+
+void Service::reload_challenges() {
+    if (store_.shared())
+        challenges_ = store_.challenges();
+}
+
+void Service::refresh(std::int64_t id) {
+    stale_.erase(id);
     auto row = id > 0 ? store_.load_game(id) : std::nullopt;
     if (!row)
         return;
@@ -514,17 +646,24 @@ void Service::on_remote(std::string_view payload) {
         return;  // nobody here follows it; it is read from the store when asked for
     // What this server last knew: for a game it never held, the move before the last.
     int old_n = cached ? int(it->second->row.moves.size()) : std::max(0, int(row->moves.size()) - 1);
+    // A game offered by another server (CSA players paired across servers) is new here.
+    bool offered_here = !cached && row->status == GameStatus::Offered;
     GameStatus old_status = cached                              ? it->second->row.status
                           : row->status == GameStatus::Finished ? GameStatus::Active
                                                                 : row->status;
     auto g = std::make_unique<LiveGame>();
     g->row = std::move(*row);
-    if (!rebuild(*g))
+    if (!rebuild(*g)) {
+        if (cached)
+            games_.erase(it);  // not served from a copy that is out of date
         return;
+    }
     if (cached) {
         g->spectators = std::move(it->second->spectators);
-        g->agreed[0] = it->second->agreed[0];
-        g->agreed[1] = it->second->agreed[1];
+        for (int c = 0; c < 2; ++c) {
+            g->agreed[c] = it->second->agreed[c];
+            g->agreed_here[c] = it->second->agreed_here[c];
+        }
     }
     LiveGame& ref = *(games_[id] = std::move(g));
     env_.cancel(id);  // the server that wrote last keeps the clock
@@ -553,12 +692,25 @@ void Service::on_remote(std::string_view payload) {
         e.ply = n;
         emit_local(ref, e);
     }
+    if (offered_here) {
+        std::erase_if(waiting_, [&](const Waiting& w) {
+            return name_key(w.user) == name_key(ref.row.black) || name_key(w.user) == name_key(ref.row.white);
+        });
+        Event e;
+        e.kind = EventKind::GameOffered;
+        emit_local(ref, e);
+    }
     if (old_status == GameStatus::Offered && ref.row.status == GameStatus::Active) {
         Event e;
         e.kind = EventKind::GameStarted;
         emit_local(ref, e);
     }
-    if (old_status != ref.row.status && ref.finished()) {
+    if (old_status == GameStatus::Offered && ref.row.status == GameStatus::Aborted) {
+        Event e;  // rejected on the other server, by the player who is not here
+        e.kind = EventKind::GameRejected;
+        e.from = online(ref.row.black) ? ref.row.white : ref.row.black;
+        emit_local(ref, e);
+    } else if (old_status != ref.row.status && ref.finished()) {
         Event e;
         e.kind = EventKind::GameEnded;
         e.winner = ref.row.winner == "black" ? core::Winner::Black

@@ -55,9 +55,10 @@ struct Config {
 struct LiveGame {
     GameRow row;
     core::Game game;
-    std::vector<core::Color> movers;   // the side that made each entry of row.moves
-    bool agreed[2] = {false, false};   // CSA: AGREE received from black/white
-    std::set<std::string> spectators;  // name keys
+    std::vector<core::Color> movers;       // the side that made each entry of row.moves
+    bool agreed[2] = {false, false};       // CSA: AGREE received from black/white
+    bool agreed_here[2] = {false, false};  // ... by this server (another server's is published)
+    std::set<std::string> spectators;      // name keys
 
     bool active() const { return row.status == GameStatus::Active; }
     bool finished() const { return row.status == GameStatus::Finished || row.status == GameStatus::Aborted; }
@@ -220,7 +221,8 @@ public:
     /// A live event another server published: a game it changed is reloaded from the store
     /// and its new moves, undo, start or end are delivered to this server's players and
     /// spectators (the server that wrote last keeps the game's clock); a SHOUT or %%CHAT is
-    /// passed on to this server's connections.
+    /// passed on to this server's connections, a TELL or SAY to its recipient here; the
+    /// challenges are reread when they changed; a CSA AGREE given on the other server counts.
     void on_remote(std::string_view payload);
     const Config& config() const { return config_; }
 
@@ -236,6 +238,16 @@ private:
     };
 
     LiveGame* live(std::int64_t id);
+    /// Rereads a game from the store and delivers to this server's players and spectators
+    /// what changed since the copy in memory (another server wrote it).
+    void refresh(std::int64_t id);
+    /// Writes this server's connections of a player where the other servers read WHO.
+    void update_presence(const std::string& user_key);
+    /// Online on another server sharing the database.
+    bool online_elsewhere(std::string_view user) const;
+    void reload_challenges();
+    /// Starts an offered CSA game that both players agreed to.
+    Reply<void> start_agreed(LiveGame& g);
     UserRow* user_mut(std::string_view name);
     Reply<void> rebuild(LiveGame& g);
     Reply<std::int64_t> insert_game(GameRow row, std::vector<MoveRow> first_moves);
@@ -263,6 +275,7 @@ private:
     std::vector<std::pair<std::weak_ptr<Listener>, Event>> pending_;
     bool flushing_ = false;
     std::set<std::int64_t> to_publish_;  // games changed, announced to other servers once durable
+    std::set<std::int64_t> stale_;       // games another server wrote first: reread at next use
     struct Away {
         std::string user;
         Millis until = 0;

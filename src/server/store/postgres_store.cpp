@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <chrono>
 #include <cstdlib>
 
 namespace hisha::server::store {
@@ -56,7 +57,28 @@ CREATE TABLE messages (
     text TEXT NOT NULL, kind TEXT NOT NULL, at BIGINT NOT NULL);
 CREATE INDEX messages_recipient ON messages(recipient_key);
 )sql",
+    // Several servers on one database: a game's version arbitrates concurrent writes; who is
+    // online and who waits for a CSA game, per server session (pid and start of the backend).
+    R"sql(
+ALTER TABLE games ADD COLUMN version BIGINT NOT NULL DEFAULT 0;
+CREATE TABLE presence (
+    backend_pid INTEGER NOT NULL, backend_start TIMESTAMPTZ,
+    user_key TEXT NOT NULL, name TEXT NOT NULL, protocol TEXT NOT NULL,
+    since BIGINT NOT NULL, connections INTEGER NOT NULL,
+    PRIMARY KEY (backend_pid, user_key));
+CREATE TABLE csa_waiting (
+    user_key TEXT PRIMARY KEY, name TEXT NOT NULL, game_name TEXT NOT NULL, color INTEGER NOT NULL,
+    backend_pid INTEGER NOT NULL, backend_start TIMESTAMPTZ, since BIGINT NOT NULL);
+CREATE INDEX csa_waiting_game ON csa_waiting(game_name);
+)sql",
 };
+
+// A row's server session is still running. backend_start is NULL in pg_stat_activity for a
+// role that may not see another role's sessions; the pid alone decides then.
+constexpr const char* SESSION_ALIVE =
+    "EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = t.backend_pid "
+    "AND (a.backend_start IS NULL OR t.backend_start IS NULL OR a.backend_start = t.backend_start))";
+
 
 // An arbitrary key for pg_advisory_lock around migrations.
 constexpr const char* MIGRATION_LOCK = "SELECT pg_advisory_lock(72687368)";
@@ -77,6 +99,7 @@ public:
     Rows(const Rows&) = delete;
     Rows& operator=(const Rows&) = delete;
 
+    PGresult* get() const { return r_; }
     bool ok() const {
         auto s = PQresultStatus(r_);
         return s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK;
@@ -115,12 +138,19 @@ public:
     Params& add(std::string_view v) { return add_text(std::string(v)); }
     Params& add(const std::string& v) { return add_text(v); }
     Params& add(const char* v) { return add_text(v); }
+    /// A text value, or SQL NULL when it is empty.
+    Params& add_or_null(const std::string& v) {
+        add_text(v);
+        nulls_.resize(values_.size());
+        nulls_.back() = v.empty();
+        return *this;
+    }
 
     int size() const { return int(values_.size()); }
     const char* const* values() {
         ptrs_.clear();
-        for (auto& v : values_)
-            ptrs_.push_back(v.c_str());
+        for (std::size_t i = 0; i < values_.size(); ++i)
+            ptrs_.push_back(i < nulls_.size() && nulls_[i] ? nullptr : values_[i].c_str());
         return ptrs_.data();
     }
 
@@ -130,13 +160,14 @@ private:
         return *this;
     }
     std::vector<std::string> values_;
+    std::vector<bool> nulls_;
     std::vector<const char*> ptrs_;
 };
 
 constexpr const char* GAME_COLUMNS =
     "id, black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, csa_seconds, status, "
     "winner, reason, seen_black, seen_white, rem_black, rem_white, turn_started, created, updated, origin, "
-    "csa_game_name, rated_applied, undone_ply, undone_text";
+    "csa_game_name, rated_applied, undone_ply, undone_text, version";
 
 constexpr const char* USER_COLUMNS =
     "id, name, password_hash, rating, deviation, volatility, wins, losses, draws, created, last_login, settings, bot";
@@ -159,6 +190,10 @@ public:
         if (!migrate() || !exec("LISTEN hisha_events"))
             return false;
         backend_pid_ = PQbackendPID(conn_);
+        Params p;
+        Rows r(query("SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()", p));
+        if (r.row())
+            backend_start_ = r.str();
         return true;
     }
 
@@ -283,12 +318,9 @@ public:
     }
 
     bool save_game(const GameRow& g, int from_ply, std::vector<UserRow*> users) override {
+        lost_race_ = false;
         if (!begin())
             return false;
-        Params d;
-        d.add(g.id).add(from_ply);
-        if (!command("DELETE FROM moves WHERE game_id=$1 AND ply>=$2", d) || !insert_moves(g, from_ply))
-            return rollback();
         Params p;
         p.add(int(g.status))
             .add(g.winner)
@@ -304,11 +336,28 @@ public:
             .add(g.undone_text)
             .add(g.black)
             .add(g.white)
-            .add(g.id);
-        if (!command("UPDATE games SET status=$1, winner=$2, reason=$3, seen_black=$4, seen_white=$5, rem_black=$6, "
+            .add(g.id)
+            .add(g.version);
+        // Written only over the version this server read, the game row first: when another
+        // server wrote the game since, no row matches (its UPDATE holds the row until it
+        // commits, then this one re-reads it and finds the newer version), and nothing of this
+        // save is kept. The moves follow under the row's lock.
+        Rows r(query("UPDATE games SET status=$1, winner=$2, reason=$3, seen_black=$4, seen_white=$5, rem_black=$6, "
                      "rem_white=$7, turn_started=$8, updated=$9, rated_applied=$10, undone_ply=$11, "
-                     "undone_text=$12, black=$13, white=$14 WHERE id=$15",
-                     p))
+                     "undone_text=$12, black=$13, white=$14, version=version+1 WHERE id=$15 AND version=$16",
+                     p));
+        if (!r.ok()) {
+            fail(r);
+            return rollback();
+        }
+        if (std::string_view(PQcmdTuples(r.get())) != "1") {
+            lost_race_ = true;
+            error_ = "game " + std::to_string(g.id) + " was changed on another server meanwhile";
+            return rollback();
+        }
+        Params d;
+        d.add(g.id).add(from_ply);
+        if (!command("DELETE FROM moves WHERE game_id=$1 AND ply>=$2", d) || !insert_moves(g, from_ply))
             return rollback();
         for (UserRow* u : users)
             if (u && !save_user(*u))
@@ -358,9 +407,18 @@ public:
         return true;
     }
     bool delete_challenge(std::int64_t id) override {
+        lost_race_ = false;
         Params p;
         p.add(id);
-        return command("DELETE FROM challenges WHERE id=$1", p);
+        Rows r(query("DELETE FROM challenges WHERE id=$1", p));
+        if (!r.ok())
+            return fail(r);
+        if (std::string_view(PQcmdTuples(r.get())) != "1") {  // another server took it first
+            lost_race_ = true;
+            error_ = "challenge " + std::to_string(id) + " is no longer open";
+            return false;
+        }
+        return true;
     }
     std::vector<ChallengeRow> challenges() override {
         Params p;
@@ -463,7 +521,102 @@ public:
         return out;
     }
 
+    bool set_presence(const PresenceRow& pr) override {
+        Params p;
+        p.add(backend_pid_).add(key_of(pr.name));
+        if (pr.connections <= 0)
+            return command("DELETE FROM presence WHERE backend_pid=$1 AND user_key=$2", p);
+        p.add_or_null(backend_start_).add(pr.name).add(pr.protocol).add(pr.since).add(pr.connections);
+        // A row of a dead session with this pid (PostgreSQL reuses pids) is replaced.
+        return command(
+            "INSERT INTO presence (backend_pid, user_key, backend_start, name, protocol, since, connections) "
+            "VALUES ($1,$2,$3::timestamptz,$4,$5,$6,$7) ON CONFLICT (backend_pid, user_key) DO UPDATE SET "
+            "backend_start=EXCLUDED.backend_start, name=EXCLUDED.name, protocol=EXCLUDED.protocol, "
+            "since=EXCLUDED.since, connections=EXCLUDED.connections",
+            p);
+    }
+    std::vector<PresenceRow> remote_presence() override {
+        sweep();
+        Params p;
+        p.add(backend_pid_);
+        Rows r(query(std::string("SELECT name, protocol, since, connections FROM presence t WHERE backend_pid<>$1 AND ")
+                         + SESSION_ALIVE + " ORDER BY user_key",
+                     p));
+        std::vector<PresenceRow> out;
+        while (r.row()) {
+            PresenceRow pr;
+            pr.name = r.str();
+            pr.protocol = r.str();
+            pr.since = r.i64();
+            pr.connections = r.i32();
+            out.push_back(std::move(pr));
+        }
+        return out;
+    }
+    bool lost_race() const override { return lost_race_; }
+    bool shared() const override { return true; }
+
+    bool csa_pair_or_wait(const WaitingRow& w, std::optional<WaitingRow>& rival) override {
+        rival.reset();
+        // One game name at a time across all servers (a transaction-scoped advisory lock on
+        // its hash), so that two players arriving at once on two servers cannot both wait.
+        if (!begin())
+            return false;
+        Params lock;
+        lock.add(w.game_name);
+        if (!command("SELECT pg_advisory_xact_lock(72687369, hashtext($1))", lock))
+            return rollback();
+        Params p;
+        p.add(w.game_name).add(key_of(w.name)).add(w.color);
+        Rows r(query(std::string("DELETE FROM csa_waiting WHERE user_key = (SELECT user_key FROM csa_waiting t "
+                                 "WHERE game_name=$1 AND user_key<>$2 AND (color<0 OR $3::int<0 OR color<>$3::int) "
+                                 "AND ")
+                         + SESSION_ALIVE + " ORDER BY since, user_key LIMIT 1) RETURNING name, game_name, color",
+                     p));
+        if (!r.ok()) {
+            fail(r);
+            return rollback();
+        }
+        if (r.row()) {
+            rival.emplace();
+            rival->name = r.str();
+            rival->game_name = r.str();
+            rival->color = r.i32();
+        } else {
+            Params q;
+            q.add(key_of(w.name)).add(w.name).add(w.game_name).add(w.color).add(backend_pid_);
+            q.add_or_null(backend_start_).add(now_ms());
+            if (!command(
+                    "INSERT INTO csa_waiting (user_key, name, game_name, color, backend_pid, backend_start, since) "
+                    "VALUES ($1,$2,$3,$4,$5,$6::timestamptz,$7) ON CONFLICT (user_key) DO UPDATE SET "
+                    "name=EXCLUDED.name, game_name=EXCLUDED.game_name, color=EXCLUDED.color, "
+                    "backend_pid=EXCLUDED.backend_pid, backend_start=EXCLUDED.backend_start, since=EXCLUDED.since",
+                    q))
+                return rollback();
+        }
+        return commit();
+    }
+    void csa_unwait(std::string_view name) override {
+        Params p;
+        p.add(key_of(name)).add(backend_pid_);
+        command("DELETE FROM csa_waiting WHERE user_key=$1 AND backend_pid=$2", p);
+    }
+
 private:
+    // Presence and waiting rows of sessions that ended (a server that crashed), at most once a second.
+    void sweep() {
+        std::int64_t t = now_ms();
+        if (t - last_sweep_ < 1000)
+            return;
+        last_sweep_ = t;
+        Params p;
+        command(std::string("DELETE FROM presence t WHERE NOT ") + SESSION_ALIVE, p);
+        command(std::string("DELETE FROM csa_waiting t WHERE NOT ") + SESSION_ALIVE, p);
+    }
+    static std::int64_t now_ms() {
+        using namespace std::chrono;
+        return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+    }
     static std::string trimmed(std::string s) {
         while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
             s.pop_back();
@@ -600,6 +753,7 @@ private:
         g.rated_applied = r.i32() != 0;
         g.undone_ply = r.i32();
         g.undone_text = r.str();
+        g.version = r.i64();
         return g;
     }
 
@@ -643,6 +797,9 @@ private:
 
     PGconn* conn_ = nullptr;
     int backend_pid_ = 0;
+    std::string backend_start_;  // of this session's backend, as PostgreSQL prints it
+    std::int64_t last_sweep_ = 0;
+    bool lost_race_ = false;
     std::string error_;
     bool batch_ = false;
 };

@@ -54,6 +54,8 @@ struct GameRow {
     bool rated_applied = false;      // the result has been counted in ratings and W/L/D
     int undone_ply = -1;             // the last undo: the ply and the move it took back
     std::string undone_text;
+    std::int64_t version = 0;        // saves so far; a store shared by several servers refuses a
+                                     // save based on an older version (another server won the race)
     std::vector<MoveRow> moves;
 };
 
@@ -67,6 +69,20 @@ struct ChallengeRow {
     std::string comment;
     TimeControl tc;
     Millis created = 0;
+};
+
+/// A player connected to one server process (WHO across servers sharing a database).
+struct PresenceRow {
+    std::string name;
+    std::string protocol;            // of the oldest connection
+    Millis since = 0;                // when the oldest connection logged in
+    int connections = 0;             // 0: none left on that server
+};
+
+/// A CSA player waiting for an opponent under a game name on some server.
+struct WaitingRow {
+    std::string name, game_name;
+    int color = -1;                  // 0 Black, 1 White, -1 either
 };
 
 struct MessageRow {

@@ -71,6 +71,32 @@ public:
     virtual int notification_fd() { return -1; }
     /// Payloads other servers published since the last call (this server's own are left out).
     virtual std::vector<std::string> take_notifications() { return {}; }
+
+    // --- several servers on one database (PostgreSQL). A server's presence and waiting rows
+    // belong to its database session: when the process dies, PostgreSQL ends the session and
+    // the rows stop counting at once (no lease to wait for); they are swept later.
+    /// This server's connections of one player (p.connections 0: it has none left).
+    virtual bool set_presence(const PresenceRow& p) {
+        (void)p;
+        return true;
+    }
+    /// Players connected to the other servers that are running.
+    virtual std::vector<PresenceRow> remote_presence() { return {}; }
+    /// True after a write that failed because another server got there first: save_game of a
+    /// game whose version moved on, or delete_challenge of a challenge that is gone.
+    virtual bool lost_race() const { return false; }
+    /// CSA matchmaking across servers, atomically: takes (removes) a player of another server
+    /// waiting under `w.game_name` with a compatible colour, or, when there is none, records
+    /// `w` as waiting on this server (rival empty). False: the database failed. Only for a
+    /// shared() store (a single server pairs in memory).
+    virtual bool csa_pair_or_wait(const WaitingRow& w, std::optional<WaitingRow>& rival) {
+        (void)w;
+        rival.reset();
+        return true;
+    }
+    virtual void csa_unwait(std::string_view name) { (void)name; }
+    /// Whether csa_pair_or_wait() does anything (the store is shared by several servers).
+    virtual bool shared() const { return false; }
 };
 
 /// Opens a store by URL: "sqlite:PATH" (or a bare path), ":memory:" for tests; a suffix

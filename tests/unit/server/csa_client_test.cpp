@@ -10,8 +10,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "core/game.h"
 #include "notation/usi.h"
@@ -132,6 +135,102 @@ std::vector<GameLine> game_lines(const std::string& out) {
         v.push_back(g);
     }
     return v;
+}
+
+// A TCP relay on 127.0.0.1 between a client and a server that cuts its first connection (both
+// sides at once, like a dropped link) once the server has sent `cut_after` move lines through
+// it; later connections are relayed to the end. One connection at a time.
+class CuttingProxy {
+public:
+    CuttingProxy(int server_port, int cut_after) : server_port_(server_port), cut_after_(cut_after) {
+        listen_ = socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (bind(listen_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(listen_, 4) != 0)
+            throw std::runtime_error("proxy: bind/listen");
+        socklen_t len = sizeof a;
+        getsockname(listen_, reinterpret_cast<sockaddr*>(&a), &len);
+        port = ntohs(a.sin_port);
+        thread_ = std::thread([this] { run(); });
+    }
+    ~CuttingProxy() {
+        stop_ = true;
+        thread_.join();
+        close(listen_);
+    }
+    int port = 0;
+    std::atomic<int> connections{0}, cuts{0};
+
+private:
+    void run() {
+        while (!stop_) {
+            pollfd p{listen_, POLLIN, 0};
+            if (poll(&p, 1, 100) <= 0)
+                continue;
+            int client = accept(listen_, nullptr, nullptr);
+            if (client < 0)
+                continue;
+            int server = socket(AF_INET, SOCK_STREAM, 0);
+            sockaddr_in a{};
+            a.sin_family = AF_INET;
+            a.sin_port = htons(std::uint16_t(server_port_));
+            a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            if (connect(server, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+                close(server);
+                close(client);
+                continue;
+            }
+            relay(client, server, ++connections == 1);
+            close(server);
+            close(client);
+        }
+    }
+    void relay(int client, int server, bool cut_this_one) {
+        int moves = 0;
+        std::string partial;  // of the server's text, for counting move lines
+        while (!stop_) {
+            pollfd p[2] = {{client, POLLIN, 0}, {server, POLLIN, 0}};
+            if (poll(p, 2, 100) <= 0)
+                continue;
+            for (int i = 0; i < 2; ++i) {
+                if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                    continue;
+                char buf[4096];
+                ssize_t n = recv(p[i].fd, buf, sizeof buf, 0);
+                if (n <= 0)
+                    return;
+                int to = i == 0 ? server : client;
+                if (::send(to, buf, std::size_t(n), MSG_NOSIGNAL) != n)
+                    return;
+                if (i == 1 && cut_this_one) {
+                    partial.append(buf, std::size_t(n));
+                    for (auto nl = partial.find('\n'); nl != std::string::npos; nl = partial.find('\n')) {
+                        std::string l = partial.substr(0, nl);
+                        partial.erase(0, nl + 1);
+                        moves += (l.starts_with("+") || l.starts_with("-")) && has(l, ",T");
+                    }
+                    if (moves >= cut_after_) {
+                        shutdown(client, SHUT_RDWR);
+                        shutdown(server, SHUT_RDWR);
+                        ++cuts;
+                        return;
+                    }
+                }
+            }
+        }
+    }
+    int server_port_, cut_after_;
+    int listen_ = -1;
+    std::atomic<bool> stop_{false};
+    std::thread thread_;
+};
+
+std::string file_text(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
 }
 
 std::int64_t game_number(const std::string& csa_game_id) {
@@ -412,4 +511,68 @@ TEST(CsaClient, RefusedConnectionsAreRetriedThenReportedAndBadLoginsStopAtOnce) 
     EXPECT_EQ(usage.collect(20000), 2);
     Child no_user({HISHA_BINARY, "csa", "--password", "p"});
     EXPECT_EQ(no_user.collect(20000), 2);
+}
+
+// The client's link is cut in mid-game (a relay drops both sides after six moves): `hisha csa`
+// says so, reconnects, logs in again, and the server (with a reconnect grace) gives it the game
+// back with the moves so far; the game is played to its end, and both clients and the server's
+// record agree on it.
+TEST(CsaClient, ACutConnectionMidGameIsResumedAfterReconnecting) {
+    std::string db = temp_db("csa_client_cut");
+    ServerProcess srv(db, {"--csa-reconnect-grace", "30"});
+    CuttingProxy proxy(srv.ports.at("csa"), 6);
+    std::string log_path = "/tmp/hisha_csa_cut_" + std::to_string(getpid()) + ".log";
+    auto client = [&](const std::string& user, const std::string& color, int port) {
+        return std::vector<std::string>{HISHA_BINARY,
+                                        "csa",
+                                        "--host",
+                                        "127.0.0.1",
+                                        "--port",
+                                        std::to_string(port),
+                                        "--user",
+                                        user,
+                                        "--password",
+                                        "cut-60-1-" + color + ",secret",
+                                        "--engine",
+                                        std::string(HISHA_BINARY) + " usi",
+                                        "--option",
+                                        "USI_Hash=16",
+                                        "--depth",
+                                        "1",
+                                        "--games",
+                                        "1",
+                                        "--reconnect",
+                                        "3",
+                                        "--reconnect-delay",
+                                        "200"};
+    };
+    auto black_args = client("cut_black", "B", proxy.port);
+    black_args.insert(black_args.end(), {"--log", log_path});
+    Child black(black_args);
+    Child white(client("cut_white", "W", srv.ports.at("csa")));
+    int rb = black.collect(100000), rw = white.collect(100000);
+    std::string log = file_text(log_path);
+    std::remove(log_path.c_str());
+    ASSERT_EQ(rb, 0) << black.text << log;
+    ASSERT_EQ(rw, 0) << white.text;
+    EXPECT_EQ(proxy.cuts, 1);
+    EXPECT_EQ(proxy.connections, 2);  // the first, cut; the one it resumed the game on
+    EXPECT_TRUE(has(log, "connection lost during game")) << log;
+    EXPECT_TRUE(has(log, "reconnecting in 200 ms")) << log;
+    auto gb = game_lines(black.text), gw = game_lines(white.text);
+    ASSERT_EQ(gb.size(), 1u) << black.text;
+    ASSERT_EQ(gw.size(), 1u) << white.text;
+    EXPECT_EQ(gb[0].id, gw[0].id);  // the same game, resumed
+    EXPECT_EQ(gb[0].moves, gw[0].moves);
+    EXPECT_GT(gb[0].moves, 6);
+    EXPECT_NE(gb[0].result, "chudan");
+
+    srv.stop();
+    std::string err;
+    auto store = server::store::open_store("sqlite:" + db, err);
+    ASSERT_TRUE(store) << err;
+    auto row = store->load_game(game_number(gb[0].id));
+    ASSERT_TRUE(row);
+    EXPECT_EQ(row->status, server::GameStatus::Finished);
+    EXPECT_NE(row->reason, "abort");
 }

@@ -7,49 +7,14 @@
 
 #include <memory>
 
-#include "pg_cluster.h"
+#include "pg_fixture.h"
 #include "server/store/store.h"
-#include "server_process.h"
 #include "store_checks.h"
 #include "test_util.h"
 
 using namespace hisha::server;
 using namespace hisha::server::test;
 
-namespace {
-
-class Postgres : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        cluster_ = std::make_unique<PgCluster>();
-        if (!cluster_->start(why_))
-            cluster_.reset();
-    }
-    static void TearDownTestSuite() { cluster_.reset(); }
-    void SetUp() override {
-        if (!cluster_)
-            GTEST_SKIP() << why_;
-    }
-    /// A fresh database named after the running test.
-    std::string fresh_db() {
-        std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-        for (char& c : name)
-            c = char(std::tolower(static_cast<unsigned char>(c)));
-        std::string url = cluster_->create_database(name);
-        EXPECT_FALSE(url.empty()) << "createdb " << name;
-        return url;
-    }
-
-    static std::unique_ptr<PgCluster> cluster_;
-    static std::string why_;
-};
-
-std::unique_ptr<PgCluster> Postgres::cluster_;
-std::string Postgres::why_;
-
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
-}  // namespace
 
 TEST_F(Postgres, MigrationsAndEveryKindOfRow) {
     std::string url = fresh_db();
@@ -186,24 +151,6 @@ TEST_F(Postgres, ServerPlaysACsaGameAndKeepsItAcrossARestart) {
     EXPECT_TRUE(has(board, "White wins by resignation")) << board;
 }
 
-namespace {
-
-std::unique_ptr<LineClient> text_login(ServerProcess& srv, const std::string& name, bool reg) {
-    auto c = std::make_unique<LineClient>(srv.ports.at("text"));
-    c->read_until("hisha> ");
-    std::string r = c->cmd((reg ? "REGISTER " : "LOGIN ") + name + " secret");
-    EXPECT_TRUE(has(r, "Welcome, " + name)) << r;
-    return c;
-}
-
-std::string play(LineClient& c, const std::string& move) {
-    std::string q = c.cmd("PLAY " + move, "<p,o,n,y> ");
-    if (!has(q, "<p,o,n,y>"))
-        return q;
-    return c.cmd("y");
-}
-
-}  // namespace
 
 // Two hisha-server processes on one database: a player on each side of a game, a spectator and
 // a SHOUT; every move made on one server reaches the other through LISTEN/NOTIFY.

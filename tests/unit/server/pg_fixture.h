@@ -1,0 +1,62 @@
+// The fixture of the PostgreSQL tests: one throwaway cluster per test program (skipped, saying
+// why, when the server programs are not installed), a fresh database per test, and the text
+// client steps that the tests with several hisha-server processes share.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <memory>
+#include <string>
+
+#include "pg_cluster.h"
+#include "server_process.h"
+
+namespace hisha::server::test {
+
+class Postgres : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        cluster_ = std::make_unique<PgCluster>();
+        if (!cluster_->start(why_))
+            cluster_.reset();
+    }
+    static void TearDownTestSuite() { cluster_.reset(); }
+    void SetUp() override {
+        if (!cluster_)
+            GTEST_SKIP() << why_;
+    }
+    /// A fresh database named after the running test.
+    std::string fresh_db() {
+        std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+        for (char& c : name)
+            c = char(std::tolower(static_cast<unsigned char>(c)));
+        std::string url = cluster_->create_database(name);
+        EXPECT_FALSE(url.empty()) << "createdb " << name;
+        return url;
+    }
+
+    static inline std::unique_ptr<PgCluster> cluster_;
+    static inline std::string why_;
+};
+
+inline bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+/// A text connection logged in (or registered) as `name` with the password "secret".
+inline std::unique_ptr<LineClient> text_login(ServerProcess& srv, const std::string& name, bool reg) {
+    auto c = std::make_unique<LineClient>(srv.ports.at("text"));
+    c->read_until("hisha> ");
+    std::string r = c->cmd((reg ? "REGISTER " : "LOGIN ") + name + " secret");
+    EXPECT_TRUE(has(r, "Welcome, " + name)) << r;
+    return c;
+}
+
+/// PLAY with its confirmation; the reply.
+inline std::string play(LineClient& c, const std::string& move) {
+    std::string q = c.cmd("PLAY " + move, "<p,o,n,y> ");
+    if (!has(q, "<p,o,n,y>"))
+        return q;
+    return c.cmd("y");
+}
+
+}  // namespace hisha::server::test

@@ -1,0 +1,371 @@
+// Several hisha-server processes on one PostgreSQL database: who is online on any of them
+// (and not after their server died), challenges posted on one and accepted on another, CSA
+// players paired across servers, writes racing between servers (exactly one wins, the other is
+// told and reloads), and kill -9 losing no acknowledged move.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include "pg_fixture.h"
+#include "server/store/store.h"
+
+using namespace hisha::server;
+using namespace hisha::server::test;
+
+namespace {
+
+/// One HTTP/1.1 request on its own connection; the whole response (status line to body).
+std::string http(int port, const std::string& method, const std::string& target, const std::string& body = {},
+                 const std::string& token = {}) {
+    LineClient c(port);
+    std::string req = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n";
+    if (!token.empty())
+        req += "Authorization: Bearer " + token + "\r\n";
+    if (!body.empty())
+        req += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
+    c.send_raw(req + "\r\n" + body);
+    c.closed_by_peer(5000);
+    return c.pending();
+}
+
+/// Polls `probe` until it returns true (bounded); false on timeout.
+template <typename F>
+bool eventually(F probe, int timeout_ms = 8000) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (probe())
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return probe();
+}
+
+/// %%WHO of an x1 CSA client: the lines up to its +OK.
+std::string csa_who(LineClient& c) {
+    c.send_line("%%WHO", "\n");
+    return c.read_until("##[WHO] +OK\n");
+}
+
+/// The USI spelling of a CSA board move without promotion or drop ("+7776FU" -> "7g7f").
+std::string usi_of(const std::string& csa) {
+    return std::string{csa[1], char('a' + (csa[2] - '1')), csa[3], char('a' + (csa[4] - '1'))};
+}
+
+GameRow sample_game() {
+    GameRow g;
+    g.black = "alice";
+    g.white = "bob";
+    g.start_sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+    g.tc.days_per_move = 7;
+    g.origin = "text";
+    return g;
+}
+
+}  // namespace
+
+// The store's arbitration, step by step: a save based on an older version of a game is refused
+// (and says so) while the newer one stands; a challenge is deleted (taken) once.
+TEST_F(Postgres, AStaleSaveLosesAndAChallengeIsTakenOnce) {
+    std::string url = fresh_db();
+    std::string err;
+    auto one = store::open_store(url, err);
+    auto two = store::open_store(url, err);
+    ASSERT_TRUE(one && two) << err;
+    GameRow g = sample_game();
+    ASSERT_TRUE(one->insert_game(g)) << one->last_error();
+    auto theirs = two->load_game(g.id);
+    ASSERT_TRUE(theirs);
+    EXPECT_EQ(theirs->version, 0);
+
+    g.moves.push_back({0, "7g7f", 10, 1, false, false});
+    ASSERT_TRUE(one->save_game(g, 0)) << one->last_error();
+    EXPECT_FALSE(one->lost_race());
+    ++g.version;  // what the service does after a save
+
+    theirs->moves.push_back({0, "2g2f", 10, 2, false, false});  // based on version 0
+    EXPECT_FALSE(two->save_game(*theirs, 0));
+    EXPECT_TRUE(two->lost_race());
+    EXPECT_TRUE(has(two->last_error(), "changed on another server")) << two->last_error();
+    auto now = two->load_game(g.id);
+    ASSERT_TRUE(now);
+    ASSERT_EQ(now->moves.size(), 1u);
+    EXPECT_EQ(now->moves[0].text, "7g7f");  // the first writer's move, alone
+    EXPECT_EQ(now->version, 1);
+    now->moves.push_back({1, "3c3d", 10, 3, false, false});  // reloaded: accepted
+    EXPECT_TRUE(two->save_game(*now, 1)) << two->last_error();
+    EXPECT_FALSE(one->save_game(g, 1));  // and now the first one is behind
+    EXPECT_TRUE(one->lost_race());
+
+    ChallengeRow c;
+    c.challenger = "alice";
+    c.pattern = "*";
+    ASSERT_TRUE(one->insert_challenge(c));
+    EXPECT_TRUE(two->delete_challenge(c.id));
+    EXPECT_FALSE(one->delete_challenge(c.id));
+    EXPECT_TRUE(one->lost_race());
+    EXPECT_TRUE(has(one->last_error(), "no longer open")) << one->last_error();
+}
+
+// WHO (text), %%WHO (CSA x1), /api/who and the lobby (JSON) on either server list the players
+// of both; a player who logs out, or whose server is killed, drops off the other's lists.
+TEST_F(Postgres, WhoOnEveryServerListsThePlayersOfAllOfThem) {
+    std::string url = fresh_db();
+    ServerProcess a(url);
+    auto b = std::make_unique<ServerProcess>(url);
+    auto alice = text_login(a, "alice", true);
+    LineClient bob(b->ports.at("csa"));
+    bob.send_line("LOGIN bob secret x1", "\n");
+    bob.read_until("##[LOGIN] +OK x1\n");
+    auto carol = text_login(*b, "carol", true);
+
+    std::string who_a = alice->cmd("WHO");
+    EXPECT_TRUE(has(who_a, "alice")) << who_a;
+    EXPECT_TRUE(has(who_a, "bob")) << who_a;
+    EXPECT_TRUE(has(who_a, "csa")) << who_a;  // the protocol of the other server's connection
+    EXPECT_TRUE(has(who_a, "carol")) << who_a;
+    EXPECT_TRUE(has(alice->cmd("WHO b*"), "bob"));  // patterns apply to remote players too
+    EXPECT_FALSE(has(alice->cmd("WHO b*"), "carol"));
+    std::string who_b = csa_who(bob);
+    EXPECT_TRUE(has(who_b, "##[WHO] alice text")) << who_b;
+    EXPECT_TRUE(has(who_b, "##[WHO] bob csa")) << who_b;
+    std::string json_who = http(a.ports.at("http"), "GET", "/api/who");
+    EXPECT_TRUE(has(json_who, "\"name\":\"bob\"")) << json_who;
+    EXPECT_TRUE(has(json_who, "\"via\":\"csa\"")) << json_who;
+    std::string login = http(a.ports.at("http"), "POST", "/api/login", R"({"name":"alice","password":"secret"})");
+    auto at = login.find("\"token\":\"");
+    ASSERT_NE(at, std::string::npos) << login;
+    std::string token = login.substr(at + 9, 64);
+    std::string lobby = http(a.ports.at("http"), "GET", "/api/lobby", {}, token);
+    EXPECT_TRUE(has(lobby, "\"online\":[")) << lobby;
+    EXPECT_TRUE(has(lobby, "\"bob\"")) << lobby;
+    EXPECT_TRUE(has(lobby, "\"carol\"")) << lobby;
+
+    // TELL reaches a player on the other server.
+    alice->cmd("TELL carol hello over there");
+    EXPECT_TRUE(has(carol->read_until("over there"), "alice")) << carol->pending();
+
+    // Logging out on B: gone from A's list.
+    carol->cmd("QUIT", "\n");
+    carol.reset();
+    EXPECT_TRUE(eventually([&] { return !has(alice->cmd("WHO"), "carol"); }));
+
+    // Server B is killed: its players are not listed as online any more (their database
+    // session ended with the process), and the rows are swept.
+    b->stop(SIGKILL);
+    EXPECT_TRUE(eventually([&] { return !has(alice->cmd("WHO"), "bob"); })) << alice->cmd("WHO");
+    std::string after = alice->cmd("WHO");
+    EXPECT_TRUE(has(after, "alice")) << after;
+    EXPECT_FALSE(has(http(a.ports.at("http"), "GET", "/api/who"), "bob"));
+}
+
+// A challenge posted on server A is listed on B and accepted there; the game starts on both.
+TEST_F(Postgres, AChallengePostedOnOneServerIsAcceptedOnAnother) {
+    std::string url = fresh_db();
+    ServerProcess a(url), b(url);
+    auto alice = text_login(a, "alice", true);
+    auto bob = text_login(b, "bob", true);
+    EXPECT_TRUE(has(alice->cmd("NEW bob W"), "Challenge 1 added"));
+    EXPECT_TRUE(eventually([&] { return has(bob->cmd("N"), "alice"); }));
+    EXPECT_TRUE(has(bob->cmd("N 1"), "game 1"));
+    EXPECT_TRUE(has(alice->read_until("accepted"), "bob")) << alice->pending();
+    alice->drain();
+    EXPECT_TRUE(has(alice->cmd("B 1"), "Black (bob) to move"));
+    // Gone from both lists.
+    EXPECT_TRUE(eventually([&] { return has(alice->cmd("N"), "No new games"); }));
+    EXPECT_TRUE(has(bob->cmd("N"), "No new games"));
+    // A challenge removed on A cannot be accepted on B.
+    EXPECT_TRUE(has(alice->cmd("NEW * W"), "Challenge 2 added"));
+    EXPECT_TRUE(eventually([&] { return has(bob->cmd("N"), "alice"); }));
+    alice->cmd("REMOVE 2");
+    std::string late = bob->cmd("N 2");
+    EXPECT_TRUE(has(late, "no longer open") || has(late, "no challenge number 2")) << late;
+}
+
+// Two servers accept the same challenge at the same moment: one game is made, the other
+// player is told the challenge is gone. Several rounds; the database has one game per challenge.
+TEST_F(Postgres, ServersRacingForOneChallengeMakeOneGame) {
+    std::string url = fresh_db();
+    ServerProcess a(url), b(url);
+    auto alice = text_login(a, "alice", true);
+    auto bob = text_login(a, "bob", true);
+    auto carol = text_login(b, "carol", true);
+    constexpr int ROUNDS = 6;
+    int games = 0;
+    for (int round = 1; round <= ROUNDS; ++round) {
+        std::string n = std::to_string(round);
+        EXPECT_TRUE(has(alice->cmd("NEW * W"), "Challenge " + n + " added"));
+        EXPECT_TRUE(eventually([&] { return has(carol->cmd("N"), " " + n + "  alice"); })) << carol->cmd("N");
+        bob->send_line("N " + n);  // both at once
+        carol->send_line("N " + n);
+        std::string rb = bob->read_until("hisha> "), rc = carol->read_until("hisha> ");
+        bool b_won = has(rb, "You accepted challenge " + n), c_won = has(rc, "You accepted challenge " + n);
+        EXPECT_NE(b_won, c_won) << rb << "\n---\n" << rc;
+        const std::string& lost = b_won ? rc : rb;
+        EXPECT_TRUE(has(lost, "no longer open") || has(lost, "no challenge number")) << lost;
+        games += b_won || c_won;
+        alice->drain();
+    }
+    std::string err;
+    auto s = store::open_store(url, err);
+    ASSERT_TRUE(s) << err;
+    EXPECT_EQ(int(s->open_games().size()), games);
+    EXPECT_EQ(games, ROUNDS);
+    EXPECT_TRUE(s->challenges().empty());
+}
+
+// The same player, logged in on two servers, sends two different moves for the same turn at the
+// same moment: exactly one is played; the other is refused (the loser's save found a newer
+// version, or it already heard of the move) and that server reloads the game. Both servers
+// then show the same game, and the database holds each turn once.
+TEST_F(Postgres, ServersRacingForOneTurnApplyOneMove) {
+    std::string url = fresh_db();
+    ServerProcess a(url), b(url);
+    auto alice = text_login(a, "alice", true);
+    auto bob_a = text_login(a, "bob", true);
+    auto bob_b = text_login(b, "bob", false);
+    EXPECT_TRUE(has(alice->cmd("NEW bob P-7f"), "Challenge 1 added"));  // alice Black, 7g7f forced
+    EXPECT_TRUE(has(bob_a->cmd("N 1"), "game 1"));
+    EXPECT_TRUE(has(alice->read_until("accepted challenge 1"), "bob"));
+    alice->drain();
+    EXPECT_TRUE(has(alice->cmd("B 1"), "White (bob) to move"));  // alice's current game
+    EXPECT_TRUE(bob_b->drain().empty());  // bob's other connection hears nothing of his own acceptance
+    EXPECT_TRUE(has(bob_b->cmd("B 1"), "White (bob) to move"));
+    // bob's replies alternate between two moves per turn; alice answers on A.
+    const char* bob_moves[][2] = {{"P-3d", "P-8d"}, {"P-4d", "P-9d"}, {"P-5d", "P-1d"}, {"P-6d", "P-2d"}};
+    const char* alice_moves[] = {"P-2f", "P-1f", "P-9f", "P-8f"};
+    int conflicts = 0, plies = 1;
+    for (int t = 0; t < 4; ++t) {
+        // Both connections show their prompt, then confirm at once.
+        EXPECT_TRUE(eventually([&] { return has(bob_b->cmd("B 1"), "White (bob) to move"); }));
+        ASSERT_TRUE(has(bob_a->cmd(std::string("PLAY ") + bob_moves[t][0], "> "), "<p,o,n,y>")) << "A " << t;
+        ASSERT_TRUE(has(bob_b->cmd(std::string("PLAY ") + bob_moves[t][1], "> "), "<p,o,n,y>")) << "B " << t;
+        bob_a->send_line("y");
+        bob_b->send_line("y");
+        std::string ra = bob_a->read_until("hisha> "), rb = bob_b->read_until("hisha> ");
+        bool a_won = has(ra, "you played"), b_won = has(rb, "you played");
+        EXPECT_NE(a_won, b_won) << ra << "\n---\n" << rb;
+        const std::string& lost = a_won ? rb : ra;
+        EXPECT_TRUE(has(lost, "changed on another server") || has(lost, "not your turn") || has(lost, "is over"))
+            << lost;
+        conflicts += has(lost, "changed on another server");
+        ++plies;
+        // Both servers agree on the game; alice plays on.
+        std::string want = std::to_string(plies) + " moves";
+        EXPECT_TRUE(eventually([&] { return has(bob_b->cmd("B 1"), want); })) << bob_b->cmd("B 1");
+        EXPECT_TRUE(eventually([&] { return has(bob_a->cmd("B 1"), want); }));
+        alice->drain();
+        EXPECT_TRUE(has(play(*alice, alice_moves[t]), "you played")) << alice->pending();
+        ++plies;
+        bob_a->drain();
+        bob_b->drain();
+    }
+    std::cout << "[ race ] " << conflicts << " of 4 turns were decided by the version check\n";
+    std::string err;
+    auto s = store::open_store(url, err);
+    ASSERT_TRUE(s) << err;
+    auto g = s->load_game(1);
+    ASSERT_TRUE(g);
+    EXPECT_EQ(int(g->moves.size()), plies);
+    EXPECT_EQ(g->moves[1].ply, 1);
+}
+
+// Two CSA clients log in with the same game name, one on each server: they are paired, agree,
+// and play; the moves cross between the servers.
+TEST_F(Postgres, CsaPlayersOnTwoServersArePaired) {
+    std::string url = fresh_db();
+    ServerProcess a(url), b(url);
+    LineClient alice(a.ports.at("csa")), bob(b.ports.at("csa"));
+    alice.send_line("LOGIN alice cross-600-10-B,secret", "\n");
+    alice.read_until("LOGIN:alice OK\n");
+    bob.send_line("LOGIN bob cross-600-10-W,secret", "\n");
+    bob.read_until("LOGIN:bob OK\n");
+    std::string sa = alice.read_until("END Game_Summary\n"), sb = bob.read_until("END Game_Summary\n");
+    EXPECT_TRUE(has(sa, "Name+:alice") && has(sa, "Name-:bob")) << sa;
+    EXPECT_TRUE(has(sb, "Your_Turn:-")) << sb;
+    bob.send_line("AGREE", "\n");  // White first: the start comes from Black's server
+    alice.send_line("AGREE", "\n");
+    alice.read_until("START:");
+    bob.read_until("START:");
+    alice.send_line("+7776FU", "\n");
+    bob.read_until("+7776FU,T");
+    bob.send_line("-3334FU", "\n");
+    alice.read_until("-3334FU,T");
+    alice.send_line("%TORYO", "\n");
+    EXPECT_TRUE(has(bob.read_until("#WIN\n"), "#RESIGN"));
+    alice.read_until("#LOSE\n");
+
+    // Again, both agreeing at once, Black on B this time.
+    alice.send_line("LOGOUT", "\n");
+    bob.send_line("LOGOUT", "\n");
+    LineClient c(b.ports.at("csa")), d(a.ports.at("csa"));
+    c.send_line("LOGIN carol again-60-0-B,secret", "\n");
+    c.read_until("OK\n");
+    d.send_line("LOGIN dave again-60-0-W,secret", "\n");
+    d.read_until("OK\n");
+    c.read_until("END Game_Summary\n");
+    d.read_until("END Game_Summary\n");
+    c.send_line("AGREE", "\n");
+    d.send_line("AGREE", "\n");
+    c.read_until("START:");
+    d.read_until("START:");
+    c.send_line("+2726FU", "\n");
+    d.read_until("+2726FU,T");
+}
+
+// kill -9 of a server on PostgreSQL while many games are in play: every move a client saw
+// echoed (acknowledged) is in the database afterwards, in order (as the SQLite test does).
+TEST_F(Postgres, KillNineLosesNoAcknowledgedMove) {
+    std::string url = fresh_db();
+    ServerProcess srv(url);
+    const char* line[] = {"+7776FU", "-3334FU", "+2726FU", "-8384FU", "+2625FU",
+                          "-8485FU", "+6978KI", "-4132KI", "+3948GI", "-7162GI"};
+    constexpr int GAMES = 12;
+    std::vector<std::unique_ptr<LineClient>> black, white;
+    for (int i = 0; i < GAMES; ++i) {
+        std::string name = "k9-600-0";
+        black.push_back(std::make_unique<LineClient>(srv.ports.at("csa")));
+        black.back()->send_line("LOGIN b" + std::to_string(i) + " " + name + "-B,secret", "\n");
+        black.back()->read_until("OK\n");
+        white.push_back(std::make_unique<LineClient>(srv.ports.at("csa")));
+        white.back()->send_line("LOGIN w" + std::to_string(i) + " " + name + "-W,secret", "\n");
+        white.back()->read_until("OK\n");
+        black.back()->read_until("END Game_Summary\n");
+        white.back()->read_until("END Game_Summary\n");
+        black.back()->send_line("AGREE", "\n");
+        white.back()->send_line("AGREE", "\n");
+        black.back()->read_until("START:");
+        white.back()->read_until("START:");
+    }
+    for (int ply = 0; ply < 10; ++ply)
+        for (int i = 0; i < GAMES; ++i) {
+            auto& mover = ply % 2 == 0 ? black[std::size_t(i)] : white[std::size_t(i)];
+            mover->send_line(line[ply], "\n");
+            mover->read_until(std::string(line[ply]) + ",T");
+        }
+    for (int i = 0; i < GAMES; ++i)  // in flight when the server dies: may or may not be kept
+        black[std::size_t(i)]->send_line("+5968OU", "\n");
+    srv.stop(SIGKILL);
+    black.clear();
+    white.clear();
+
+    std::string err;
+    auto s = store::open_store(url, err);
+    ASSERT_TRUE(s) << err;
+    for (int id = 1; id <= GAMES; ++id) {
+        auto g = s->load_game(id);
+        ASSERT_TRUE(g) << "game " << id;
+        ASSERT_GE(g->moves.size(), 10u) << "game " << id;
+        ASSERT_LE(g->moves.size(), 11u);
+        for (int ply = 0; ply < 10; ++ply)
+            EXPECT_EQ(g->moves[std::size_t(ply)].text, usi_of(line[ply])) << "game " << id << " ply " << ply;
+        EXPECT_EQ(g->status, GameStatus::Active);
+    }
+    // The restarted server serves them (and resumes their clocks).
+    srv.start();
+    LineClient t(srv.ports.at("text"));
+    t.read_until("hisha> ");
+    t.cmd("LOGIN b0 secret");
+    EXPECT_TRUE(has(t.cmd("B 1"), "b0 (Black) vs w0 (White)"));
+}
