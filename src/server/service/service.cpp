@@ -61,6 +61,10 @@ std::string token_hash(std::string_view token) {
 
 const char* color_name(core::Color c) { return c == BLACK ? "Black" : "White"; }
 
+// How long an offered CSA game may wait for its AGREEs before a server starting on the same
+// database takes it for the leftover of one that stopped.
+constexpr Millis SHARED_OFFER_MS = 60'000;
+
 }  // namespace
 
 const char* reason_name(core::EndReason r) {
@@ -103,7 +107,11 @@ Reply<void> Service::start() {
     for (auto& row : store_.open_games()) {
         auto g = std::make_unique<LiveGame>();
         g->row = std::move(row);
-        if (g->row.status == GameStatus::Offered) {  // an unagreed CSA offer does not survive a restart
+        // An unagreed CSA offer does not survive a restart; on a database shared with running
+        // servers only a stale one is dropped (a fresh one may be theirs, still being agreed).
+        if (g->row.status == GameStatus::Offered && store_.shared() && t - g->row.updated < SHARED_OFFER_MS)
+            continue;
+        if (g->row.status == GameStatus::Offered) {
             g->row.status = GameStatus::Aborted;
             g->row.reason = reason_name(core::EndReason::Abort);
             store_.save_game(g->row, int(g->row.moves.size()));
