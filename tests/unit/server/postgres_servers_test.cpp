@@ -175,12 +175,22 @@ TEST_F(Postgres, AChallengePostedOnOneServerIsAcceptedOnAnother) {
     // Gone from both lists.
     EXPECT_TRUE(eventually([&] { return has(alice->cmd("N"), "No new games"); }));
     EXPECT_TRUE(has(bob->cmd("N"), "No new games"));
+    // A game made on B while its players were on B only: A learns of it when one of them logs
+    // in there (the turn notice at login, STAT).
+    auto carol = text_login(b, "carol", true);
+    auto dave_b = text_login(b, "dave", true);
+    EXPECT_TRUE(has(carol->cmd("NEW dave W"), "Challenge 2 added"));
+    EXPECT_TRUE(has(dave_b->cmd("N 2"), "game 2"));
+    LineClient dave_a(a.ports.at("text"));
+    dave_a.read_until("hisha> ");
+    EXPECT_TRUE(has(dave_a.cmd("LOGIN dave secret"), "It is your turn in 1 game"));
+    EXPECT_TRUE(has(dave_a.cmd("STAT"), "carol"));
     // A challenge removed on A cannot be accepted on B.
-    EXPECT_TRUE(has(alice->cmd("NEW * W"), "Challenge 2 added"));
+    EXPECT_TRUE(has(alice->cmd("NEW * W"), "Challenge 3 added"));
     EXPECT_TRUE(eventually([&] { return has(bob->cmd("N"), "alice"); }));
-    alice->cmd("REMOVE 2");
-    std::string late = bob->cmd("N 2");
-    EXPECT_TRUE(has(late, "no longer open") || has(late, "no challenge number 2")) << late;
+    alice->cmd("REMOVE 3");
+    std::string late = bob->cmd("N 3");
+    EXPECT_TRUE(has(late, "no longer open") || has(late, "no challenge number 3")) << late;
 }
 
 // Two servers accept the same challenge at the same moment: one game is made, the other
