@@ -172,6 +172,9 @@ TEST_F(Postgres, AChallengePostedOnOneServerIsAcceptedOnAnother) {
     EXPECT_TRUE(has(alice->read_until("accepted"), "bob")) << alice->pending();
     alice->drain();
     EXPECT_TRUE(has(alice->cmd("B 1"), "Black (bob) to move"));
+    bob->cmd("SAY good luck");  // to the opponent on the other server
+    EXPECT_TRUE(has(alice->read_until("good luck"), "bob says (game 1): good luck")) << alice->pending();
+    alice->drain();
     // Gone from both lists.
     EXPECT_TRUE(eventually([&] { return has(alice->cmd("N"), "No new games"); }));
     EXPECT_TRUE(has(bob->cmd("N"), "No new games"));
@@ -214,6 +217,8 @@ TEST_F(Postgres, ServersRacingForOneChallengeMakeOneGame) {
         EXPECT_NE(b_won, c_won) << rb << "\n---\n" << rc;
         const std::string& lost = b_won ? rc : rb;
         EXPECT_TRUE(has(lost, "no longer open") || has(lost, "no challenge number")) << lost;
+        if (round == 1)
+            std::cout << "[ race ] the loser was told: " << lost.substr(0, lost.find('\n')) << "\n";
         games += b_won || c_won;
         alice->drain();
     }
@@ -259,7 +264,8 @@ TEST_F(Postgres, ServersRacingForOneTurnApplyOneMove) {
         const std::string& lost = a_won ? rb : ra;
         EXPECT_TRUE(has(lost, "changed on another server") || has(lost, "not your turn") || has(lost, "is over"))
             << lost;
-        conflicts += has(lost, "changed on another server");
+        if (has(lost, "changed on another server") && conflicts++ == 0)
+            std::cout << "[ race ] the loser was told: " << lost.substr(0, lost.find('\n')) << "\n";
         ++plies;
         // Both servers agree on the game; alice plays on.
         std::string want = std::to_string(plies) + " moves";
