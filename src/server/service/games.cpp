@@ -736,6 +736,9 @@ void Service::csa_away(std::string_view user, std::int64_t game_id) {
         away_.erase(a);
     away_.emplace(game_id, Away{std::string(user), env_.now() + config_.csa_reconnect_grace_ms});
     arm_timer(*g);
+    if (store_.shared())  // they may come back through another server
+        store_.publish("W " + std::to_string(game_id) + " "
+                       + std::to_string(env_.now() + config_.csa_reconnect_grace_ms) + " " + std::string(user));
 }
 
 std::int64_t Service::csa_return(std::string_view user) {
@@ -744,6 +747,8 @@ std::int64_t Service::csa_return(std::string_view user) {
             continue;
         std::int64_t id = it->first;
         away_.erase(it);
+        if (store_.shared())  // back (perhaps here, not where they left): no server forfeits it
+            store_.publish("R " + std::to_string(id) + " " + std::string(user));
         LiveGame* g = live(id);
         if (!g || !g->active())
             return 0;

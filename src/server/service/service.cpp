@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <sstream>
 
 #include "core/movegen.h"
 #include "notation/csa.h"
@@ -623,6 +624,30 @@ void Service::on_remote(std::string_view payload) {
         e.text = std::string(payload.substr(nl + 1, config_.max_message));
         emit_local(*games_[id], e);
         flush();
+        return;
+    }
+    if (payload.starts_with("W ") || payload.starts_with("R ")) {
+        // "W game until user": a CSA player dropped out of a game on another server and may
+        // come back here within the grace; "R game user": they came back (somewhere).
+        std::istringstream in{std::string(payload.substr(2))};
+        std::int64_t id = 0;
+        Millis until = 0;
+        std::string who;
+        if (payload[0] == 'W')
+            in >> id >> until >> who;
+        else
+            in >> id >> who;
+        if (id <= 0 || who.empty())
+            return;
+        for (auto [a, end] = away_.equal_range(id); a != end; ++a)
+            if (name_key(a->second.user) == name_key(who)) {
+                away_.erase(a);
+                break;
+            }
+        if (payload[0] == 'W')
+            away_.emplace(id, Away{who, until});
+        else if (auto it = games_.find(id); it != games_.end() && it->second->active())
+            arm_timer(*it->second);  // its grace no longer counts here
         return;
     }
     if (payload == "K") {  // the challenges changed

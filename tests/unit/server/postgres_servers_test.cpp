@@ -330,6 +330,50 @@ TEST_F(Postgres, CsaPlayersOnTwoServersArePaired) {
     d.read_until("+2726FU,T");
 }
 
+// With a reconnect grace, a CSA player whose connection to server A drops may come back through
+// server B: B offers the game again with the moves so far, play goes on, and A does not count
+// them as gone when the grace ends.
+TEST_F(Postgres, ACsaPlayerWhoDroppedOutOfAComesBackThroughB) {
+    std::string url = fresh_db();
+    ServerProcess a(url, {"--csa-reconnect-grace", "2"}), b(url, {"--csa-reconnect-grace", "2"});
+    auto alice = std::make_unique<LineClient>(a.ports.at("csa"));
+    LineClient bob(b.ports.at("csa"));
+    alice->send_line("LOGIN alice back-600-0-B,secret", "\n");
+    alice->read_until("LOGIN:alice OK\n");
+    bob.send_line("LOGIN bob back-600-0-W,secret", "\n");
+    bob.read_until("LOGIN:bob OK\n");
+    std::string summary = alice->read_until("END Game_Summary\n");
+    bob.read_until("END Game_Summary\n");
+    auto at = summary.find("Game_ID:");
+    ASSERT_NE(at, std::string::npos);
+    std::string game_id = summary.substr(at + 8, summary.find('\n', at) - at - 8);
+    alice->send_line("AGREE", "\n");
+    bob.send_line("AGREE", "\n");
+    alice->read_until("START:");
+    bob.read_until("START:");
+    alice->send_line("+7776FU", "\n");
+    bob.read_until("+7776FU,T0\n");
+    alice.reset();  // the connection to A drops
+    bob.send_line("-3334FU", "\n");
+    bob.read_until("-3334FU,T0\n");
+
+    LineClient back(b.ports.at("csa"));  // back through B
+    back.send_line("LOGIN alice back-600-0-B,secret", "\n");
+    back.read_until("LOGIN:alice OK\n");
+    std::string again = back.read_until("END Game_Summary\n");
+    EXPECT_TRUE(has(again, "Game_ID:" + game_id + "\n")) << again;
+    EXPECT_TRUE(has(again, "+\n+7776FU,T0\n-3334FU,T0\nEND Position\n")) << again;
+    back.send_line("AGREE", "\n");
+    EXPECT_EQ(back.read_until("\n"), "START:" + game_id + "\n");
+    back.send_line("+2726FU", "\n");
+    bob.read_until("+2726FU,T0\n");
+    // The grace (2 s) runs out on A: alice is back, nobody forfeits.
+    std::this_thread::sleep_for(std::chrono::milliseconds(3000));
+    bob.send_line("-8384FU", "\n");
+    EXPECT_TRUE(has(back.read_until("-8384FU,T"), "-8384FU")) << back.pending();
+    EXPECT_FALSE(has(bob.drain(), "#"));  // no end message
+}
+
 // kill -9 of a server on PostgreSQL while many games are in play: every move a client saw
 // echoed (acknowledged) is in the database afterwards, in order (as the SQLite test does).
 TEST_F(Postgres, KillNineLosesNoAcknowledgedMove) {
