@@ -1,7 +1,8 @@
 // Several hisha-server processes on one PostgreSQL database: who is online on any of them
 // (and not after their server died), challenges posted on one and accepted on another, CSA
-// players paired across servers, writes racing between servers (exactly one wins, the other is
-// told and reloads), and kill -9 losing no acknowledged move.
+// players paired across servers and coming back through another server after a drop, writes
+// racing between servers (exactly one wins, the other is told and reloads), and kill -9 losing
+// no acknowledged move.
 #include <gtest/gtest.h>
 
 #include <chrono>
