@@ -223,7 +223,18 @@ const UserRow* Service::user(std::string_view name) const {
     return &users_.emplace(name_key(row->name), std::move(*row)).first->second;
 }
 
-UserRow* Service::user_mut(std::string_view name) { return const_cast<UserRow*>(user(name)); }
+UserRow* Service::user_mut(std::string_view name) {
+    // On a shared database another server may have changed the row (a password, settings, the
+    // counts and rating after a game): a change starts from what is stored.
+    if (store_.shared() && valid_name(name)) {
+        if (auto row = store_.find_user(name)) {
+            UserRow& u = users_[name_key(row->name)];
+            u = std::move(*row);
+            return &u;
+        }
+    }
+    return const_cast<UserRow*>(user(name));
+}
 
 std::vector<const UserRow*> Service::users(std::string_view pattern) const {
     std::vector<const UserRow*> out;
@@ -614,8 +625,21 @@ void Service::on_remote(std::string_view payload) {
         std::int64_t id = std::atoll(std::string(payload.substr(2, sp - 2)).c_str());
         std::string acceptor(payload.substr(sp + 1, nl - sp - 1));
         auto row = id > 0 && !games_.contains(id) ? store_.load_game(id) : std::nullopt;
-        if (row && (online(row->black) || online(row->white)))
-            live(id);  // held from its start, so that its first moves are not announced again
+        if (row && (online(row->black) || online(row->white))) {
+            // Held here from its start (its forced first move, no result), so that the refresh
+            // below announces what was played since, even the end, and nothing twice.
+            auto g = std::make_unique<LiveGame>();
+            g->row = std::move(*row);
+            std::size_t start = 0;
+            while (start < g->row.moves.size() && g->row.moves[start].forced)
+                ++start;
+            g->row.moves.resize(start);
+            g->row.status = GameStatus::Active;
+            g->row.winner.clear();
+            g->row.reason.clear();
+            if (rebuild(*g))
+                games_[id] = std::move(g);
+        }
         if (!games_.contains(id))
             return;
         Event e;
@@ -624,6 +648,7 @@ void Service::on_remote(std::string_view payload) {
         e.text = std::string(payload.substr(nl + 1, config_.max_message));
         emit_local(*games_[id], e);
         flush();
+        refresh(id);
         return;
     }
     if (payload.starts_with("W ") || payload.starts_with("R ")) {

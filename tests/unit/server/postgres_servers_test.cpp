@@ -161,6 +161,43 @@ TEST_F(Postgres, WhoOnEveryServerListsThePlayersOfAllOfThem) {
     EXPECT_FALSE(has(http(a.ports.at("http"), "GET", "/api/who"), "bob"));
 }
 
+// A password changed on one server is the password on the other; so are the counts after a game
+// (each server starts a change to a player from the stored row, not from its copy).
+TEST_F(Postgres, APlayerChangedOnOneServerIsChangedOnTheOther) {
+    std::string url = fresh_db();
+    ServerProcess a(url), b(url);
+    auto alice = text_login(a, "alice", true);
+    auto bob = text_login(b, "bob", true);
+    text_login(b, "alice", false)->cmd("QUIT", "\n");  // B holds alice's row now
+    EXPECT_TRUE(has(alice->cmd("PASSWORD secret better"), "Password changed"));
+    LineClient on_b(b.ports.at("text"));
+    on_b.read_until("hisha> ");
+    EXPECT_TRUE(has(on_b.cmd("LOGIN alice secret"), "incorrect name or password"));
+    EXPECT_TRUE(has(on_b.cmd("LOGIN alice better"), "Welcome, alice"));
+
+    // Two games between them end, one on each server: both results count.
+    for (int round = 0; round < 2; ++round) {
+        LineClient& poster = round == 0 ? *alice : *bob;
+        LineClient& taker = round == 0 ? *bob : *alice;
+        std::string n = std::to_string(round + 1);
+        EXPECT_TRUE(has(poster.cmd("NEW * W"), "Challenge " + n + " added"));
+        EXPECT_TRUE(eventually([&] { return has(taker.cmd("N"), " " + n + "  "); }));
+        EXPECT_TRUE(has(taker.cmd("N " + n), "game " + n));
+        EXPECT_TRUE(has(taker.cmd("RESIGN", "(yes/no) "), "resign game " + n));
+        EXPECT_TRUE(has(taker.cmd("yes"), "You resigned game " + n));
+        EXPECT_TRUE(has(poster.read_until("is over"), "Game " + n)) << poster.pending();
+        poster.drain();
+        poster.cmd("B " + n);  // the winner sees the end: the result is counted
+    }
+    std::string err;
+    auto s = store::open_store(url, err);
+    ASSERT_TRUE(s) << err;
+    EXPECT_TRUE(eventually([&] { return s->find_user("alice")->wins == 1 && s->find_user("bob")->wins == 1; }))
+        << s->find_user("alice")->wins << " " << s->find_user("bob")->wins;
+    EXPECT_EQ(s->find_user("alice")->losses, 1);
+    EXPECT_EQ(s->find_user("bob")->losses, 1);
+}
+
 // A challenge posted on server A is listed on B and accepted there; the game starts on both.
 TEST_F(Postgres, AChallengePostedOnOneServerIsAcceptedOnAnother) {
     std::string url = fresh_db();
