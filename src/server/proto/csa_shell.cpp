@@ -266,7 +266,14 @@ void CsaShell::game_line(std::string_view text) {
         (void)svc_.play(user_, game_, "%", true);  // a move for the other side: illegal
         return;
     }
-    (void)svc_.play(user_, game_, move, true);
+    auto r = svc_.play(user_, game_, move, true);
+    // Another server sharing the database wrote the game first (a timer, a "seen" update): the
+    // game is reloaded by the next call, which plays the move if it is still this player's turn.
+    if (!r && r.error().find("changed on another server") != std::string::npos && svc_.game(game_)
+        && svc_.game(game_)->active())
+        r = svc_.play(user_, game_, move, true);
+    if (!r && svc_.game(game_) && svc_.game(game_)->active())
+        line("##[ERROR] " + r.error());  // not played and the game goes on: say why
 }
 
 void CsaShell::command(std::string_view text) {
