@@ -417,36 +417,8 @@ TEST_F(Postgres, ACsaPlayerWhoDroppedOutOfAComesBackThroughB) {
 TEST_F(Postgres, KillNineLosesNoAcknowledgedMove) {
     std::string url = fresh_db();
     ServerProcess srv(url);
-    const char* line[] = {"+7776FU", "-3334FU", "+2726FU", "-8384FU", "+2625FU",
-                          "-8485FU", "+6978KI", "-4132KI", "+3948GI", "-7162GI"};
     constexpr int GAMES = 12;
-    std::vector<std::unique_ptr<LineClient>> black, white;
-    for (int i = 0; i < GAMES; ++i) {
-        std::string name = "k9-600-0";
-        black.push_back(std::make_unique<LineClient>(srv.ports.at("csa")));
-        black.back()->send_line("LOGIN b" + std::to_string(i) + " " + name + "-B,secret", "\n");
-        black.back()->read_until("OK\n");
-        white.push_back(std::make_unique<LineClient>(srv.ports.at("csa")));
-        white.back()->send_line("LOGIN w" + std::to_string(i) + " " + name + "-W,secret", "\n");
-        white.back()->read_until("OK\n");
-        black.back()->read_until("END Game_Summary\n");
-        white.back()->read_until("END Game_Summary\n");
-        black.back()->send_line("AGREE", "\n");
-        white.back()->send_line("AGREE", "\n");
-        black.back()->read_until("START:");
-        white.back()->read_until("START:");
-    }
-    for (int ply = 0; ply < 10; ++ply)
-        for (int i = 0; i < GAMES; ++i) {
-            auto& mover = ply % 2 == 0 ? black[std::size_t(i)] : white[std::size_t(i)];
-            mover->send_line(line[ply], "\n");
-            mover->read_until(std::string(line[ply]) + ",T");
-        }
-    for (int i = 0; i < GAMES; ++i)  // in flight when the server dies: may or may not be kept
-        black[std::size_t(i)]->send_line("+5968OU", "\n");
-    srv.stop(SIGKILL);
-    black.clear();
-    white.clear();
+    play_then_kill_nine(srv, GAMES);
 
     std::string err;
     auto s = store::open_store(url, err);
@@ -457,7 +429,7 @@ TEST_F(Postgres, KillNineLosesNoAcknowledgedMove) {
         ASSERT_GE(g->moves.size(), 10u) << "game " << id;
         ASSERT_LE(g->moves.size(), 11u);
         for (int ply = 0; ply < 10; ++ply)
-            EXPECT_EQ(g->moves[std::size_t(ply)].text, usi_of(line[ply])) << "game " << id << " ply " << ply;
+            EXPECT_EQ(g->moves[std::size_t(ply)].text, usi_of(KILL_NINE_LINE[ply])) << "game " << id << " ply " << ply;
         EXPECT_EQ(g->status, GameStatus::Active);
     }
     // The restarted server serves them (and resumes their clocks).

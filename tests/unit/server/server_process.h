@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -217,5 +218,42 @@ private:
     std::string buf_;
     bool closed_ = false;
 };
+
+/// The CSA moves of the kill -9 tests: ten plies that every game plays.
+inline constexpr const char* KILL_NINE_LINE[] = {"+7776FU", "-3334FU", "+2726FU", "-8384FU", "+2625FU",
+                                                 "-8485FU", "+6978KI", "-4132KI", "+3948GI", "-7162GI"};
+
+/// The kill -9 scenario (SQLite and PostgreSQL alike): `games` CSA games start on `srv`, each
+/// plays KILL_NINE_LINE with the plies interleaved across games (every echo a client reads is
+/// an acknowledgement), Black sends one more move in every game, and the server is killed with
+/// SIGKILL while those are in flight. Games are numbered 1..games; each must then hold the ten
+/// acknowledged plies, and may hold the eleventh.
+inline void play_then_kill_nine(ServerProcess& srv, int games) {
+    std::vector<std::unique_ptr<LineClient>> black, white;
+    for (int i = 0; i < games; ++i) {
+        std::string name = "k9-600-0";
+        black.push_back(std::make_unique<LineClient>(srv.ports.at("csa")));
+        black.back()->send_line("LOGIN b" + std::to_string(i) + " " + name + "-B,secret", "\n");
+        black.back()->read_until("OK\n");
+        white.push_back(std::make_unique<LineClient>(srv.ports.at("csa")));
+        white.back()->send_line("LOGIN w" + std::to_string(i) + " " + name + "-W,secret", "\n");
+        white.back()->read_until("OK\n");
+        black.back()->read_until("END Game_Summary\n");
+        white.back()->read_until("END Game_Summary\n");
+        black.back()->send_line("AGREE", "\n");
+        white.back()->send_line("AGREE", "\n");
+        black.back()->read_until("START:");
+        white.back()->read_until("START:");
+    }
+    for (int ply = 0; ply < 10; ++ply)
+        for (int i = 0; i < games; ++i) {
+            auto& mover = ply % 2 == 0 ? black[std::size_t(i)] : white[std::size_t(i)];
+            mover->send_line(KILL_NINE_LINE[ply], "\n");
+            mover->read_until(std::string(KILL_NINE_LINE[ply]) + ",T");
+        }
+    for (int i = 0; i < games; ++i)  // in flight when the server dies: may or may not be kept
+        black[std::size_t(i)]->send_line("+5968OU", "\n");
+    srv.stop(SIGKILL);
+}
 
 }  // namespace hisha::server::test
