@@ -87,6 +87,15 @@ Engine::Engine() {
          {},
          "",
          "% of a timed move's time first spent by the df-pn mate solver on the position (0 = off)"},
+        {"MateSearchNodes",
+         T::Spin,
+         "0",
+         0,
+         1000000,
+         {},
+         "",
+         "df-pn nodes per mate search at PV nodes where a mate is plausible, four times that at such a root "
+         "(0 = off)"},
     };
     for (auto& o : options_) {
         o.value = o.default_value;
@@ -195,6 +204,7 @@ SearchOptions Engine::search_options() const {
     s.contempt = std::stoi(option("Contempt"));
     s.skill = skill();
     s.mate_search_share = std::stoi(option("MateSearchShare"));
+    s.interior_mate_nodes = std::stoi(option("MateSearchNodes"));
     return s;
 }
 

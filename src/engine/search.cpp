@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "core/attacks.h"
 #include "core/movegen.h"
 #include "core/rules.h"
 #include "mate1ply.h"
@@ -32,6 +33,26 @@ int reduction(Depth d, int move_count) { return REDUCTIONS.r[std::min(d, 63)][st
 int stat_bonus(Depth d) { return std::min(16 * d * d + 100 * d - 80, 1600); }
 bool is_capture(const Position& pos, Move m) { return !m.is_drop() && pos.piece_on(m.to()) != NO_PIECE; }
 
+// Whether a df-pn mate search is worth its nodes: the enemy king is short of room (at most two
+// squares to step to that are neither attacked nor its own) and two of its squares are attacked
+// (three without a piece in hand to drop). A castled king has few squares of its own, so the
+// attacks are what marks danger.
+bool mate_plausible(const Position& p) {
+    Color us = p.side_to_move(), them = ~us;
+    Square k = p.king_square(them);
+    if (k == SQ_NONE)
+        return false;
+    int attacked = 0, free = 0;
+    for (Bitboard b = KING_ATTACKS[k]; b.any();) {
+        Square s = b.pop_lsb();
+        if (p.attacked_by(us, s))
+            ++attacked;
+        else if (!p.pieces(them).test(s))
+            ++free;
+    }
+    return free <= 2 && attacked >= (p.hand(us).empty() ? 3 : 2);
+}
+
 // pv = m followed by the child's PV (none-terminated).
 void update_pv(Move* pv, Move m, const Move* child) {
     *pv++ = m;
@@ -45,6 +66,8 @@ void update_pv(Move* pv, Move m, const Move* child) {
 // --- Worker
 
 Worker::Worker(ThreadPool& pool, int idx) : index(idx), pool_(pool), stack_(MAX_PLY + 10) { history_.clear(); }
+
+Worker::~Worker() = default;
 
 void Worker::start_search() {
     completed_depth = 0;
@@ -137,6 +160,42 @@ void Worker::check_time() {
         pool_.stop_ = true;
 }
 
+// Step 3b of search(): at a node where a mate is plausible (mate_plausible, PV nodes from
+// depth 5), a df-pn mate search of MateSearchNodes nodes: the length of the mate found and its
+// first move, or 0. Its nodes count as the search's. Results are kept by position, so a node
+// searched again (deeper iterations, transpositions) asks the solver once.
+int Worker::interior_mate(Stack* ss, Depth depth, bool pv_node, Move& first) {
+    int budget = pool_.options.interior_mate_nodes;
+    if (budget <= 0 || !pv_node || depth < 5 || ss->ply >= MAX_PLY - 40)
+        return 0;
+    const Position& p = *pos;
+    if (!mate_plausible(p))
+        return 0;
+    if (mate_memo_.empty())
+        mate_memo_.resize(1 << 14);
+    Key key = p.key();
+    MateMemo& memo = mate_memo_[std::size_t(key) & (mate_memo_.size() - 1)];
+    if (memo.key == key) {
+        first = p.to_move(memo.first);
+        return first ? memo.length : 0;
+    }
+    if (!mate_solver_)
+        mate_solver_ = std::make_unique<tsume::Solver>();
+    tsume::Limits l;
+    l.max_nodes = std::uint64_t(budget);
+    l.memory_mb = 4;
+    l.shortest = false;
+    l.stop = &pool_.stop_;
+    tsume::Result r = mate_solver_->solve(p, l);
+    nodes.fetch_add(r.nodes, std::memory_order_relaxed);
+    bool mate = r.status == tsume::Status::Mate && !r.pv.empty() && p.legal(r.pv[0]);
+    first = mate ? r.pv[0] : Move::none();
+    int length = mate ? r.length : 0;
+    if (!pool_.stop_.load(std::memory_order_relaxed))
+        memo = {key, first.to_move16(), length};
+    return length;
+}
+
 // The value of a position that repeats one earlier in the game or the search: a draw, unless
 // one side gave check with every move since then (that side loses). VALUE_NONE when no
 // repetition.
@@ -216,6 +275,19 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
                 pool_.tt.store(slot, key, value_to_tt(v, ss->ply), tt_pv, BOUND_EXACT, MAX_PLY - 20, mate.to_move16(),
                                VALUE_NONE);
                 return v;
+            }
+            // A longer mate by checks, where one is likely: a small df-pn search. Its mate need
+            // not be the shortest, so the value is a lower bound.
+            Move first;
+            if (int len = interior_mate(ss, depth, PV_NODE, first); len > 0) {
+                Value v = mate_in(ss->ply + len);
+                if (v >= beta || PV_NODE) {
+                    if (PV_NODE)
+                        update_pv(ss->pv, first, nullptr);
+                    pool_.tt.store(slot, key, value_to_tt(v, ss->ply), tt_pv, BOUND_LOWER, MAX_PLY - 20,
+                                   first.to_move16(), VALUE_NONE);
+                    return v;
+                }
             }
         }
         ss->static_eval = eval = tt_hit && tt.eval != VALUE_NONE ? tt.eval : pool_.evaluator->evaluate(p);
@@ -668,26 +740,33 @@ void ThreadPool::run() {
 }
 
 bool ThreadPool::root_mate(SearchResult& out) {
-    // Only for timed moves at full strength: fixed depths and node counts (bench, tests, the
-    // skill levels) stay pure alpha-beta and deterministic.
-    if (options.mate_search_share <= 0 || options.skill < 20 || !time.limited() || limits.nodes || limits.depth
-        || limits.infinite)
+    // At full strength only. A timed move gives the solver a share of its time. With
+    // MateSearchNodes (fixed depths and node counts too: the solver stops at a node count, so
+    // the search stays deterministic) a root where a mate is plausible gets four times the
+    // interior budget, counted as the search's nodes: the mates the interior searches saw one
+    // move earlier are proved here, not left to alpha-beta's horizon.
+    Worker& main = *workers_[0];
+    bool timed = options.mate_search_share > 0 && time.limited() && !limits.nodes && !limits.depth && !limits.infinite;
+    bool budgeted = !timed && options.interior_mate_nodes > 0 && !limits.infinite && mate_plausible(*main.pos);
+    if (options.skill < 20 || !(timed || budgeted))
         return false;
-    int budget_ms = time.optimum() * options.mate_search_share / 100;
-    if (budget_ms < 2)
+    int budget_ms = timed ? time.optimum() * options.mate_search_share / 100 : 0;
+    if (timed && budget_ms < 2)
         return false;
     if (!mate_solver_)
         mate_solver_ = std::make_unique<tsume::Solver>();
     tsume::Limits l;
     l.time_limit_s = budget_ms / 1000.0;
+    l.max_nodes = budgeted ? 4 * std::uint64_t(options.interior_mate_nodes) : 0;
     l.memory_mb = 16;
     // The shortest mate: each move played from it shortens the mate, so a sequence of solver
     // moves always ends in mate. Any mate found first (the first proof, not proven shortest)
     // is played only if it makes progress over the last one.
     l.shortest = true;
     l.stop = &stop_;
-    const Worker& main = *workers_[0];
     tsume::Result r = mate_solver_->solve(*main.pos, l);
+    if (budgeted)
+        main.nodes.fetch_add(r.nodes, std::memory_order_relaxed);
     if (r.pv.empty() || !main.pos->legal(r.pv[0]))
         return false;
     int ply = main.pos->game_ply();

@@ -62,6 +62,7 @@ struct SearchOptions {
     int contempt = 0;              // draw score from the engine's view (positive avoids draws)
     int skill = 20;                // 0 (15 kyu) .. 19 (5 dan), 20 = full strength
     int mate_search_share = 10;    // % of a timed move's optimum spent on a df-pn mate search first
+    int interior_mate_nodes = 0;   // df-pn nodes per mate search at promising interior nodes (0 = off)
 };
 
 /// Nodes a search may spend at a skill level below 20 (weaker levels see less).
@@ -79,6 +80,7 @@ namespace hisha::engine {
 class Worker {
 public:
     Worker(ThreadPool& pool, int index);
+    ~Worker();
     void start_search();
     void clear_history() { history_.clear(); }
 
@@ -113,6 +115,15 @@ private:
     void update_continuation(Stack* ss, core::Piece pc, core::Square to, int bonus);
     void check_time();
     void report(int depth, Value alpha, Value beta);
+    int interior_mate(Stack* ss, Depth depth, bool pv_node, core::Move& first);
+
+    // Results of the interior df-pn searches by position (direct-mapped): the mate's first
+    // move and length in plies, or length 0 when none was found within the budget.
+    struct MateMemo {
+        core::Key key = 0;
+        core::Move16 first;
+        int length = 0;
+    };
 
     ThreadPool& pool_;
     History history_;
@@ -120,6 +131,8 @@ private:
     int pv_index_ = 0;
     int calls_ = 0;
     std::vector<Stack> stack_;
+    std::unique_ptr<tsume::Solver> mate_solver_;
+    std::vector<MateMemo> mate_memo_;
 };
 
 /// Starts, stops and waits for searches; owns the workers, the TT and the evaluator. Each

@@ -182,3 +182,46 @@ TEST(Search, BenchIsDeterministic) {
     EXPECT_EQ(a, b);
     EXPECT_GT(a, 1000u);
 }
+
+TEST(Search, InteriorMateSearchFindsAMateBelowTheRoot) {
+    // A 13-ply mate (sbq-m13-007 of the tsume set, with a black king in the corner). The root
+    // is no place for the solver here (the enemy king has room: mate_plausible), so the mate is
+    // found two plies down, after a check and its answer, by the interior df-pn search of a PV
+    // node; a 7-ply alpha-beta search alone sees it only at depth 8.
+    const std::string sfen = "2+P6/1k1B5/1N1P5/9/G8/3N5/9/9/K8 b 2rb3g4s2n4l16p 1";
+    Engine on;
+    EXPECT_EQ(on.set_option("MateSearchNodes", "1000"), "");
+    auto p = pos(sfen);
+    SearchResult r = search_depth(on, *p, 7);
+    EXPECT_TRUE(is_mate_score(r.score)) << r.score;
+    EXPECT_GT(r.score, 0);
+    ASSERT_TRUE(r.best);
+    EXPECT_TRUE(p->gives_check(r.best)) << to_usi(r.best);
+    Engine off;
+    EXPECT_FALSE(is_mate_score(search_depth(off, *p, 7).score));
+    // The interior search never claims a mate where there is none: the defender's view of a
+    // drawn-out middlegame position stays an ordinary score.
+    auto quiet = pos("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2");
+    SearchResult q = search_depth(on, *quiet, 6);
+    EXPECT_FALSE(is_mate_score(q.score)) << q.score;
+}
+
+TEST(Search, MateSearchNodesAlsoSolveTheRootWhereAMateIsPlausible) {
+    // sbq-m13-016 with a black king in the corner: the king on 9d is boxed in, so the root
+    // gets a df-pn search of four times MateSearchNodes before alpha-beta (at a fixed depth
+    // too), and a 1-ply search answers the 13-ply mate.
+    Engine on;
+    EXPECT_EQ(on.set_option("MateSearchNodes", "1000"), "");
+    auto p = pos("+n8/2P6/9/kN+BL5/9/9/9/9/K8 b G2rb3g4s2n3l17p 1");
+    SearchResult r = search_depth(on, *p, 1);
+    EXPECT_EQ(r.score, mate_in(13)) << r.score;
+    ASSERT_TRUE(r.best);
+    EXPECT_TRUE(p->gives_check(r.best)) << to_usi(r.best);
+}
+
+TEST(Search, InteriorMateSearchOptionIsChecked) {
+    Engine e;
+    EXPECT_NE(e.set_option("MateSearchNodes", "-1"), "");
+    EXPECT_NE(e.set_option("MateSearchNodes", "many"), "");
+    EXPECT_EQ(e.set_option("MateSearchNodes", "0"), "");
+}
