@@ -363,17 +363,8 @@ TEST(CsaClocksTest, ByoyomiIsNotBankedAndFischerAdds) {
 TEST(CsaServerRules, MaxMovesEndsTheGameAsCensored) {
     ServerProcess srv(temp_db("csa_maxmoves"), {"--csa-max-moves", "4"});
     LineClient a(srv.ports.at("csa")), b(srv.ports.at("csa"));
-    a.send_line("LOGIN alice mm-60-0-B,secret", "\n");
-    a.read_until("OK\n");
-    b.send_line("LOGIN bob mm-60-0-W,secret", "\n");
-    b.read_until("OK\n");
-    std::string sa = a.read_until("END Game_Summary\n");
-    b.read_until("END Game_Summary\n");
+    std::string sa = start_csa_game(a, "alice", b, "bob", "mm-60-0").first;
     EXPECT_TRUE(has(sa, "Max_Moves:4\n")) << sa;
-    a.send_line("AGREE", "\n");
-    b.send_line("AGREE", "\n");
-    a.read_until("START:");
-    b.read_until("START:");
     const char* moves[] = {"+7776FU", "-3334FU", "+2726FU", "-8384FU"};
     for (int i = 0; i < 4; ++i) {
         (i % 2 ? b : a).send_line(moves[i], "\n");

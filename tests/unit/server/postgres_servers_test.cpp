@@ -354,16 +354,7 @@ TEST_F(Postgres, CsaPlayersOnTwoServersArePaired) {
     alice.send_line("LOGOUT", "\n");
     bob.send_line("LOGOUT", "\n");
     LineClient c(b.ports.at("csa")), d(a.ports.at("csa"));
-    c.send_line("LOGIN carol again-60-0-B,secret", "\n");
-    c.read_until("OK\n");
-    d.send_line("LOGIN dave again-60-0-W,secret", "\n");
-    d.read_until("OK\n");
-    c.read_until("END Game_Summary\n");
-    d.read_until("END Game_Summary\n");
-    c.send_line("AGREE", "\n");
-    d.send_line("AGREE", "\n");
-    c.read_until("START:");
-    d.read_until("START:");
+    start_csa_game(c, "carol", d, "dave", "again-60-0");
     c.send_line("+2726FU", "\n");
     d.read_until("+2726FU,T");
 }

@@ -126,16 +126,7 @@ TEST_F(Postgres, GroupCommitMakesABatchDurableAtOnce) {
 TEST_F(Postgres, ServerPlaysACsaGameAndKeepsItAcrossARestart) {
     ServerProcess srv(fresh_db());
     LineClient a(srv.ports.at("csa")), b(srv.ports.at("csa"));
-    a.send_line("LOGIN alice pg-600-10-B,secret", "\n");
-    a.read_until("LOGIN:alice OK\n");
-    b.send_line("LOGIN bob pg-600-10-W,secret", "\n");
-    b.read_until("LOGIN:bob OK\n");
-    a.read_until("END Game_Summary\n");
-    b.read_until("END Game_Summary\n");
-    a.send_line("AGREE", "\n");
-    b.send_line("AGREE", "\n");
-    a.read_until("START:");
-    b.read_until("START:");
+    start_csa_game(a, "alice", b, "bob", "pg-600-10");
     a.send_line("+7776FU", "\n");
     b.read_until("+7776FU,T");
     b.send_line("-3334FU", "\n");

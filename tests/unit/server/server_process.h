@@ -219,6 +219,25 @@ private:
     bool closed_ = false;
 };
 
+/// Starts a CSA game between two clients of one game name `game` (the `-B` / `-W` suffixes
+/// added): each logs in (password "secret"), reads its Game_Summary, agrees, and sees START.
+/// Returns the two summaries, Black's then White's.
+inline std::pair<std::string, std::string> start_csa_game(LineClient& black, const std::string& black_name,
+                                                          LineClient& white, const std::string& white_name,
+                                                          const std::string& game) {
+    black.send_line("LOGIN " + black_name + " " + game + "-B,secret", "\n");
+    black.read_until("OK\n");
+    white.send_line("LOGIN " + white_name + " " + game + "-W,secret", "\n");
+    white.read_until("OK\n");
+    std::string sb = black.read_until("END Game_Summary\n");
+    std::string sw = white.read_until("END Game_Summary\n");
+    black.send_line("AGREE", "\n");
+    white.send_line("AGREE", "\n");
+    black.read_until("START:");
+    white.read_until("START:");
+    return {sb, sw};
+}
+
 /// The CSA moves of the kill -9 tests: ten plies that every game plays.
 inline constexpr const char* KILL_NINE_LINE[] = {"+7776FU", "-3334FU", "+2726FU", "-8384FU", "+2625FU",
                                                  "-8485FU", "+6978KI", "-4132KI", "+3948GI", "-7162GI"};
@@ -231,19 +250,9 @@ inline constexpr const char* KILL_NINE_LINE[] = {"+7776FU", "-3334FU", "+2726FU"
 inline void play_then_kill_nine(ServerProcess& srv, int games) {
     std::vector<std::unique_ptr<LineClient>> black, white;
     for (int i = 0; i < games; ++i) {
-        std::string name = "k9-600-0";
         black.push_back(std::make_unique<LineClient>(srv.ports.at("csa")));
-        black.back()->send_line("LOGIN b" + std::to_string(i) + " " + name + "-B,secret", "\n");
-        black.back()->read_until("OK\n");
         white.push_back(std::make_unique<LineClient>(srv.ports.at("csa")));
-        white.back()->send_line("LOGIN w" + std::to_string(i) + " " + name + "-W,secret", "\n");
-        white.back()->read_until("OK\n");
-        black.back()->read_until("END Game_Summary\n");
-        white.back()->read_until("END Game_Summary\n");
-        black.back()->send_line("AGREE", "\n");
-        white.back()->send_line("AGREE", "\n");
-        black.back()->read_until("START:");
-        white.back()->read_until("START:");
+        start_csa_game(*black.back(), "b" + std::to_string(i), *white.back(), "w" + std::to_string(i), "k9-600-0");
     }
     for (int ply = 0; ply < 10; ++ply)
         for (int i = 0; i < games; ++i) {
