@@ -13,7 +13,7 @@ namespace {
 
 void usage() {
     std::cout << "usage: hisha-server [options]\n"
-                 "  --db URL              sqlite:PATH[?sync=normal] (default sqlite:var/hisha.db), or\n"
+                 "  --db URL              sqlite:PATH[?sync=normal&wal_mb=64] (default sqlite:var/hisha.db), or\n"
                  "                        postgresql://USER@HOST:PORT/DB (libpq URI; several servers may share one)\n"
                  "  --text-port P         text protocol, Shoogi Server commands (default 5000; -1 off; 0 any)\n"
                  "  --csa-port P          CSA server protocol 1.2.1 (default 4081; -1 off)\n"

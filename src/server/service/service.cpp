@@ -308,6 +308,7 @@ Reply<void> Service::set_setting(std::string_view name, std::string_view key, st
 
 void Service::connect(std::string_view name, const std::shared_ptr<Listener>& l, std::string_view protocol) {
     connections_.push_back({l, name_key(name), std::string(protocol), env_.now()});
+    by_key_stale_ = true;
     update_presence(connections_.back().user_key);
     if (store_.shared()) {
         // The player's games that another server made or serves: held here from now on (kept
@@ -327,6 +328,7 @@ void Service::connect(std::string_view name, const std::shared_ptr<Listener>& l,
 
 void Service::disconnect(const std::shared_ptr<Listener>& l) {
     std::set<std::string> gone;
+    by_key_stale_ = true;
     std::erase_if(connections_, [&](const Connection& c) {
         auto p = c.listener.lock();
         bool out = !p || p == l;
@@ -532,10 +534,17 @@ std::string Service::last_tell(std::string_view name) const {
 
 // --- events
 
-void Service::emit_to(std::string_view user_key, Event e) {
-    for (auto& c : connections_)
-        if (c.user_key == user_key)
-            pending_.push_back({c.listener, e});
+void Service::emit_to(std::string_view user_key, const Event& e) {
+    if (by_key_stale_) {
+        by_key_.clear();
+        for (auto& c : connections_)
+            by_key_[c.user_key].push_back(c.listener);
+        by_key_stale_ = false;
+    }
+    auto it = by_key_.find(user_key);
+    if (it != by_key_.end())
+        for (auto& l : it->second)
+            pending_.push_back({l, e});
 }
 
 void Service::emit_game(const LiveGame& g, Event e) {
@@ -545,7 +554,16 @@ void Service::emit_game(const LiveGame& g, Event e) {
 
 void Service::emit_local(const LiveGame& g, Event e) {
     e.game_id = g.row.id;
-    std::set<std::string> keys{name_key(g.row.black), name_key(g.row.white)};
+    std::string b = name_key(g.row.black), w = name_key(g.row.white);
+    if (g.spectators.empty()) {  // the common case, without a set: the same order (by key)
+        if (b > w)
+            std::swap(b, w);
+        emit_to(b, e);
+        if (w != b)
+            emit_to(w, e);
+        return;
+    }
+    std::set<std::string> keys{std::move(b), std::move(w)};
     keys.insert(g.spectators.begin(), g.spectators.end());
     for (auto& k : keys)
         emit_to(k, e);
@@ -564,11 +582,12 @@ void Service::flush() {
     }
     flushing_ = false;
     std::set<std::string> gone;
-    std::erase_if(connections_, [&](const Connection& c) {
-        if (c.listener.expired())
-            gone.insert(c.user_key);
-        return c.listener.expired();
-    });
+    if (std::erase_if(connections_, [&](const Connection& c) {
+            if (c.listener.expired())
+                gone.insert(c.user_key);
+            return c.listener.expired();
+        }))
+        by_key_stale_ = true;
     for (auto& k : gone)
         update_presence(k);
     if (!store_.in_batch())

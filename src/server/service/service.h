@@ -259,7 +259,7 @@ private:
     void emit_game(const LiveGame& g, Event e);
     void emit_local(const LiveGame& g, Event e);  // to this server's connections only
     void publish_pending();
-    void emit_to(std::string_view user_key, Event e);
+    void emit_to(std::string_view user_key, const Event& e);
     void flush();
     std::string hash_password(std::string_view pw) const;
 
@@ -269,7 +269,11 @@ private:
     mutable std::map<std::string, UserRow> users_;  // by name key (another server's new users are read on demand)
     std::map<std::int64_t, std::unique_ptr<LiveGame>> games_;
     std::vector<ChallengeRow> challenges_;
-    std::vector<Connection> connections_;
+    std::vector<Connection> connections_;  // after a change, set by_key_stale_
+    // The listeners of connections_ by user key, in its order: rebuilt when it has changed
+    // (emit_to runs twice a move).
+    std::map<std::string, std::vector<std::weak_ptr<Listener>>, std::less<>> by_key_;
+    bool by_key_stale_ = true;
     std::vector<Waiting> waiting_;
     std::map<std::string, std::string> last_tell_;
     std::vector<std::pair<std::weak_ptr<Listener>, Event>> pending_;

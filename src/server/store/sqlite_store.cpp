@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <charconv>
 #include <condition_variable>
 #include <cstring>
 #include <filesystem>
@@ -64,6 +65,19 @@ CREATE TABLE messages (
     recipient_key TEXT NOT NULL, recipient TEXT NOT NULL, sender TEXT NOT NULL,
     text TEXT NOT NULL, kind TEXT NOT NULL, at INTEGER NOT NULL);
 CREATE INDEX messages_recipient ON messages(recipient_key);
+)sql",
+    // 2: moves kept in one B-tree ordered by (game_id, ply), with no rowid table beside the key
+    // index: a move is one insertion, and a commit writes about half the pages.
+    R"sql(
+CREATE TABLE moves_by_game (
+    game_id INTEGER NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,
+    text TEXT NOT NULL, spent_ms INTEGER NOT NULL, at INTEGER NOT NULL,
+    forced INTEGER NOT NULL, locked INTEGER NOT NULL,
+    PRIMARY KEY (game_id, ply)) WITHOUT ROWID;
+INSERT INTO moves_by_game (game_id, ply, text, spent_ms, at, forced, locked)
+    SELECT game_id, ply, text, spent_ms, at, forced, locked FROM moves;
+DROP TABLE moves;
+ALTER TABLE moves_by_game RENAME TO moves;
 )sql",
 };
 
@@ -226,14 +240,17 @@ public:
             ::close(wal_fd_);
     }
 
-    bool open(const std::string& path, const std::string& sync) {
+    bool open(const std::string& path, const std::string& sync, int wal_mb) {
+        catch_up_frames_ = std::max(1, wal_mb) * 256;
         if (path != ":memory:") {
             std::error_code ec;
             auto parent = std::filesystem::path(path).parent_path();
             if (!parent.empty())
                 std::filesystem::create_directories(parent, ec);
         }
-        if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+        // NOMUTEX: each connection is used by one thread only (this one by the event loop, the
+        // second below by the checkpoint thread), so SQLite need not lock it on every call.
+        if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                             nullptr)
             != SQLITE_OK)
             return fail();
@@ -261,7 +278,7 @@ public:
                 return false;
             }
         }
-        if (sqlite3_open_v2(path.c_str(), &ckpt_db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, nullptr)
+        if (sqlite3_open_v2(path.c_str(), &ckpt_db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr)
                 != SQLITE_OK
             || sqlite3_exec(ckpt_db_, "PRAGMA synchronous=NORMAL", nullptr, nullptr, nullptr) != SQLITE_OK) {
             error_ = std::string("cannot open a second connection: ") + sqlite3_errmsg(ckpt_db_);
@@ -281,6 +298,8 @@ public:
         deferred_ = true;
         bool ok = batch_commit();
         deferred_ = false;
+        if (ok)
+            catch_up();
         return ok;
     }
 
@@ -403,7 +422,7 @@ public:
             return rollback();
         if (!commit())
             return false;
-        stored_moves_[g.id] = int(g.moves.size());
+        stored_[g.id].keep(g);
         return true;
     }
 
@@ -411,13 +430,13 @@ public:
         if (!begin())
             return false;
         auto undo = [&] {
-            stored_moves_.erase(g.id);
+            stored_.erase(g.id);
             return rollback();
         };
         // Moves from from_ply on are replaced; when the game's stored moves are known to end
         // there (a move was added, the common case), there is nothing to delete.
-        auto known = stored_moves_.find(g.id);
-        if (known == stored_moves_.end() || from_ply < known->second) {
+        auto known = stored_.find(g.id);
+        if (known == stored_.end() || from_ply < known->second.moves) {
             Stmt d(stmts_, "DELETE FROM moves WHERE game_id=? AND ply>=?");
             d.bind(g.id).bind(from_ply);
             if (!d.exec())
@@ -425,6 +444,39 @@ public:
         }
         if (!insert_moves(g, from_ply))
             return undo();
+        if (known != stored_.end() && known->second.same_rest(g)) {
+            // Only what a move changes: the row keeps its other columns, and the index on
+            // status is left alone.
+            Stmt s(stmts_, "UPDATE games SET seen_black=?, seen_white=?, rem_black=?, rem_white=?, turn_started=?, "
+                           "updated=? WHERE id=?");
+            s.bind(g.seen[0])
+                .bind(g.seen[1])
+                .bind(g.remaining[0])
+                .bind(g.remaining[1])
+                .bind(g.turn_started)
+                .bind(g.updated)
+                .bind(g.id);
+            if (!s.exec())
+                return undo();
+        } else if (!update_game_row(g)) {
+            return undo();
+        }
+        for (UserRow* u : users)
+            if (u && !save_user(*u))
+                return undo();
+        if (!commit()) {
+            stored_.erase(g.id);
+            return false;
+        }
+        if (g.status >= GameStatus::Finished)
+            stored_.erase(g.id);  // a finished game's moves are not written again
+        else
+            stored_[g.id].keep(g);
+        return true;
+    }
+
+private:
+    bool update_game_row(const GameRow& g) {
         Stmt s(stmts_, "UPDATE games SET status=?, winner=?, reason=?, seen_black=?, seen_white=?, rem_black=?, "
                        "rem_white=?, turn_started=?, updated=?, rated_applied=?, undone_ply=?, undone_text=?, "
                        "black=?, white=? WHERE id=?");
@@ -443,21 +495,10 @@ public:
             .bind(g.black)
             .bind(g.white)
             .bind(g.id);
-        if (!s.exec())
-            return undo();
-        for (UserRow* u : users)
-            if (u && !save_user(*u))
-                return undo();
-        if (!commit()) {
-            stored_moves_.erase(g.id);
-            return false;
-        }
-        if (g.status >= GameStatus::Finished)
-            stored_moves_.erase(g.id);  // a finished game's moves are not written again
-        else
-            stored_moves_[g.id] = int(g.moves.size());
-        return true;
+        return s.exec();
     }
+
+public:
 
     std::optional<GameRow> load_game(std::int64_t id) override {
         std::string sql = std::string("SELECT ") + GAME_COLUMNS + " FROM games WHERE id=?";
@@ -610,7 +651,7 @@ public:
         if (exec("COMMIT"))
             return true;
         std::string keep = error_;
-        stored_moves_.clear();  // the batch's moves are not there after all
+        stored_.clear();  // the batch's writes are not there after all
         exec("ROLLBACK");
         error_ = keep;
         return false;
@@ -741,7 +782,15 @@ private:
     // request when the WAL has grown.
     static int on_wal_commit(void* self, sqlite3*, const char*, int frames) {
         auto* s = static_cast<SqliteStore*>(self);
-        if (frames >= CHECKPOINT_FRAMES) {
+        s->wal_frames_.store(frames, std::memory_order_relaxed);
+        if (frames < s->ckpt_asked_at_)
+            s->ckpt_asked_at_ = 0;  // the log started again
+        // A checkpoint for every CHECKPOINT_FRAMES new frames (each costs two fdatasyncs),
+        // not after every commit once the log is that long; but after every commit once the
+        // log nears CATCH_UP_FRAMES, so that the writer's catch-up finds little left to copy.
+        int near = s->catch_up_frames_ - std::min(CHECKPOINT_FRAMES, s->catch_up_frames_ / 2);
+        if (frames >= s->ckpt_asked_at_ + CHECKPOINT_FRAMES || frames >= near) {
+            s->ckpt_asked_at_ = frames;
             {
                 std::lock_guard lock(s->ckpt_mutex_);
                 s->ckpt_wanted_ = true;
@@ -762,19 +811,91 @@ private:
             ckpt_wanted_ = false;
             lock.unlock();
             // PASSIVE: copies what it can without waiting for the writer, which goes on.
-            sqlite3_wal_checkpoint_v2(ckpt_db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+            {
+                std::lock_guard run(ckpt_run_);
+                int log = 0, done = 0;  // unless it is the writer's turn (catch_up())
+                if (!writer_catches_up()
+                    && sqlite3_wal_checkpoint_v2(ckpt_db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &done) == SQLITE_OK)
+                    ckpt_seen_.store((std::int64_t(log) << 32) | std::uint32_t(done), std::memory_order_relaxed);
+            }
             lock.lock();
         }
     }
 
+    // Keeping the write-ahead log small. Under a steady stream of commits the checkpoint
+    // thread never copies the last frames before the next commit adds more, so SQLite never
+    // starts the log again from its beginning: it grows without end, every frame goes to a new
+    // page of the file (allocated, zeroed, and its size synced with the data), and the
+    // checkpoint reads ever further. So once it holds catch_up_frames_, right after a batch is
+    // committed, the writer copies itself the few frames the checkpoint thread has not (at
+    // most CATCH_UP_REST): the whole log is then in the database, and the next batch's commit
+    // starts the log again. This pauses the loop for two fdatasyncs (2-3 ms under load) each
+    // time the log has grown by that much (about every second at 18,000 moves a second).
+    // When the thread falls so far behind that the log reaches twice its bound, the writer
+    // copies the rest whatever it is.
+    void catch_up() {
+        int frames = wal_frames_.load(std::memory_order_relaxed);
+        if (!ckpt_db_ || frames < catch_up_frames_)
+            return;
+        bool forced = frames >= 2 * catch_up_frames_;
+        if (!writer_catches_up() && !forced)
+            return;  // the thread is well behind: not yet
+        std::unique_lock run(ckpt_run_, std::defer_lock);
+        if (forced)
+            run.lock();
+        else if (!run.try_lock())
+            return;  // the thread is at it; next batch
+        int l = 0, d = 0;
+        if (sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, &l, &d) == SQLITE_OK)
+            ckpt_seen_.store((std::int64_t(l) << 32) | std::uint32_t(d), std::memory_order_relaxed);
+    }
+
+    // The log has reached its bound and the last checkpoint left at most CATCH_UP_REST frames.
+    bool writer_catches_up() const {
+        int frames = wal_frames_.load(std::memory_order_relaxed);
+        std::int64_t seen = ckpt_seen_.load(std::memory_order_relaxed);
+        int log = int(seen >> 32), done = int(std::uint32_t(seen));
+        return frames >= catch_up_frames_ && log <= frames && frames - done <= CATCH_UP_REST;
+    }
+
     static constexpr int CHECKPOINT_FRAMES = 1000;  // SQLite's default auto-checkpoint size
+    static constexpr int CATCH_UP_REST = 400;
+    int catch_up_frames_ = 64 * 256;          // the log's bound: 64 MB of 4 KB frames by default
+    std::atomic<int> wal_frames_{0};          // the log's size after the last commit
+    int ckpt_asked_at_ = 0;                   // its size when a checkpoint was last asked for
+    std::atomic<std::int64_t> ckpt_seen_{0};  // the last checkpoint: the log's frames << 32 | frames copied
+    std::mutex ckpt_run_;                     // one checkpoint at a time
     sqlite3* db_ = nullptr;
     StmtCache stmts_{db_};
     std::string error_;
     bool batch_ = false;
-    // Per unfinished game written or read here: how many moves the table holds (it is this
-    // process's database: nothing else writes them). A game not listed is looked up.
-    std::unordered_map<std::int64_t, int> stored_moves_;
+    // Per unfinished game written here (it is this process's database: nothing else writes
+    // it): how many moves the table holds, and what the row holds in the columns a move does
+    // not change. A game not listed is written whole.
+    struct Stored {
+        int moves = 0;
+        GameStatus status = GameStatus::Active;
+        std::string winner, reason, undone_text, black, white;
+        int undone_ply = -1;
+        bool rated_applied = false;
+        void keep(const GameRow& g) {
+            moves = int(g.moves.size());
+            status = g.status;
+            winner = g.winner;
+            reason = g.reason;
+            undone_text = g.undone_text;
+            black = g.black;
+            white = g.white;
+            undone_ply = g.undone_ply;
+            rated_applied = g.rated_applied;
+        }
+        bool same_rest(const GameRow& g) const {
+            return status == g.status && undone_ply == g.undone_ply && rated_applied == g.rated_applied
+                && winner == g.winner && reason == g.reason && undone_text == g.undone_text && black == g.black
+                && white == g.white;
+        }
+    };
+    std::unordered_map<std::int64_t, Stored> stored_;
     int wal_fd_ = -1;             // the WAL file, for fdatasync (full durability)
     bool deferred_ = false;       // a batch_write(): its fdatasync is left to sync()
     std::string sync_error_;      // written by sync() only (the syncing thread)
@@ -787,13 +908,18 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Store> open_sqlite(const std::string& path, std::string& error, const std::string& sync) {
+std::unique_ptr<Store> open_sqlite(const std::string& path, std::string& error, const std::string& sync,
+                                   int wal_mb) {
+    // No allocation statistics (a global mutex taken on every allocation); only has an effect
+    // before SQLite is first used in the process.
+    static std::once_flag configured;
+    std::call_once(configured, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
     if (sync != "FULL" && sync != "NORMAL") {
         error = "sync must be full or normal";
         return nullptr;
     }
     auto s = std::make_unique<SqliteStore>();
-    if (!s->open(path, sync)) {
+    if (!s->open(path, sync, wal_mb)) {
         error = s->last_error();
         return nullptr;
     }
@@ -808,20 +934,44 @@ std::unique_ptr<Store> open_store(const std::string& url, std::string& error) {
         path = path.substr(7);
     if (url.starts_with("postgresql://") || url.starts_with("postgres://"))
         return open_postgres(url, error);
-    // "?sync=normal": commits survive a crash of the process (kill -9) but not of the machine;
-    // the default FULL also survives a power cut.
+    // Options after '?', joined by '&':
+    // - sync=normal: commits survive a crash of the process (kill -9) but not of the machine;
+    //   the default, full, also survives a power cut;
+    // - wal_mb=N: the size in MB the write-ahead log is brought back from (default 64).
     std::string sync = "FULL";
-    if (auto q = path.find("?sync="); q != std::string::npos) {
-        for (char c : path.substr(q + 6))
-            sync += char(std::toupper(static_cast<unsigned char>(c)));
-        sync.erase(0, 4);
+    int wal_mb = 64;
+    if (auto q = path.find('?'); q != std::string::npos) {
+        std::string_view rest = std::string_view(path).substr(q + 1);
+        while (!rest.empty()) {
+            auto amp = rest.find('&');
+            std::string_view opt = rest.substr(0, amp);
+            rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
+            auto eq = opt.find('=');
+            std::string_view key = opt.substr(0, eq), value = eq == std::string_view::npos ? "" : opt.substr(eq + 1);
+            if (key == "sync") {
+                sync.clear();
+                for (char c : value)
+                    sync += char(std::toupper(static_cast<unsigned char>(c)));
+            } else if (key == "wal_mb") {
+                int v = 0;
+                auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+                if (ec != std::errc() || end != value.data() + value.size() || v < 1 || v > 65536) {
+                    error = "wal_mb must be a number of MB from 1 to 65536: " + std::string(value);
+                    return nullptr;
+                }
+                wal_mb = v;
+            } else {
+                error = "unknown database option '" + std::string(key) + "' (sync, wal_mb)";
+                return nullptr;
+            }
+        }
         path.resize(q);
     }
     if (path.empty()) {
         error = "empty database path";
         return nullptr;
     }
-    return open_sqlite(path, error, sync);
+    return open_sqlite(path, error, sync, wal_mb);
 }
 
 }  // namespace hisha::server::store

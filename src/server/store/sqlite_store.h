@@ -9,7 +9,9 @@
 namespace hisha::server::store {
 
 /// Opens (creating it if needed) the database at `path` (":memory:" for a private one);
-/// `sync` is SQLite's synchronous level, "FULL" (default) or "NORMAL".
-std::unique_ptr<Store> open_sqlite(const std::string& path, std::string& error, const std::string& sync = "FULL");
+/// `sync` is SQLite's synchronous level, "FULL" (default) or "NORMAL"; the write-ahead log is
+/// brought back to its start whenever it has grown to `wal_mb` MB.
+std::unique_ptr<Store> open_sqlite(const std::string& path, std::string& error, const std::string& sync = "FULL",
+                                   int wal_mb = 64);
 
 }  // namespace hisha::server::store

@@ -115,7 +115,8 @@ public:
 };
 
 /// Opens a store by URL: "sqlite:PATH" (or a bare path), ":memory:" for tests; a suffix
-/// "?sync=normal" trades power-cut durability for speed (process crashes still lose nothing).
+/// "?sync=normal" trades power-cut durability for speed (process crashes still lose nothing),
+/// "?wal_mb=N" sets the size the write-ahead log is brought back from (options joined by '&').
 /// Returns null and sets `error` when it cannot be opened or migrated.
 std::unique_ptr<Store> open_store(const std::string& url, std::string& error);
 
