@@ -188,11 +188,27 @@ LiveGame* Service::live(std::int64_t id) {
 
 const LiveGame* Service::game(std::int64_t id) { return live(id); }
 
-std::vector<const LiveGame*> Service::active_games() const {
+std::vector<const LiveGame*> Service::active_games() {
     std::vector<const LiveGame*> out;
     for (auto& [id, g] : games_)
         if (g->active())
             out.push_back(g.get());
+    listed_.clear();
+    if (store_.shared()) {
+        // Another server's games are read as they stand, for the list only: this server does
+        // not hold them (their moves and ends are that server's to announce).
+        for (auto& row : store_.open_games()) {
+            if (games_.contains(row.id) || row.status != GameStatus::Active)
+                continue;
+            auto g = std::make_unique<LiveGame>();
+            g->row = std::move(row);
+            if (!rebuild(*g))
+                continue;
+            out.push_back(g.get());
+            listed_.push_back(std::move(g));
+        }
+        std::sort(out.begin(), out.end(), [](const LiveGame* a, const LiveGame* b) { return a->row.id < b->row.id; });
+    }
     return out;
 }
 

@@ -156,7 +156,9 @@ public:
     // --- games
     /// A game by id (finished games are read from the store on demand).
     const LiveGame* game(std::int64_t id);
-    std::vector<const LiveGame*> active_games() const;
+    /// The games in play, by id; on a database shared by several servers, those of every
+    /// server (valid until the next call).
+    std::vector<const LiveGame*> active_games();
     std::vector<const LiveGame*> games_of(std::string_view user) const;  // open games of the user
     /// Creates an active game directly (web API, bots, tests).
     Reply<std::int64_t> create_game(std::string_view black, std::string_view white, const TimeControl& tc,
@@ -268,6 +270,7 @@ private:
     Config config_;
     mutable std::map<std::string, UserRow> users_;  // by name key (another server's new users are read on demand)
     std::map<std::int64_t, std::unique_ptr<LiveGame>> games_;
+    std::vector<std::unique_ptr<LiveGame>> listed_;  // active_games(): other servers' games, read for a list
     std::vector<ChallengeRow> challenges_;
     std::vector<Connection> connections_;  // after a change, set by_key_stale_
     // The listeners of connections_ by user key, in its order: rebuilt when it has changed

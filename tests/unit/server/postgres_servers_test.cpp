@@ -359,6 +359,35 @@ TEST_F(Postgres, CsaPlayersOnTwoServersArePaired) {
     d.read_until("+2726FU,T");
 }
 
+// GAMES (text), %%LIST (CSA x1) and /api/games on one server list the games in play on the
+// other too, with their moves so far; a game that ends there drops off.
+TEST_F(Postgres, TheGamesInPlayOnEveryServerAreListedOnEach) {
+    std::string url = fresh_db();
+    ServerProcess a(url), b(url);
+    LineClient carol(a.ports.at("csa")), dave(a.ports.at("csa"));
+    start_csa_game(carol, "carol", dave, "dave", "list-600-0");
+    carol.send_line("+7776FU", "\n");
+    dave.read_until("+7776FU,T");
+    dave.send_line("-3334FU", "\n");
+    carol.read_until("-3334FU,T");
+    auto erin = text_login(b, "erin", true);
+    std::string games = erin->cmd("GAMES");
+    EXPECT_TRUE(has(games, "carol") && has(games, "dave")) << games;
+    EXPECT_TRUE(has(games, "2      Black")) << games;  // two moves, Black to move
+    LineClient frank(b.ports.at("csa"));
+    frank.send_line("LOGIN frank secret x1", "\n");
+    frank.read_until("##[LOGIN] +OK x1\n");
+    frank.send_line("%%LIST", "\n");
+    std::string list = frank.read_until("##[LIST] +OK\n");
+    EXPECT_TRUE(has(list, "list-600-0")) << list;
+    std::string api = http(b.ports.at("http"), "GET", "/api/games");
+    EXPECT_TRUE(has(api, "\"carol\"") && has(api, "\"dave\"")) << api;
+
+    carol.send_line("%TORYO", "\n");
+    carol.read_until("#LOSE\n");
+    EXPECT_TRUE(eventually([&] { return has(erin->cmd("GAMES"), "No active games."); }));
+}
+
 // With a reconnect grace, a CSA player whose connection to server A drops may come back through
 // server B: B offers the game again with the moves so far, play goes on, and A does not count
 // them as gone when the grace ends.
