@@ -1,6 +1,7 @@
 // The text protocol's messages (SAY, SHOUT, TELL and `.`) and information commands (USER/STATS,
 // WHO, SET): the part of TextShell that talks about players rather than games.
 #include <algorithm>
+#include <set>
 #include <utility>
 
 #include "notation/encoding.h"
@@ -72,10 +73,13 @@ void TextShell::cmd_user(const Args& a) {
     auto users = svc_.users(pattern);
     if (users.empty())
         return line("No player matches " + pattern + ".");
+    std::set<std::string> online;  // on any server
+    for (auto& o : svc_.who("*"))
+        online.insert(o.name);
     std::vector<std::string> lines;
     lines.push_back("Name              Rating   RD   Won Lost Drawn  Last login        Status");
     for (auto* u : users) {
-        std::string status = !u->bot.empty() ? "bot " + u->bot : svc_.online(u->name) ? "online" : "";
+        std::string status = !u->bot.empty() ? "bot " + u->bot : online.contains(u->name) ? "online" : "";
         char buf[160];
         std::snprintf(buf, sizeof buf, "%-17s %6.0f %4.0f %5d %4d %5d  %-17s %s", u->name.c_str(), u->rating,
                       u->deviation, u->wins, u->losses, u->draws, time_text(u->last_login).c_str(), status.c_str());

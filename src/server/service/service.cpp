@@ -237,6 +237,11 @@ UserRow* Service::user_mut(std::string_view name) {
 }
 
 std::vector<const UserRow*> Service::users(std::string_view pattern) const {
+    // On a shared database: players registered through other servers, and their counts and
+    // ratings after games that ended there, as stored.
+    if (store_.shared())
+        for (auto& row : store_.all_users())
+            users_[name_key(row.name)] = std::move(row);
     std::vector<const UserRow*> out;
     for (auto& [key, u] : users_)
         if (pattern_matches(pattern, u.name))

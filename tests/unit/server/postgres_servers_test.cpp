@@ -196,6 +196,18 @@ TEST_F(Postgres, APlayerChangedOnOneServerIsChangedOnTheOther) {
         << s->find_user("alice")->wins << " " << s->find_user("bob")->wins;
     EXPECT_EQ(s->find_user("alice")->losses, 1);
     EXPECT_EQ(s->find_user("bob")->losses, 1);
+    // USER on either server shows the counts as stored, and players registered through the
+    // other one since, online there.
+    auto gina = text_login(b, "gina", true);
+    std::string users = alice->cmd("USER *");
+    EXPECT_TRUE(has(users, "gina")) << users;
+    auto line_of = [](const std::string& text, const std::string& name) {
+        auto at = text.find("\n" + name + " ");
+        return at == std::string::npos ? std::string() : text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+    };
+    EXPECT_TRUE(has(line_of(users, "gina"), "online")) << users;
+    EXPECT_TRUE(has(line_of(users, "bob"), "    1    1     0")) << users;
+    EXPECT_TRUE(has(line_of(bob->cmd("USER alice"), "alice"), "    1    1     0"));
 }
 
 // A challenge posted on server A is listed on B and accepted there; the game starts on both.
