@@ -23,7 +23,7 @@
 //   came after it. This measures latency at a given load (Floodgate's figure, median 16 ms
 //   at 900 moves/s with 200 games, is of this kind). The bench prints the rate achieved.
 //   server_load_bench [--server PATH] [--games N] [--plies P] [--sync full|normal] [--seed S]
-//                     [--rate MOVES_PER_S] [--trace FILE]
+//                     [--rate MOVES_PER_S] [--trace FILE] [--db-dir DIR]
 //   server_load_bench --fsync-probe N   (the disk's fdatasync latency, N samples)
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -389,7 +389,7 @@ int main(int argc, char** argv) {
     std::uint64_t seed = 1;
     std::string sync = "full";
     double rate = 0;
-    std::string trace;
+    std::string trace, db_dir;
     for (int i = 1; i < argc; i += 2) {
         std::string a = argv[i];
         if (i + 1 >= argc) {
@@ -408,11 +408,13 @@ int main(int argc, char** argv) {
             seed = std::strtoull(argv[i + 1], nullptr, 10);
         else if (a == "--trace")
             trace = argv[i + 1];
+        else if (a == "--db-dir")
+            db_dir = argv[i + 1];
         else if (a == "--rate")
             rate = std::clamp(std::atof(argv[i + 1]), 0.0, 1e7);
         else {
             std::cerr << "usage: server_load_bench [--server PATH] [--games N] [--plies P] [--sync full|normal] "
-                         "[--seed S] [--rate MOVES_PER_S] [--trace FILE]\n";
+                         "[--seed S] [--rate MOVES_PER_S] [--trace FILE] [--db-dir DIR]\n";
             return 2;
         }
     }
@@ -431,7 +433,10 @@ int main(int argc, char** argv) {
     for (int i = 0; i < games; ++i)
         pairs[std::size_t(i)].moves = random_game(plies, seed * 1000003 + std::uint64_t(i) + 1);
 
-    auto dir = std::filesystem::temp_directory_path() / ("hisha_load_" + std::to_string(getpid()));
+    // The database: in a directory of its own, removed at the end; or in DIR, kept for the next
+    // run (a server's database as it is after serving a while: its write-ahead log at size).
+    auto dir = db_dir.empty() ? std::filesystem::temp_directory_path() / ("hisha_load_" + std::to_string(getpid()))
+                              : std::filesystem::path(db_dir);
     std::filesystem::create_directories(dir);
     std::string db = "sqlite:" + (dir / "load.db").string() + "?sync=" + sync;
 
@@ -532,7 +537,8 @@ int main(int argc, char** argv) {
     for (auto& c : conns)
         if (c.fd >= 0)
             close(c.fd);
-    std::filesystem::remove_all(dir);
+    if (db_dir.empty())
+        std::filesystem::remove_all(dir);
 
     if (!trace.empty()) {  // one line per move: ms since the start when sent, latency in ms
         std::ofstream t(trace);

@@ -145,6 +145,42 @@ TEST(SqliteStore, TheWriteAheadLogIsBroughtBackToItsStartOnceItReachesItsBound) 
     }
 }
 
+// The log file stays, at its size, when the store is closed: the next run's frames overwrite
+// blocks the file has (a sync then commits no new size to the file system's journal). Closing
+// has copied everything into the database; reopened, the store reads and writes as before.
+TEST(SqliteStore, TheWriteAheadLogFileIsKeptAtItsSizeWhenClosed) {
+    std::string path = test::temp_db("persist");
+    std::string err;
+    GameRow g = new_game();
+    std::uintmax_t size = 0;
+    {
+        auto s = store::open_store("sqlite:" + path, err);
+        ASSERT_TRUE(s) << err;
+        ASSERT_TRUE(s->insert_game(g));
+        for (int ply = 0; ply < 200; ++ply) {
+            g.moves.push_back(move_at(ply));
+            ASSERT_TRUE(s->save_game(g, ply));
+        }
+        size = std::filesystem::file_size(path + "-wal");
+    }
+    ASSERT_TRUE(std::filesystem::exists(path + "-wal"));
+    EXPECT_EQ(std::filesystem::file_size(path + "-wal"), size);
+    EXPECT_GT(size, std::uintmax_t(100) << 10);
+    auto s = store::open_store("sqlite:" + path, err);
+    ASSERT_TRUE(s) << err;
+    auto r = s->load_game(g.id);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->moves.size(), 200u);
+    g.moves.push_back(move_at(200));
+    ASSERT_TRUE(s->save_game(g, 200));
+    s.reset();
+    // The database file alone holds everything once closed (a copy of it is a backup).
+    std::filesystem::copy_file(path, path + ".copy", std::filesystem::copy_options::overwrite_existing);
+    auto copy = store::open_store("sqlite:" + path + ".copy", err);
+    ASSERT_TRUE(copy) << err;
+    EXPECT_EQ(copy->load_game(g.id)->moves.size(), 201u);
+}
+
 // A move changes only the clocks and the seen counts: the store writes just those. When
 // anything else changes (an undo, the end), the whole row is written again.
 TEST(SqliteStore, ARowChangedBeyondAMoveIsWrittenWhole) {
