@@ -305,8 +305,6 @@ public:
         deferred_ = true;
         bool ok = batch_commit();
         deferred_ = false;
-        if (ok)
-            catch_up();
         return ok;
     }
 
@@ -451,7 +449,8 @@ public:
         }
         if (!insert_moves(g, from_ply))
             return undo();
-        if (known != stored_.end() && known->second.same_rest(g)) {
+        bool narrow = known != stored_.end() && known->second.same_rest(g);
+        if (narrow) {
             // Only what a move changes: the row keeps its other columns, and the index on
             // status is left alone.
             Stmt s(stmts_, "UPDATE games SET seen_black=?, seen_white=?, rem_black=?, rem_white=?, turn_started=?, "
@@ -477,6 +476,8 @@ public:
         }
         if (g.status >= GameStatus::Finished)
             stored_.erase(g.id);  // a finished game's moves are not written again
+        else if (narrow)
+            known->second.moves = int(g.moves.size());
         else
             stored_[g.id].keep(g);
         return true;
@@ -786,7 +787,7 @@ private:
 
     // After every commit (SQLite calls it with the WAL's size in frames): the fdatasync that
     // makes the commit durable, unless batch_write() leaves it to sync(); and a checkpoint
-    // request when the WAL has grown.
+    // request when the WAL has grown; and the writer's catch-up once it has reached its bound.
     static int on_wal_commit(void* self, sqlite3*, const char*, int frames) {
         auto* s = static_cast<SqliteStore*>(self);
         s->wal_frames_.store(frames, std::memory_order_relaxed);
@@ -804,6 +805,7 @@ private:
         }
         if (s->wal_fd_ >= 0 && !s->deferred_ && ::fdatasync(s->wal_fd_) != 0)
             return SQLITE_IOERR;  // the statement reports it: nothing is acknowledged
+        s->catch_up();  // the commit is over (SQLite's own auto-checkpoint runs here too)
         return SQLITE_OK;
     }
 
