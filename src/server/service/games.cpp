@@ -340,7 +340,56 @@ Reply<core::Move> Service::check_move(std::string_view user, std::int64_t game_i
     return m;
 }
 
+// --- commands judged again after a lost write race (several servers on one database)
+
+// A command's save fails when another server wrote the game's row after this server read it.
+// When that write left the moves as they were (a player marked them seen through another
+// server), nothing the player decided on has changed: the command is judged again on the row
+// as it now stands instead of telling them to try again. When the moves changed, they are told
+// (their command was meant for another position).
+template <class R, class Attempt>
+R Service::again_after_race(std::int64_t game_id, Attempt attempt) {
+    if (!store_.shared())
+        return attempt();
+    std::size_t n = 0;
+    std::string last;
+    if (const LiveGame* g = live(game_id)) {
+        n = g->row.moves.size();
+        if (n)
+            last = g->row.moves.back().text;
+    }
+    R r = attempt();
+    if (r || !stale_.contains(game_id))
+        return r;
+    const LiveGame* g = live(game_id);  // rereads it
+    if (!g || g->row.moves.size() != n || (n && g->row.moves.back().text != last))
+        return r;
+    log_event("race_retried", {{"game", std::to_string(game_id)}});
+    return attempt();
+}
+
 Reply<Played> Service::play(std::string_view user, std::int64_t game_id, std::string_view text, bool illegal_loses) {
+    return again_after_race<Reply<Played>>(game_id, [&] { return play_once(user, game_id, text, illegal_loses); });
+}
+
+Reply<void> Service::resign(std::string_view user, std::int64_t game_id) {
+    return again_after_race<Reply<void>>(game_id, [&] { return resign_once(user, game_id); });
+}
+
+Reply<void> Service::declare(std::string_view user, std::int64_t game_id) {
+    return again_after_race<Reply<void>>(game_id, [&] { return declare_once(user, game_id); });
+}
+
+Reply<void> Service::undo(std::string_view user, std::int64_t game_id, bool opponents) {
+    // UNDO is judged on who has seen what, which a player's other connection on another
+    // server may have changed without a move: judged on the row as stored.
+    if (store_.shared())
+        stale_.insert(game_id);
+    return again_after_race<Reply<void>>(game_id, [&] { return undo_once(user, game_id, opponents); });
+}
+
+Reply<Played> Service::play_once(std::string_view user, std::int64_t game_id, std::string_view text,
+                                 bool illegal_loses) {
     LiveGame* gp = live(game_id);
     if (!gp)
         return fail("no such game: " + std::to_string(game_id));
@@ -450,7 +499,7 @@ Reply<Played> Service::play(std::string_view user, std::int64_t game_id, std::st
     return out;
 }
 
-Reply<void> Service::resign(std::string_view user, std::int64_t game_id) {
+Reply<void> Service::resign_once(std::string_view user, std::int64_t game_id) {
     LiveGame* g = live(game_id);
     if (!g)
         return fail("no such game: " + std::to_string(game_id));
@@ -481,7 +530,7 @@ Reply<void> Service::resign(std::string_view user, std::int64_t game_id) {
     return {};
 }
 
-Reply<void> Service::declare(std::string_view user, std::int64_t game_id) {
+Reply<void> Service::declare_once(std::string_view user, std::int64_t game_id) {
     LiveGame* g = live(game_id);
     if (!g)
         return fail("no such game: " + std::to_string(game_id));
@@ -517,7 +566,7 @@ Reply<void> Service::declare(std::string_view user, std::int64_t game_id) {
     return {};
 }
 
-Reply<void> Service::undo(std::string_view user, std::int64_t game_id, bool opponents) {
+Reply<void> Service::undo_once(std::string_view user, std::int64_t game_id, bool opponents) {
     LiveGame* gp = live(game_id);
     if (!gp)
         return fail("no such game: " + std::to_string(game_id));
@@ -584,19 +633,25 @@ Reply<void> Service::undo(std::string_view user, std::int64_t game_id, bool oppo
 }
 
 void Service::mark_seen(std::string_view user, std::int64_t game_id) {
-    LiveGame* g = live(game_id);
-    if (!g)
-        return;
-    auto c = g->color_of(user);
-    if (!c)
-        return;
-    int n = int(g->row.moves.size());
-    bool pending_rating = g->finished() && !g->row.rated_applied;
-    if (g->row.seen[*c] >= n && !pending_rating)
-        return;
-    g->row.seen[*c] = n;
-    (void)save(*g, n);
-    flush();
+    // Once more after a lost race: the row, reread, may need it still (another server wrote
+    // something else) or not (the player's connection there marked it).
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        LiveGame* g = live(game_id);
+        if (!g)
+            return;
+        auto c = g->color_of(user);
+        if (!c)
+            return;
+        int n = int(g->row.moves.size());
+        bool pending_rating = g->finished() && !g->row.rated_applied;
+        if (g->row.seen[*c] >= n && !pending_rating)
+            return;
+        g->row.seen[*c] = n;
+        bool saved = bool(save(*g, n));
+        flush();
+        if (saved || !stale_.contains(game_id))
+            return;
+    }
 }
 
 void Service::watch(std::string_view user, std::int64_t game_id, bool on) {

@@ -254,6 +254,14 @@ private:
     Reply<void> rebuild(LiveGame& g);
     Reply<std::int64_t> insert_game(GameRow row, std::vector<MoveRow> first_moves);
     Reply<void> save(LiveGame& g, int from_ply);
+    Reply<Played> play_once(std::string_view user, std::int64_t game_id, std::string_view text, bool illegal_loses);
+    Reply<void> resign_once(std::string_view user, std::int64_t game_id);
+    Reply<void> declare_once(std::string_view user, std::int64_t game_id);
+    Reply<void> undo_once(std::string_view user, std::int64_t game_id, bool opponents);
+    /// Runs a command on a game; when its save lost a race to another server that left the
+    /// game's moves as they were, once more on the game reread.
+    template <class R, class Attempt>
+    R again_after_race(std::int64_t game_id, Attempt attempt);
     void end_game(LiveGame& g, core::Winner w, core::EndReason r, std::string detail = {});
     void finalize_if_seen(LiveGame& g, std::vector<UserRow*>& changed);
     void apply_rating(LiveGame& g, std::vector<UserRow*>& changed);

@@ -337,6 +337,58 @@ TEST_F(Postgres, ServersRacingForOneTurnApplyOneMove) {
     EXPECT_EQ(g->moves[1].ply, 1);
 }
 
+// Players connected to two servers: what they have seen is written through B, while A still
+// holds the game as it was (B does not announce it: nobody's view changes). A move and an UNDO
+// through A are judged on the game as stored, not refused as "changed on another server":
+// only who has seen what changed there, not the moves.
+TEST_F(Postgres, WhatIsSeenThroughOneServerCountsForAMoveOrAnUndoThroughTheOther) {
+    std::string url = fresh_db();
+    ServerProcess a(url), b(url);
+    auto alice = text_login(a, "alice", true);
+    auto bob_b = text_login(b, "bob", true);
+    EXPECT_TRUE(has(alice->cmd("NEW bob P-7f"), "Challenge 1 added"));  // alice Black, 7g7f forced
+    EXPECT_TRUE(eventually([&] { return has(bob_b->cmd("N"), "alice"); }));
+    EXPECT_TRUE(has(bob_b->cmd("N 1"), "game 1"));
+    EXPECT_TRUE(has(alice->read_until("accepted"), "bob")) << alice->pending();
+    EXPECT_TRUE(has(play(*bob_b, "P-3d"), "you played")) << bob_b->pending();
+    EXPECT_TRUE(has(alice->read_until("P-3d."), "bob played")) << alice->pending();
+    alice->drain();
+    EXPECT_TRUE(has(alice->cmd("B 1"), "Black (alice) to move"));
+    EXPECT_TRUE(has(play(*alice, "P-2f"), "you played")) << alice->pending();  // written by A
+    std::string err;
+    auto s = store::open_store(url, err);
+    ASSERT_TRUE(s) << err;
+    auto seen = [&](int side, int plies) {
+        return eventually([&] {
+            auto g = s->load_game(1);
+            return g && g->seen[side] == plies;
+        });
+    };
+    // bob sees alice's move on B.
+    EXPECT_TRUE(eventually([&] { return has(bob_b->cmd("B 1"), "White (bob) to move"); }));
+    EXPECT_TRUE(seen(1, 3));
+    // His move through the web API of A.
+    std::string login = http(a.ports.at("http"), "POST", "/api/login", R"({"name":"bob","password":"secret"})");
+    auto at = login.find("\"token\":\"");
+    ASSERT_NE(at, std::string::npos) << login;
+    std::string bob_token = login.substr(at + 9, 64);
+    std::string moved = http(a.ports.at("http"), "POST", "/api/games/1/move", R"({"move":"P-4d"})", bob_token);
+    EXPECT_TRUE(has(moved, "200 OK")) << moved;
+    EXPECT_FALSE(has(moved, "another server")) << moved;
+    EXPECT_TRUE(has(alice->read_until("P-4d."), "bob played")) << alice->pending();
+    // alice sees it through B; bob may not take it back through A any more.
+    auto alice_b = text_login(b, "alice", false);
+    EXPECT_TRUE(eventually([&] { return has(alice_b->cmd("B 1"), "Black (alice) to move"); }));
+    EXPECT_TRUE(seen(0, 4));
+    std::string undo = http(a.ports.at("http"), "POST", "/api/games/1/undo", "{}", bob_token);
+    EXPECT_TRUE(has(undo, "400")) << undo;
+    EXPECT_TRUE(has(undo, "already seen")) << undo;
+    auto g = s->load_game(1);
+    ASSERT_TRUE(g);
+    ASSERT_EQ(g->moves.size(), 4u);
+    EXPECT_EQ(g->moves[3].text, "4c4d");
+}
+
 // Two CSA clients log in with the same game name, one on each server: they are paired, agree,
 // and play; the moves cross between the servers.
 TEST_F(Postgres, CsaPlayersOnTwoServersArePaired) {
