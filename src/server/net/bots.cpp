@@ -82,10 +82,15 @@ void Bot::think_next() {
             limits.movetime = 500;
         }
         int ply = int(g->row.moves.size());
-        auto self = shared_from_this();
-        engine_->go(g->game.position(), limits, {}, [self, id, ply](const engine::SearchResult& r) {
+        // The engine keeps its callback until the next search: a weak reference, or the bot
+        // (which owns the engine) would keep itself alive, its engine searching past shutdown.
+        std::weak_ptr<Bot> weak = weak_from_this();
+        engine_->go(g->game.position(), limits, {}, [weak, &ioc = ioc_, id, ply](const engine::SearchResult& r) {
             core::Move best = r.best;
-            asio::post(self->ioc_, [self, id, ply, best] {
+            asio::post(ioc, [weak, id, ply, best] {
+                auto self = weak.lock();
+                if (!self)
+                    return;
                 self->thinking_ = 0;
                 const service::LiveGame* game = self->svc_.game(id);
                 if (!self->stopped_ && game && game->active() && int(game->row.moves.size()) == ply) {
