@@ -185,9 +185,16 @@ export function gameView(id: number): View {
     }
   }
 
+  // Reloads overlap (after a move, on every live event, the slow poll): an answer older than
+  // the one shown is dropped, whatever order the network delivered them in.
+  let asked = 0;
+  let shown = 0;
   async function load(): Promise<void> {
+    const ask = ++asked;
     try {
       const g = await get<Game>(`games/${id}`);
+      if (ask < shown) return;
+      shown = ask;
       receivedAt = Date.now();
       const wasActive = game?.status === 'active';
       game = g;

@@ -91,13 +91,19 @@ export function lobbyView(): View {
   const players = h('tbody');
   const bots = h('select', { name: 'bot', 'aria-label': t('strength') });
 
+  // Refreshes overlap (live events, the timer): an answer older than the one shown is dropped.
+  let asked = 0;
+  let shown = 0;
   async function refresh(): Promise<void> {
+    const ask = ++asked;
     try {
       const [lobby, mine, users] = await Promise.all([
         get<{ challenges: Challenge[]; games: Game[]; online: string[] }>('lobby'),
         get<{ user: User; games: Game[] }>('me'),
         get<User[]>('users'),
       ]);
+      if (ask < shown) return;
+      shown = ask;
       clear(online, lobby.online.map((n) => h('li', h('a', { href: `#/player/${encodeURIComponent(n)}` }, n))));
       clear(
         challenges,

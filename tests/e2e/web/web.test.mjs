@@ -47,18 +47,21 @@ async function startServer(port) {
   }
   throw new Error('hisha-server did not start:\n' + serverLog);
 }
+/// Stops the server; its exit code (null when a signal ended it).
 async function stopServer(signal = 'SIGKILL') {
-  const done = new Promise((r) => server.once('exit', r));
+  if (server.exitCode !== null || server.signalCode !== null) return server.exitCode;
+  const done = new Promise((r) => server.once('exit', (code) => r(code)));
   server.kill(signal);
-  await done;
+  return done;
 }
 
 let step = 0;
+const started = Date.now();
 async function shot(page, name) {
   step += 1;
   const file = path.join(out, `${String(step).padStart(2, '0')}-${name}.png`);
   await page.screenshot({ path: file });
-  console.log(`screenshot ${file}`);
+  console.log(`screenshot ${file} (at ${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 
 /// The centre of a square (USI "7g") on the page's board, whichever way it is turned.
@@ -72,11 +75,22 @@ async function squareCenter(page, sq) {
   return { x: box.x + ((col + 0.5) * box.width) / 9, y: box.y + ((row + 0.5) * box.height) / 9 };
 }
 
+/// Waits for the page to draw two frames (shogiground follows a drag in animation frames).
+async function frames(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/// A drag as a hand makes it, over several frames: shogiground starts a drag in an animation
+/// frame after the pointer moved, so a button released before any frame was drawn (all the
+/// events at once on a busy machine) would be a click, not a move.
 async function drag(page, from, to) {
   await page.mouse.move(from.x, from.y);
   await page.mouse.down();
+  await frames(page);
   await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
+  await frames(page);
   await page.mouse.move(to.x, to.y, { steps: 4 });
+  await frames(page);
   await page.mouse.up();
 }
 
@@ -229,10 +243,30 @@ async function main() {
     assert.deepEqual(await bob.locator('ol.moves li').allTextContents(), before, 'the game survived the restart');
     await play(bob, '6i7h');
     await waitPlies(bob, before.length + 2);
-    // Keyboard play: a move typed in Western notation.
+    // Keyboard play: a move typed in Western notation. One of the page's reloads after it is
+    // answered late, after the engine's reply is shown, with the game as it was before the move
+    // (answers overtaking each other on a busy network): it must not take the moves off the page.
+    const gameUrl2 = new URL(`api/games/${engineGame.split('/').pop()}`, base).href;
+    const bobToken = await bob.evaluate(() => localStorage.getItem('hisha.token'));
+    const older = await (await fetch(gameUrl2, { headers: { Authorization: `Bearer ${bobToken}` } })).text();
+    assert.equal(JSON.parse(older).moves.length, before.length + 2);
+    let held = false;
+    let release;
+    const released = new Promise((r) => (release = r));
+    await bob.route(gameUrl2, async (route) => {
+      if (held || route.request().method() !== 'GET') return route.continue();
+      held = true;
+      await waitPlies(bob, before.length + 4).catch(() => {});
+      await route.fulfill({ status: 200, contentType: 'application/json', body: older });
+      release();
+    });
     await bob.fill('input[name=move]', 'P-2e');
     await bob.press('input[name=move]', 'Enter');
     await waitPlies(bob, before.length + 4);
+    await released;
+    await new Promise((r) => setTimeout(r, 500)); // the page has had the late answer
+    await bob.unroute(gameUrl2);
+    assert.equal(await plies(bob), before.length + 4, 'a late answer with fewer moves left the page as it was');
     const typed = await bob.locator('ol.moves li').nth(before.length + 2).textContent();
     assert.match(typed, /P-2e/, 'the typed move was played');
     await shot(bob, 'engine-after-restart');
@@ -339,7 +373,12 @@ async function main() {
     console.error('--- server log\n' + serverLog.slice(-3000));
   } finally {
     await browser.close();
-    await stopServer('SIGTERM').catch(() => {});
+    // A graceful shutdown ends with status 0 (a crash or a sanitizer's report would not).
+    const code = await stopServer('SIGTERM').catch(() => -1);
+    if (code !== 0 && !failed) {
+      failed = true;
+      console.error(`hisha-server did not shut down cleanly (exit ${code})\n--- server log\n${serverLog.slice(-3000)}`);
+    }
   }
   process.exit(failed ? 1 : 0);
 }
