@@ -22,11 +22,24 @@ Bot::~Bot() {
 
 void Bot::start() {
     svc_.connect(name_, shared_from_this(), "bot");
-    for (auto* g : svc_.games_of(name_))
-        consider(g->row.id);
+    poll();
+}
+
+void Bot::poll() {
+    if (stopped_)
+        return;
+    std::vector<std::int64_t> games, challenges;
+    for (auto* g : svc_.games_of_everywhere(name_))
+        games.push_back(g->row.id);
+    // The challenges that name it (not those open to anyone: people posting "NEW *" want a
+    // person), noted first: accepting one changes the list.
     for (auto* c : svc_.challenges_for(name_))
-        if (service::name_key(c->challenger) != service::name_key(name_))
-            (void)svc_.accept_challenge(name_, c->id);
+        if (service::name_key(c->pattern) == service::name_key(name_))
+            challenges.push_back(c->id);
+    for (auto id : games)
+        consider(id);
+    for (auto id : challenges)
+        (void)svc_.accept_challenge(name_, id);
 }
 
 void Bot::stop() {

@@ -1,6 +1,7 @@
 // Bots: Hisha's engine at a chosen Skill level as an account people can challenge. Each bot
 // is a Listener connected as its account; when it is to move it searches on the engine's
 // thread and posts the move back to the event loop. A challenge naming a bot is accepted.
+// Servers sharing a database run each bot on one of them at a time (store::Store::claim).
 #pragma once
 
 #include <deque>
@@ -22,6 +23,9 @@ public:
     Bot(service::Service& svc, asio::io_context& ioc, std::string name, int skill);
     ~Bot() override;
     void start();  // connects and looks at the games already waiting for it
+    /// Looks at its games and the challenges naming it (on a database shared by several
+    /// servers, those of every server: the events of games made elsewhere may not reach it).
+    void poll();
     void deliver(const service::Event& e) override;
     void stop();
 

@@ -350,15 +350,51 @@ int run_server(const ServerOptions& opt) {
     if (!ok)
         return 1;
 
-    std::vector<std::shared_ptr<Bot>> bots;
+    // Each bot runs on one server at a time: on a database shared by several servers, the one
+    // that claimed it; the others ask again every second and take it over when that server
+    // stops. The bot's server also looks at its games and challenges every second: those made
+    // on another server may have been announced before it ran, or in a way that only names
+    // the game.
+    struct BotSlot {
+        std::string name;
+        std::shared_ptr<Bot> bot;
+        bool running = false;
+    };
+    std::vector<BotSlot> bots;
     for (auto& [name, skill] : parse_bots(opt.bots)) {
         if (auto r = svc.ensure_bot(name, "skill " + std::to_string(skill)); !r) {
             std::cerr << "hisha-server: bot " << name << ": " << r.error() << "\n";
             continue;
         }
-        bots.push_back(std::make_shared<Bot>(svc, ioc, name, skill));
-        bots.back()->start();
+        bots.push_back({name, std::make_shared<Bot>(svc, ioc, name, skill)});
     }
+    bool shared_store = store->shared();
+    auto run_bots = [&] {
+        for (auto& b : bots) {
+            if (b.running) {
+                if (shared_store)
+                    b.bot->poll();
+            } else if (svc.claim("bot " + service::name_key(b.name))) {
+                b.running = true;
+                log_event("bot_started", {{"bot", b.name}});
+                b.bot->start();
+            }
+        }
+    };
+    run_bots();
+    asio::steady_timer bot_timer(ioc);
+    std::function<void()> arm_bots = [&] {
+        if (!shared_store || bots.empty())
+            return;
+        bot_timer.expires_after(std::chrono::seconds(1));
+        bot_timer.async_wait([&](boost::system::error_code ec) {
+            if (ec)
+                return;
+            run_bots();
+            arm_bots();
+        });
+    };
+    arm_bots();
 
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     signals.async_wait([&](boost::system::error_code, int sig) {
@@ -374,8 +410,9 @@ int run_server(const ServerOptions& opt) {
             }
         protocols.stop();
         remote.stop();
+        bot_timer.cancel();
         for (auto& b : bots)
-            b->stop();
+            b.bot->stop();
         env.cancel_all();
         // Give the sessions a moment to flush, then stop the loop.
         auto t = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(200));

@@ -220,6 +220,11 @@ std::vector<const LiveGame*> Service::games_of(std::string_view user) const {
     return out;
 }
 
+std::vector<const LiveGame*> Service::games_of_everywhere(std::string_view user) {
+    adopt_open_games(user);
+    return games_of(user);
+}
+
 bool Service::commit(bool durable) {
     publish_pending();  // inside the batch: the other servers hear of it when it commits
     return durable ? store_.batch_commit() : store_.batch_write();

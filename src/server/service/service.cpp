@@ -315,20 +315,22 @@ void Service::connect(std::string_view name, const std::shared_ptr<Listener>& l,
     connections_.push_back({l, name_key(name), std::string(protocol), env_.now()});
     by_key_stale_ = true;
     update_presence(connections_.back().user_key);
-    if (store_.shared()) {
-        // The player's games that another server made or serves: held here from now on (kept
-        // up to date by its notifications), so that STAT, the turn notice at login and the
-        // player's game list have them.
-        for (auto& row : store_.open_games_of(name)) {
-            if (games_.contains(row.id) || row.status != GameStatus::Active)
-                continue;
-            auto g = std::make_unique<LiveGame>();
-            g->row = std::move(row);
-            if (rebuild(*g))
-                games_[g->row.id] = std::move(g);
-        }
-    }
+    // So that STAT, the turn notice at login and the player's game list have them.
+    adopt_open_games(name);
     log_event("login", {{"user", name}, {"protocol", protocol}});
+}
+
+void Service::adopt_open_games(std::string_view user) {
+    if (!store_.shared())
+        return;
+    for (auto& row : store_.open_games_of(user)) {
+        if (games_.contains(row.id) || row.status != GameStatus::Active)
+            continue;
+        auto g = std::make_unique<LiveGame>();
+        g->row = std::move(row);
+        if (rebuild(*g))
+            games_[g->row.id] = std::move(g);
+    }
 }
 
 void Service::disconnect(const std::shared_ptr<Listener>& l) {

@@ -160,6 +160,12 @@ public:
     /// server (valid until the next call).
     std::vector<const LiveGame*> active_games();
     std::vector<const LiveGame*> games_of(std::string_view user) const;  // open games of the user
+    /// The user's open games, on a database shared by several servers those made or served by
+    /// any of them too (held here from now on, kept up to date by their notifications).
+    std::vector<const LiveGame*> games_of_everywhere(std::string_view user);
+    /// Whether this server runs something only one server at a time may run (an engine bot);
+    /// see store::Store::claim.
+    bool claim(std::string_view what) { return store_.claim(std::string(what)); }
     /// Creates an active game directly (web API, bots, tests).
     Reply<std::int64_t> create_game(std::string_view black, std::string_view white, const TimeControl& tc,
                                     std::string_view origin, std::string_view handicap_move = {});
@@ -240,6 +246,9 @@ private:
     };
 
     LiveGame* live(std::int64_t id);
+    /// A shared database: the open games of a player that another server made or serves are
+    /// held here from now on.
+    void adopt_open_games(std::string_view user);
     /// Rereads a game from the store and delivers to this server's players and spectators
     /// what changed since the copy in memory (another server wrote it).
     void refresh(std::int64_t id);

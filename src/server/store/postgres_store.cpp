@@ -11,6 +11,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
+#include <set>
 
 namespace hisha::server::store {
 namespace {
@@ -565,6 +566,20 @@ public:
     bool lost_race() const override { return lost_race_; }
     bool shared() const override { return true; }
 
+    bool claim(const std::string& what) override {
+        if (claimed_.contains(what))
+            return true;  // held already (asking again would only count the lock twice)
+        Params p;
+        p.add(what);
+        Rows r(query("SELECT pg_try_advisory_lock(72687370, hashtext($1))", p));
+        if (!r.row())
+            return fail(r);
+        if (r.str() != "t")
+            return false;
+        claimed_.insert(what);
+        return true;
+    }
+
     bool csa_pair_or_wait(const WaitingRow& w, std::optional<WaitingRow>& rival) override {
         rival.reset();
         // One game name at a time across all servers (a transaction-scoped advisory lock on
@@ -809,6 +824,7 @@ private:
     std::string backend_start_;  // of this session's backend, as PostgreSQL prints it
     std::int64_t last_sweep_ = 0;
     bool lost_race_ = false;
+    std::set<std::string> claimed_;  // claim(): the advisory locks this session holds
     std::string error_;
     bool batch_ = false;
 };

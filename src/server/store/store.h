@@ -112,6 +112,13 @@ public:
     virtual void csa_unwait(std::string_view name) { (void)name; }
     /// Whether csa_pair_or_wait() does anything (the store is shared by several servers).
     virtual bool shared() const { return false; }
+    /// Claims something only one server at a time may run (an engine bot): true when this
+    /// server holds it, from then until it stops (a session-level advisory lock in PostgreSQL:
+    /// when the process dies, the next server to ask gets it). A single server holds all.
+    virtual bool claim(const std::string& what) {
+        (void)what;
+        return true;
+    }
 };
 
 /// Opens a store by URL: "sqlite:PATH" (or a bare path), ":memory:" for tests; a suffix

@@ -389,6 +389,46 @@ TEST_F(Postgres, WhatIsSeenThroughOneServerCountsForAMoveOrAnUndoThroughTheOther
     EXPECT_EQ(g->moves[3].text, "4c4d");
 }
 
+// Two servers with the same bot: it runs on one of them (the first to claim it), plays the
+// games made through the other (a challenge accepted there, a game made through the web API),
+// and when its server dies the other takes it over and plays on.
+TEST_F(Postgres, ABotRunsOnOneServerAndTheOtherTakesItOverWhenItDies) {
+    std::string url = fresh_db();
+    ServerProcess a(url, {"--bots", "hisha-bot=0"});
+    ServerProcess b(url, {"--bots", "hisha-bot=0"});
+    EXPECT_TRUE(has(a.log_text(), "\"bot_started\"")) << a.log_text();
+    EXPECT_FALSE(has(b.log_text(), "\"bot_started\"")) << b.log_text();
+    auto alice = text_login(b, "alice", true);
+    EXPECT_TRUE(has(alice->cmd("WHO hisha-bot"), "hisha-bot"));  // online, through A
+    // A challenge naming the bot, posted on B: the bot (on A) takes it and moves first.
+    EXPECT_TRUE(has(alice->cmd("NEW hisha-bot W"), "Challenge 1 added"));
+    EXPECT_TRUE(has(alice->read_until("hisha-bot played", 20000), "Game 1")) << alice->pending();
+    alice->read_until("\n");
+    // A game with the bot made through B's web API, the bot to move: it plays.
+    std::string login = http(b.ports.at("http"), "POST", "/api/login", R"({"name":"alice","password":"secret"})");
+    auto at = login.find("\"token\":\"");
+    ASSERT_NE(at, std::string::npos) << login;
+    std::string token = login.substr(at + 9, 64);
+    std::string made = http(b.ports.at("http"), "POST", "/api/games",
+                            R"({"opponent":"hisha-bot","color":"white","time_control":"corr-3"})", token);
+    EXPECT_TRUE(has(made, "\"id\":2")) << made;
+    EXPECT_TRUE(has(alice->read_until("hisha-bot played", 20000), "Game 2")) << alice->pending();
+    alice->read_until("\n");
+    // A dies; B takes the bot over, and it answers alice's move in game 1.
+    a.stop(SIGKILL);
+    EXPECT_TRUE(eventually([&] { return has(b.log_text(), "\"bot_started\""); }, 10000)) << b.log_text();
+    alice->drain();
+    EXPECT_TRUE(has(alice->cmd("B 1"), "White (alice) to move"));
+    EXPECT_TRUE(has(play(*alice, "P-3d"), "you played")) << alice->pending();
+    EXPECT_TRUE(has(alice->read_until("hisha-bot played", 20000), "Game 1")) << alice->pending();
+    std::string err;
+    auto s = store::open_store(url, err);
+    ASSERT_TRUE(s) << err;
+    auto g = s->load_game(1);
+    ASSERT_TRUE(g);
+    EXPECT_EQ(g->moves.size(), 3u);
+}
+
 // Two CSA clients log in with the same game name, one on each server: they are paired, agree,
 // and play; the moves cross between the servers.
 TEST_F(Postgres, CsaPlayersOnTwoServersArePaired) {
