@@ -362,8 +362,11 @@ int run_server(const ServerOptions& opt) {
     };
     std::vector<BotSlot> bots;
     for (auto& [name, skill] : parse_bots(opt.bots)) {
-        if (auto r = svc.ensure_bot(name, "skill " + std::to_string(skill)); !r) {
-            std::cerr << "hisha-server: bot " << name << ": " << r.error() << "\n";
+        auto made = svc.ensure_bot(name, "skill " + std::to_string(skill));
+        if (!made)  // another server starting at the same moment made the account first?
+            made = svc.ensure_bot(name, "skill " + std::to_string(skill));
+        if (!made) {
+            std::cerr << "hisha-server: bot " << name << ": " << made.error() << "\n";
             continue;
         }
         bots.push_back({name, std::make_shared<Bot>(svc, ioc, name, skill)});
