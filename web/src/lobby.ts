@@ -94,6 +94,7 @@ export function lobbyView(): View {
   // Refreshes overlap (live events, the timer): an answer older than the one shown is dropped.
   let asked = 0;
   let shown = 0;
+  let known: Set<number> | undefined; // my games at the last refresh
   async function refresh(): Promise<void> {
     const ask = ++asked;
     try {
@@ -104,6 +105,14 @@ export function lobbyView(): View {
       ]);
       if (ask < shown) return;
       shown = ask;
+      // A game of mine that began while I was here (a challenge of mine was accepted) takes me
+      // to it, also when its live event was missed (the socket was reconnecting).
+      const begun = mine.games.find((g) => known && !known.has(g.id) && g.status === 'active' && g.plies <= 1);
+      known = new Set(mine.games.map((g) => g.id));
+      if (begun) {
+        location.hash = `#/game/${begun.id}`;
+        return;
+      }
       clear(online, lobby.online.map((n) => h('li', h('a', { href: `#/player/${encodeURIComponent(n)}` }, n))));
       clear(
         challenges,

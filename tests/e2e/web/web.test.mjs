@@ -119,8 +119,17 @@ async function waitPlies(page, n) {
   await page.waitForFunction((k) => document.querySelectorAll('ol.moves li').length >= k, n, { timeout: 60000 });
 }
 
-async function register(browser, base, name) {
+/// `drop`: a filter of the live socket's messages to the page (true: not delivered).
+async function register(browser, base, name, drop) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
+  if (drop) {
+    await ctx.routeWebSocket(/\/api\/ws/, (ws) => {
+      const server = ws.connectToServer();
+      server.onMessage((m) => {
+        if (!drop(String(m))) ws.send(m);
+      });
+    });
+  }
   // Spoken moves: headless Chromium has no voices, so the utterances are recorded instead.
   await ctx.addInitScript(() => {
     window.__spoken = [];
@@ -159,7 +168,14 @@ async function main() {
     }
 
     // --- two people, a challenge, a game to checkmate
-    const alice = await register(browser, base, 'alice');
+    // Live events that the test keeps from alice's page while dropGameStarted is set.
+    let dropGameStarted = false;
+    let dropped = 0;
+    const alice = await register(browser, base, 'alice', (m) => {
+      const hit = dropGameStarted && m.includes('"type":"game_started"');
+      if (hit) dropped += 1;
+      return hit;
+    });
     const bob = await register(browser, base, 'bob');
     // Alice posts a challenge to Bob, taking White (so Bob, as Black, moves first).
     await alice.fill('#new-challenge input[name=pattern]', 'bob');
@@ -212,6 +228,24 @@ async function main() {
     await alice.locator('.graph').scrollIntoViewIfNeeded();
     await shot(alice, 'game-graph');
     console.log('web: challenge game played to checkmate, result and record on both sides');
+
+    // --- a challenge of alice's accepted while its live event does not reach her page: her
+    // lobby finds the new game by itself and takes her to it.
+    dropGameStarted = true;
+    await alice.goto(base);
+    await alice.waitForSelector('#my-games li', { state: 'attached', timeout: T }); // the lobby's first refresh
+    await alice.fill('#new-challenge input[name=pattern]', 'bob');
+    await alice.selectOption('#new-challenge select[name=color]', 'black');
+    await alice.click('#new-challenge button[name=post]');
+    await bob.goto(base);
+    await bob.waitForSelector('#challenges li.challenge button[name=accept]', { timeout: T });
+    await bob.click('#challenges li.challenge button[name=accept]');
+    await bob.waitForSelector('.game-page sg-board', { timeout: T });
+    await alice.waitForSelector('.game-page sg-board', { timeout: T });
+    assert.equal(alice.url(), bob.url(), 'alice is taken to the game bob accepted');
+    assert.ok(dropped > 0, 'the game_started event was kept from her page');
+    dropGameStarted = false;
+    console.log(`web: a missed live event (${dropped} held back): the lobby took alice to the new game`);
 
     // --- the engine, then a server restart under the page
     await bob.goto(base);
