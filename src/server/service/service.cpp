@@ -323,13 +323,17 @@ void Service::connect(std::string_view name, const std::shared_ptr<Listener>& l,
 void Service::adopt_open_games(std::string_view user) {
     if (!store_.shared())
         return;
-    for (auto& row : store_.open_games_of(user)) {
-        if (games_.contains(row.id) || row.status != GameStatus::Active)
+    // Only the games not held here are read (a bot's server asks every second).
+    for (std::int64_t id : store_.open_game_ids_of(user)) {
+        if (games_.contains(id))
+            continue;
+        auto row = store_.load_game(id);
+        if (!row || row->status != GameStatus::Active)
             continue;
         auto g = std::make_unique<LiveGame>();
-        g->row = std::move(row);
+        g->row = std::move(*row);
         if (rebuild(*g))
-            games_[g->row.id] = std::move(g);
+            games_[id] = std::move(g);
     }
 }
 

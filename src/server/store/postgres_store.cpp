@@ -384,13 +384,14 @@ public:
         return read_games(r);
     }
 
-    std::vector<GameRow> open_games_of(std::string_view user) override {
+    std::vector<std::int64_t> open_game_ids_of(std::string_view user) override {
         Params p;
         p.add(int(GameStatus::Finished)).add(key_of(user));
-        Rows r(query(std::string("SELECT ") + GAME_COLUMNS
-                         + " FROM games WHERE status<$1 AND (lower(black)=$2 OR lower(white)=$2) ORDER BY id",
-                     p));
-        return read_games(r);
+        Rows r(query("SELECT id FROM games WHERE status<$1 AND (lower(black)=$2 OR lower(white)=$2) ORDER BY id", p));
+        std::vector<std::int64_t> ids;
+        while (r.row())
+            ids.push_back(r.i64());
+        return ids;
     }
 
     std::vector<GameRow> finished_games(std::string_view user, int limit) override {

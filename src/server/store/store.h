@@ -38,19 +38,19 @@ public:
     virtual std::optional<GameRow> load_game(std::int64_t id) = 0;
     /// Games not finished (offered or active), with their moves.
     virtual std::vector<GameRow> open_games() = 0;
-    /// Open games (offered or active) in which `user` plays, with their moves.
-    virtual std::vector<GameRow> open_games_of(std::string_view user) {
+    /// The ids of the open games (offered or active) in which `user` plays.
+    virtual std::vector<std::int64_t> open_game_ids_of(std::string_view user) {
         auto key = [](std::string_view name) {
             std::string k(name);
             for (char& c : k)
                 c = char(std::tolower(static_cast<unsigned char>(c)));
             return k;
         };
-        std::vector<GameRow> out;
+        std::vector<std::int64_t> ids;
         for (auto& g : open_games())
             if (key(g.black) == key(user) || key(g.white) == key(user))
-                out.push_back(std::move(g));
-        return out;
+                ids.push_back(g.id);
+        return ids;
     }
     /// Finished games of a user, newest first.
     virtual std::vector<GameRow> finished_games(std::string_view user, int limit) = 0;

@@ -64,6 +64,8 @@ TEST_F(Postgres, MigrationsAndEveryKindOfRow) {
     g.csa_game_name = "floodgate-600-10F";
     g.moves = {{0, "7g7f", 1000, 5, true, false}, {1, "3c3d", 2000, 6, false, false}};
     ASSERT_TRUE(s->insert_game(g)) << s->last_error();
+    EXPECT_EQ(again->open_game_ids_of("ALICE"), std::vector<std::int64_t>{g.id});  // names: any case
+    EXPECT_TRUE(again->open_game_ids_of("carol").empty());
     g.moves.pop_back();
     g.moves.push_back({1, "8c8d", 3000, 7, false, true});
     g.moves.push_back({2, "RESIGN:B", 0, 8, false, false});
@@ -84,6 +86,7 @@ TEST_F(Postgres, MigrationsAndEveryKindOfRow) {
     EXPECT_EQ(back->tc.main_ms, 600000);
     EXPECT_EQ(again->find_user("alice")->losses, 1);
     EXPECT_TRUE(again->open_games().empty());
+    EXPECT_TRUE(again->open_game_ids_of("alice").empty());  // finished
     EXPECT_EQ(again->finished_games("ALICE", 10).size(), 1u);
     EXPECT_FALSE(again->load_game(g.id + 100));
 
