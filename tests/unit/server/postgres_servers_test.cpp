@@ -446,10 +446,7 @@ TEST_F(Postgres, CsaPlayersOnTwoServersArePaired) {
     alice.send_line("AGREE", "\n");
     alice.read_until("START:");
     bob.read_until("START:");
-    alice.send_line("+7776FU", "\n");
-    bob.read_until("+7776FU,T");
-    bob.send_line("-3334FU", "\n");
-    alice.read_until("-3334FU,T");
+    csa_plies(alice, bob, {"+7776FU", "-3334FU"});
     alice.send_line("%TORYO", "\n");
     EXPECT_TRUE(has(bob.read_until("#WIN\n"), "#RESIGN"));
     alice.read_until("#LOSE\n");
@@ -470,10 +467,7 @@ TEST_F(Postgres, TheGamesInPlayOnEveryServerAreListedOnEach) {
     ServerProcess a(url), b(url);
     LineClient carol(a.ports.at("csa")), dave(a.ports.at("csa"));
     start_csa_game(carol, "carol", dave, "dave", "list-600-0");
-    carol.send_line("+7776FU", "\n");
-    dave.read_until("+7776FU,T");
-    dave.send_line("-3334FU", "\n");
-    carol.read_until("-3334FU,T");
+    csa_plies(carol, dave, {"+7776FU", "-3334FU"});
     auto erin = text_login(b, "erin", true);
     std::string games = erin->cmd("GAMES");
     EXPECT_TRUE(has(games, "carol") && has(games, "dave")) << games;

@@ -130,10 +130,7 @@ TEST_F(Postgres, ServerPlaysACsaGameAndKeepsItAcrossARestart) {
     ServerProcess srv(fresh_db());
     LineClient a(srv.ports.at("csa")), b(srv.ports.at("csa"));
     start_csa_game(a, "alice", b, "bob", "pg-600-10");
-    a.send_line("+7776FU", "\n");
-    b.read_until("+7776FU,T");
-    b.send_line("-3334FU", "\n");
-    a.read_until("-3334FU,T");
+    csa_plies(a, b, {"+7776FU", "-3334FU"});
     a.send_line("%TORYO", "\n");
     EXPECT_TRUE(has(b.read_until("#WIN\n"), "#RESIGN"));
     srv.restart();

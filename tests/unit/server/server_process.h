@@ -238,6 +238,17 @@ inline std::pair<std::string, std::string> start_csa_game(LineClient& black, con
     return {sb, sw};
 }
 
+/// Plays CSA moves in a started game, Black first: each is sent by the side to move and read
+/// back (with its time) by the other.
+inline void csa_plies(LineClient& black, LineClient& white, std::initializer_list<const char*> moves) {
+    bool black_moves = true;
+    for (const char* m : moves) {
+        (black_moves ? black : white).send_line(m, "\n");
+        (black_moves ? white : black).read_until(std::string(m) + ",T");
+        black_moves = !black_moves;
+    }
+}
+
 /// The CSA moves of the kill -9 tests: ten plies that every game plays.
 inline constexpr const char* KILL_NINE_LINE[] = {"+7776FU", "-3334FU", "+2726FU", "-8384FU", "+2625FU",
                                                  "-8485FU", "+6978KI", "-4132KI", "+3948GI", "-7162GI"};
