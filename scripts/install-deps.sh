@@ -36,6 +36,7 @@ PACKAGES=(
     tmux
     xshogi
     xvfb
+    x11-apps
     xfonts-75dpi
     xfonts-100dpi
     # The web UI's browser tests (Playwright drives Debian's Chromium); Japanese fonts for its pages

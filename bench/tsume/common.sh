@@ -7,7 +7,7 @@ if (($# != 1)); then
 fi
 HISHA="$1/bin/hisha"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
-DATA="${HISHA_TESTDATA_DIR:-$ROOT/../shared/testdata}"
+DATA="${HISHA_TESTDATA_DIR:-$ROOT/tests/data/vectors}"
 TSV="$DATA/tsume.tsv"
 if [[ ! -x "$HISHA" ]]; then
     echo "$NAME: $HISHA not found; build first" >&2

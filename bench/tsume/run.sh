@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Usage: bench/tsume/run.sh BUILD_DIR
-# The mate solver on every row of ../shared/testdata/tsume.tsv, one problem per process under
+# The mate solver on every row of tests/data/vectors/tsume.tsv, one problem per process under
 # GNU time (so each row's peak memory is its own), one thread, shortest-mate mode:
 #   1. every row up to 29 plies and every no-mate row, TSUME_TIME seconds each (default 60):
 #      the answer must be `mate <stated plies>` (or `nomate`) and the line must replay through
@@ -25,7 +25,7 @@
 # Environment: TSUME_MEMORY (table MB of the short rows, default 256), TSUME_LONG_MEMORY (table
 # MB of 15 plies and up, default 4096), TSUME_SHORT=0 / TSUME_LONG=0 skip a part, TSUME_ONLY=id,id
 # runs only those rows, TSUME_RESULTS=FILE keeps the per-row results (TSV),
-# HISHA_TESTDATA_DIR (default ../shared/testdata).
+# HISHA_TESTDATA_DIR (default tests/data/vectors).
 # Exits 1 when a row of part 1 is not answered exactly with a verified line, or when any mate
 # reported contradicts a verified (basis A or B) length or fails verification.
 set -euo pipefail

@@ -5,7 +5,7 @@
 # thread. Prints per row the answer, nodes, CPU ms and nodes per CPU second, then the total.
 # CPU time (not wall) because the machine may be shared; the load average is printed.
 # Environment: TSUME_SPEED_ROWS=id,id (default below), TSUME_SPEED_NODES (default 2000000),
-# TSUME_SPEED_MEMORY (table MB, default 1024), HISHA_TESTDATA_DIR (default ../shared/testdata).
+# TSUME_SPEED_MEMORY (table MB, default 1024), HISHA_TESTDATA_DIR (default tests/data/vectors).
 set -euo pipefail
 
 NAME="tsume speed bench"

@@ -1,4 +1,4 @@
-// CsaClient: plays games on a CSA server (protocol 1.2.1, ../shared/specs/csa.md B and C) with
+// CsaClient: plays games on a CSA server (protocol 1.2.1; docs/protocols.md) with
 // an engine behind an EnginePlayer (Hisha in-process, or any USI engine): LOGIN, the
 // Game_Summary (per-side times, Max_Moves, any start position with moves already played),
 // AGREE, START, moves with the server's time accounting mirrored locally, %TORYO/%KACHI when

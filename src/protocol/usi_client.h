@@ -1,4 +1,4 @@
-// UsiClient: drives any USI engine as a child process (../shared/specs/usi.md): `usi` with
+// UsiClient: drives any USI engine as a child process (docs/protocols.md): `usi` with
 // its options, `setoption`s, `isready`, `usinewgame`, then `position` + `go` for each move,
 // `gameover` at the end and `quit`. Every answer is awaited with a deadline: a missing usiok
 // or readyok is a start failure, a missing bestmove is a hang (the engine is killed and

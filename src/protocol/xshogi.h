@@ -1,4 +1,4 @@
-// The text protocol that xshogi speaks with GNU Shogi (shared/specs/xshogi-protocol.md): the
+// The text protocol that xshogi speaks with GNU Shogi (docs/protocols.md): the
 // lines an engine writes in xshogi mode and how xshogi reads them. xshogi acts on line
 // prefixes ("Illegal move", "Black", "White", "Draw", "Hint:", "Clocks:", "warning:") and
 // on substrings ("..." is a machine move; "not found", "No such file", "Permission denied",

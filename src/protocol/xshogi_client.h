@@ -1,5 +1,5 @@
 // XshogiClient: drives GNU Shogi (Debian's gnushogi 1.4.2) through the protocol xshogi
-// speaks (../shared/specs/xshogi-protocol.md). The program is started afresh for every game,
+// speaks (docs/protocols.md). The program is started afresh for every game,
 // as xshogi does, with its time control as arguments (seconds a move, or moves in minutes)
 // or with `depth`; the game so far is entered in `force` mode (after an `edit` for any other
 // start), then `black`/`white` + `go` (inverted: `white` + `go` makes it play White) starts

@@ -1,4 +1,4 @@
-// The CSA server protocol 1.2.1 (../shared/specs/csa.md B and C) as a line state machine:
+// The CSA server protocol 1.2.1 (docs/protocols.md) as a line state machine:
 // LOGIN (game name in the password as on Floodgate, or x1 mode), Game_Summary, AGREE/REJECT,
 // START, moves echoed with their times, %TORYO, %KACHI, keep-alive, the # end messages, and
 // the x1 commands %%WHO %%LIST %%SHOW %%CHAT %%GAME %%VERSION %%HELP.

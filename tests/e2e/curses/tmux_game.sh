@@ -10,6 +10,7 @@ OUT=${2:-$(mktemp -d)}
 mkdir -p "$OUT"
 if ! command -v tmux >/dev/null 2>&1; then
     echo "SKIP: tmux is not installed (scripts/install-deps.sh installs it)"
+    [[ -n "${CI:-}" ]] && exit 1  # CI installs it: a missing tmux there is a failure
     exit 77
 fi
 SOCK="hisha-curses-test-$$"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Replays the GNU Shogi transcripts of shared/specs/xshogi-protocol.md (section 7) against
+# Replays transcripts of Debian's gnushogi 1.4.2 in xshogi mode (docs/protocols.md) against
 # `hisha -X 40 5` and checks that xshogi would react to Hisha's answers as it reacts to
 # gnushogi's: the banner first, the same acknowledgements, echoes, clock lines, illegal-move
 # replies and machine moves, and nothing else that xshogi acts on. Moves of the engine may

@@ -15,7 +15,8 @@ XSHOGI=$(command -v xshogi || echo /usr/games/xshogi)
 GNUSHOGI=$(command -v gnushogi || echo /usr/games/gnushogi)
 for tool in "$XSHOGI" "$GNUSHOGI" Xvfb xwd; do
     if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "SKIP: $tool is not installed (scripts/install-deps.sh installs xshogi, xvfb, gnushogi)"
+        echo "SKIP: $tool is not installed (scripts/install-deps.sh installs xshogi, xvfb, x11-apps, gnushogi)"
+        [[ -n "${CI:-}" ]] && exit 1  # CI installs them all: a missing peer there is a failure
         exit 77
     fi
 done
@@ -35,6 +36,7 @@ exec 3< <(Xvfb -displayfd 1 -screen 0 1000x1000x24 -nolisten tcp 2>"$OUT/xvfb.lo
 XVFB_PID=$!
 read -r -t 20 DISPLAY_NUM <&3 || {
     echo "SKIP: Xvfb did not start"
+    [[ -n "${CI:-}" ]] && exit 1
     exit 77
 }
 export DISPLAY=":$DISPLAY_NUM"

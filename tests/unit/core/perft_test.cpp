@@ -1,4 +1,4 @@
-// Perft against the published counts of shared/testdata/perft.tsv (one test per row and
+// Perft against the published counts of tests/data/vectors/perft.tsv (one test per row and
 // depth, up to 60M leaves; up to 2M when HISHA_TEST_QUICK is set, for sanitizer builds), and
 // a divide check: the per-move subtotals of the start position add up to the total.
 #include <gtest/gtest.h>

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "notation/csa.h"
 #include "notation/encoding.h"
 #include "notation/ki2.h"
 #include "notation/kif.h"
@@ -207,7 +208,6 @@ TEST(KifFixtures, EightPieceGameInKifKi2AndCsa) {
     EXPECT_EQ(kif.result.time_ms, 39'000);
     EXPECT_EQ(kif.header(key::BLACK), "shitate");
     EXPECT_EQ(kif.header(key::WHITE), ki2->header(key::WHITE));
-#ifdef HISHA_HAVE_CSA
     auto csa = read_csa(slurp(SHARED + "csa/8mai.csa"));
     ASSERT_TRUE(csa.has_value()) << csa.error().to_string();
     core::Position a, b;
@@ -218,9 +218,6 @@ TEST(KifFixtures, EightPieceGameInKifKi2AndCsa) {
     EXPECT_EQ(kif.result.reason, csa->result.reason);
     for (std::size_t i = 0; i < kif.moves.size() && i < csa->moves.size(); ++i)
         EXPECT_EQ(kif.moves[i].time_ms, csa->moves[i].time_ms) << "ply " << i + 1;
-#else
-    GTEST_SKIP() << "src/notation/csa.h is not there yet: the CSA third of the comparison is skipped";
-#endif
 }
 
 TEST(KifWrite, GoldenFiles) {

@@ -1,4 +1,4 @@
-// Helpers of the tsume tests: the shared problem list (../shared/testdata/tsume.tsv) and the
+// Helpers of the tsume tests: the shared problem list (tests/data/vectors/tsume.tsv) and the
 // replay of a solver's line through the core.
 #pragma once
 
