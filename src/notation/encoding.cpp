@@ -63,20 +63,44 @@ const char* encoding_name(Encoding e) {
     return "utf-8";
 }
 
-bool is_valid_utf8(std::string_view s) {
+namespace {
+
+// How far `s` is valid UTF-8 (s.size() when all of it is), and how many multi-byte
+// characters that valid prefix holds.
+struct Utf8Scan {
+    std::size_t valid_bytes = 0;
+    std::size_t multibyte = 0;
+};
+
+Utf8Scan scan_utf8(std::string_view s) {
+    Utf8Scan out;
     std::size_t i = 0;
     while (i < s.size()) {
         unsigned char c = static_cast<unsigned char>(s[i]);
         int n = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
         if (n < 0 || (n == 1 && c < 0xc2) || i + std::size_t(n) >= s.size() + (n == 0))
-            return false;
-        for (int k = 1; k <= n; ++k)
-            if (i + k >= s.size() || (static_cast<unsigned char>(s[i + k]) >> 6) != 2)
-                return false;
+            break;
+        bool ok = true;
+        for (int k = 1; k <= n && ok; ++k)
+            ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 2;
+        if (!ok)
+            break;
+        out.multibyte += n > 0;
         i += n + 1;
     }
-    return true;
+    out.valid_bytes = i;
+    return out;
 }
+
+// Multi-byte UTF-8 characters before the first invalid byte from which a file is taken for
+// UTF-8 with a fault (reported where the fault is) rather than for Shift_JIS. Shift_JIS text
+// almost never forms even one valid UTF-8 sequence: its lead and trail bytes rarely fit the
+// 110xxxxx 10xxxxxx / 1110xxxx 10xxxxxx 10xxxxxx patterns, let alone several times in a row.
+constexpr std::size_t UTF8_EVIDENCE = 8;
+
+}  // namespace
+
+bool is_valid_utf8(std::string_view s) { return scan_utf8(s).valid_bytes == s.size(); }
 
 Encoding detect_encoding(std::string_view bytes) {
     if (bytes.size() >= 3 && bytes.substr(0, 3) == "\xEF\xBB\xBF")
@@ -84,7 +108,10 @@ Encoding detect_encoding(std::string_view bytes) {
     Encoding declared;
     if (declared_encoding(bytes, declared))
         return declared;
-    return is_valid_utf8(bytes) ? Encoding::Utf8 : Encoding::ShiftJis;
+    Utf8Scan scan = scan_utf8(bytes);
+    if (scan.valid_bytes == bytes.size() || scan.multibyte >= UTF8_EVIDENCE)
+        return Encoding::Utf8;
+    return Encoding::ShiftJis;
 }
 
 Decoded to_utf8(std::string_view bytes, Encoding from) {

@@ -13,7 +13,9 @@ namespace hisha::notation {
 enum class Encoding { Utf8, ShiftJis, EucJp };
 
 /// The encoding of raw file bytes: a UTF-8 BOM, a `#KIF ... encoding=NAME` or
-/// `'encoding=NAME` line, else valid UTF-8 with non-ASCII bytes, else Shift_JIS.
+/// `'encoding=NAME` line, else UTF-8 when the bytes are valid UTF-8 or hold several UTF-8
+/// characters before the first invalid byte (a UTF-8 file with a fault: to_utf8 then reports
+/// where the fault is), else Shift_JIS.
 Encoding detect_encoding(std::string_view bytes);
 /// Converts to UTF-8 (dropping a BOM). Bytes that do not decode become U+FFFD and the
 /// result says where the first one was.

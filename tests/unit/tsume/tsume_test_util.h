@@ -3,6 +3,7 @@
 #pragma once
 
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -18,6 +19,12 @@ struct Problem {
     std::string sfen;
     int length = 0;  // plies of the shortest mate, -1: no mate
 };
+
+/// How GoogleTest and CTest name a problem (instead of a dump of its bytes).
+inline void PrintTo(const Problem& p, std::ostream* os) {
+    *os << p.id << " (" << (p.length < 0 ? std::string("no mate") : std::to_string(p.length) + " plies")
+        << "): " << p.sfen;
+}
 
 inline std::vector<Problem> load_problems() {
     std::vector<Problem> out;
