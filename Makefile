@@ -10,7 +10,8 @@ JOBS ?= $(shell nproc)
 CMAKE_GEN := -G Ninja
 CLANG_FORMAT ?= clang-format
 FUZZ_SECONDS ?= 600
-# The sanitizer run is slow; tests may shorten long perft rows when this is 1 (override: HISHA_TEST_QUICK=0).
+# The sanitizer run is slow; the property tests play fewer random games when this is 1
+# (override: HISHA_TEST_QUICK=0).
 HISHA_TEST_QUICK ?= 1
 ARGS ?=
 FORMAT_FILES = find src tests bench \( -name '*.h' -o -name '*.cpp' \) -print0
