@@ -7,11 +7,12 @@
 #include <vector>
 
 #include "bench_command.h"
-#include "match_command.h"
-#include "convert_command.h"
 #include "book_command.h"
+#include "convert_command.h"
+#include "core/version.h"
 #include "csa_command.h"
 #include "gnushogi_args.h"
+#include "match_command.h"
 #include "perft_command.h"
 #include "protocol/usi_engine.h"
 #include "tsume_command.h"
@@ -19,8 +20,8 @@
 
 namespace {
 void usage() {
+    std::printf("Hisha %s, a shogi system (GNU Shogi compatible)\n", hisha::version());
     std::puts(
-        "Hisha 0.1, a shogi system (GNU Shogi compatible)\n"
         "usage: hisha [GNU Shogi options] [TIME...]         play: -R raw, -C curses, -X xshogi (GNU Shogi's options)\n"
         "       hisha usi                                    run as a USI engine\n"
         "       hisha bench [DEPTH]                          fixed-depth search bench (last line nodes=N ...)\n"
@@ -31,12 +32,18 @@ void usage() {
         "       hisha convert [--to FORMAT] IN [OUT]         convert a game record (kif ki2 csa psn western sfen usi)\n"
         "       hisha book build --out FILE RECORDS...      an opening book from game records (also: book show)\n"
         "       hisha tsume [--time-limit S] [FILE|-]        solve mating problems (shortest mate; --help)\n"
-        "       hisha csa --host H --port P --user U --password P [--engine CMD] [--games N]   play on a CSA server (--help)\n"
+        "       hisha csa --host H --port P --user U --password P [--engine CMD] [--games N]   play on a CSA server "
+        "(--help)\n"
+        "       hisha --version                              the version\n"
         "       hisha help                                   this text");
 }
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 2 && std::strcmp(argv[1], "--version") == 0) {
+        std::printf("hisha %s\n", hisha::version());
+        return 0;
+    }
     if (argc >= 2 && std::strcmp(argv[1], "perft") == 0)
         return hisha::app::perft_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "convert") == 0)

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/version.h"
 #include "server/net/server.h"
 #include "server/service/log.h"
 
@@ -37,6 +38,7 @@ void usage() {
                  "                        no dashes, # comments; later command-line options override it\n"
                  "  --bots SPEC           engine bots as accounts, NAME=SKILL,... (Skill 0 = 15 kyu .. 20 full;\n"
                  "                        default hisha-10kyu=5,hisha-1dan=15,hisha-max=20; \"\" for none)\n"
+                 "  --version             the version\n"
                  "  --help                this text\n";
 }
 
@@ -118,6 +120,9 @@ int main(int argc, char** argv) {
         };
         if (a == "--help" || a == "-h") {
             usage();
+            return 0;
+        } else if (a == "--version") {
+            std::cout << "hisha-server " << hisha::version() << "\n";
             return 0;
         } else if (a == "--db") {
             opt.db = value();

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "controller.h"
 #include "core/movegen.h"
+#include "core/version.h"
 #include "notation/coordinate.h"
 #include "rules_text.h"
 
@@ -60,7 +61,8 @@ void show_lines(Controller& c, const std::vector<std::string>& lines) {
 }  // namespace
 
 std::vector<std::string> help_lines(const Controller& c) {
-    std::vector<std::string> lines{"Hisha 0.1 commands (GNU Shogi's, and more); moves: 7g7f P7f P-7f P*5e 2d2c+"};
+    std::vector<std::string> lines{std::string("Hisha ") + version()
+                                   + " commands (GNU Shogi's, and more); moves: 7g7f P7f P-7f P*5e 2d2c+"};
     for (const Command& cmd : commands()) {
         std::string head(cmd.name);
         if (!cmd.args.empty())
@@ -71,19 +73,18 @@ std::vector<std::string> help_lines(const Controller& c) {
     const Options& o = s.options();
     auto color = [](Color x) { return x == BLACK ? "Black" : "White"; };
     lines.push_back("Computer: " + std::string(o.both ? "both sides" : color(o.computer))
-                    + "   Opponent: " + (o.both ? "none" : color(~o.computer)) + "   Depth: "
-                    + (o.depth ? std::to_string(o.depth) : std::string("no limit")));
+                    + "   Opponent: " + (o.both ? "none" : color(~o.computer))
+                    + "   Depth: " + (o.depth ? std::to_string(o.depth) : std::string("no limit")));
     lines.push_back("Time control: " + s.clocks().control().describe() + (o.gamein ? " (game in)" : ""));
-    lines.push_back(std::string("Random: ") + on_off(o.random) + "   Easy: " + on_off(o.easy) + "   Beep: "
-                    + on_off(o.beep) + "   Book: " + on_off(o.book) + "   Hash: " + on_off(o.use_hash)
+    lines.push_back(std::string("Random: ") + on_off(o.random) + "   Easy: " + on_off(o.easy)
+                    + "   Beep: " + on_off(o.beep) + "   Book: " + on_off(o.book) + "   Hash: " + on_off(o.use_hash)
                     + "   Tsume: " + on_off(o.tsume) + "   Force: " + on_off(o.force) + "   Post: " + on_off(o.post));
     lines.push_back("Contempt: " + std::to_string(o.contempt) + "   Awindow: " + std::to_string(o.awindow)
                     + "   Bwindow: " + std::to_string(o.bwindow) + "   xwndw: " + std::to_string(o.xwndw)
                     + "   hashdepth: " + std::to_string(o.hash_min_depth) + " " + std::to_string(o.hash_moves));
     lines.push_back(std::string("Notation: ") + notation_name(o.notation) + "   Pieces: "
-                    + piece_style_name(o.board.pieces) + "   Coordinates: " + on_off(o.board.coords)
-                    + "   Reverse: " + on_off(o.board.reverse) + "   Material: " + on_off(o.material)
-                    + "   rcptr: " + on_off(o.rcptr));
+                    + piece_style_name(o.board.pieces) + "   Coordinates: " + on_off(o.board.coords) + "   Reverse: "
+                    + on_off(o.board.reverse) + "   Material: " + on_off(o.material) + "   rcptr: " + on_off(o.rcptr));
     return lines;
 }
 

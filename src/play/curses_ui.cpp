@@ -5,6 +5,7 @@
 #include <curses.h>
 
 #include "board_view.h"
+#include "core/version.h"
 #include "kanji.h"
 #include "session.h"
 #include "text_ui.h"
@@ -41,7 +42,8 @@ void CursesUi::start(const Session& s) {
     noecho();
     keypad(stdscr, TRUE);
     active_ = true;
-    note("Hisha 0.1 (GNU Shogi compatible). help: commands, rules: the rules. Moves: 7g7f P-7f P*5e 2d2c+");
+    note(std::string("Hisha ") + version()
+         + " (GNU Shogi compatible). help: commands, rules: the rules. Moves: 7g7f P-7f P*5e 2d2c+");
     redraw();
 }
 
@@ -76,13 +78,13 @@ void CursesUi::note(std::string text) {
 }
 
 void CursesUi::draw_header(int width) {
-    put(0, 0, "Hisha 0.1 (GNU Shogi compatible)", width);
+    put(0, 0, std::string("Hisha ") + version() + " (GNU Shogi compatible)", width);
     if (!session_ || !session_->clocks().enabled())
         return;
     const GameClocks& c = session_->clocks();
     auto running = c.running_side();
-    std::string clocks = std::string(running == BLACK ? "*" : " ") + "Black " + format_clock(c.remaining(BLACK))
-                       + "  " + (running == WHITE ? "*" : " ") + "White " + format_clock(c.remaining(WHITE));
+    std::string clocks = std::string(running == BLACK ? "*" : " ") + "Black " + format_clock(c.remaining(BLACK)) + "  "
+                       + (running == WHITE ? "*" : " ") + "White " + format_clock(c.remaining(WHITE));
     int col = std::max(34, width - int(clocks.size()) - 1);
     put(0, col, clocks, width - col);
 }
@@ -128,8 +130,9 @@ void CursesUi::draw_footer(int top, int height, int width) {
     std::string status = g.over() ? "Game over: " + result_text(g.result())
                                   : std::string(s.side_to_move() == BLACK ? "Black" : "White") + " to move (move "
                                         + std::to_string(s.ply_count() + 1) + ")";
-    status += o.force ? "   force mode" : o.both ? "   Hisha plays both" : std::string("   Hisha plays ")
-                                                                              + (o.computer == BLACK ? "Black" : "White");
+    status += o.force ? "   force mode"
+            : o.both  ? "   Hisha plays both"
+                      : std::string("   Hisha plays ") + (o.computer == BLACK ? "Black" : "White");
     top = std::min(top, height - 7);
     put(top, 0, status, width - 1);
     put(top + 1, 0, pv_, width - 1);

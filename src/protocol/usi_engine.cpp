@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/movegen.h"
+#include "core/version.h"
 #include "notation/usi.h"
 #include "tsume/solver.h"
 
@@ -81,13 +82,14 @@ bool UsiEngine::handle(const std::string& raw) {
 }
 
 void UsiEngine::cmd_usi(std::istringstream&) {
-    send("id name Hisha 0.1");
+    send(std::string("id name Hisha ") + version());
     send("id author the Hisha developers");
     for (const auto& o : engine_.options()) {
         std::string line = "option name " + o.name + " type ";
         switch (o.type) {
         case engine::EngineOption::Type::Spin:
-            line += "spin default " + o.default_value + " min " + std::to_string(o.min) + " max " + std::to_string(o.max);
+            line +=
+                "spin default " + o.default_value + " min " + std::to_string(o.min) + " max " + std::to_string(o.max);
             break;
         case engine::EngineOption::Type::Check: line += "check default " + o.default_value; break;
         case engine::EngineOption::Type::Combo:
@@ -167,17 +169,28 @@ void UsiEngine::cmd_go(std::istringstream& args) {
             target = std::remove_reference_t<decltype(target)>(std::max(0LL, v));
     };
     while (args >> token) {
-        if (token == "btime") num(l.time[BLACK]);
-        else if (token == "wtime") num(l.time[WHITE]);
-        else if (token == "byoyomi") num(l.byoyomi);
-        else if (token == "binc") num(l.inc[BLACK]);
-        else if (token == "winc") num(l.inc[WHITE]);
-        else if (token == "movestogo") num(l.moves_to_go);
-        else if (token == "movetime") num(l.movetime);
-        else if (token == "depth") num(l.depth);
-        else if (token == "nodes") num(l.nodes);
-        else if (token == "infinite") l.infinite = true;
-        else if (token == "ponder") l.ponder = true;
+        if (token == "btime")
+            num(l.time[BLACK]);
+        else if (token == "wtime")
+            num(l.time[WHITE]);
+        else if (token == "byoyomi")
+            num(l.byoyomi);
+        else if (token == "binc")
+            num(l.inc[BLACK]);
+        else if (token == "winc")
+            num(l.inc[WHITE]);
+        else if (token == "movestogo")
+            num(l.moves_to_go);
+        else if (token == "movetime")
+            num(l.movetime);
+        else if (token == "depth")
+            num(l.depth);
+        else if (token == "nodes")
+            num(l.nodes);
+        else if (token == "infinite")
+            l.infinite = true;
+        else if (token == "ponder")
+            l.ponder = true;
         else if (token == "mate") {
             mate = true;
             args >> mate_limit;

@@ -1,7 +1,7 @@
 // The page: a header with navigation and settings, and one view at a time chosen by the URL
 // hash: #/ lobby, #/game/N, #/analysis (records, editor, tsume, engine analysis), #/player/NAME.
 import './style.css';
-import { Live, myName, post, setLogin, token } from './api';
+import { Live, get, myName, post, setLogin, token } from './api';
 import { clear, h, toast } from './dom';
 import { currentLang, setLang, t } from './i18n';
 import { lobbyView, loginView, playerView } from './lobby';
@@ -80,6 +80,17 @@ export function render(): void {
   clear(root, current.el);
 }
 
+/// The footer names the server's version (GET /api/version), so a report can say what it ran.
+async function footer(): Promise<void> {
+  try {
+    const v = await get<{ version: string }>('version');
+    document.getElementById('version')!.textContent = `Hisha ${v.version}`;
+  } catch {
+    /* an older or unreachable server: the footer stays empty */
+  }
+}
+
 window.addEventListener('hashchange', render);
 document.body.dataset.pieces = localStorage.getItem('hisha.pieces') || 'kanji';
 render();
+void footer();

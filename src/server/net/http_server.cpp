@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/version.h"
 #include "engine/engine.h"
 #include "engine/value.h"
 #include "server/net/output_gate.h"
@@ -156,7 +157,7 @@ struct HttpServer::Impl {
         http::response<http::string_body> res;
         res.version(req.version());
         res.keep_alive(req.keep_alive());
-        res.set(http::field::server, "hisha-server");
+        res.set(http::field::server, std::string("hisha-server/") + version());
         res.set(http::field::content_type, "application/json");
         json in = json::parse(req.body(), nullptr, false);
         std::string err;
@@ -222,7 +223,7 @@ struct HttpServer::Impl {
         http::response<http::string_body> res;
         res.version(req.version());
         res.keep_alive(req.keep_alive());
-        res.set(http::field::server, "hisha-server");
+        res.set(http::field::server, std::string("hisha-server/") + version());
         std::string target(req.target());
         if (target.starts_with("/api/")) {
             proto::HttpReply r;

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <ctime>
 
+#include "core/version.h"
+
 namespace hisha::server::proto {
 
 using service::Event;
@@ -331,7 +333,7 @@ void CsaShell::command(std::string_view text) {
         return line("##[GAME] +OK");
     }
     if (cmd == "%%VERSION")
-        return line("##[VERSION] Hisha CSA server 1.2.1 x1"), line("##[VERSION] +OK");
+        return line(std::string("##[VERSION] Hisha ") + version() + " CSA server 1.2.1 x1"), line("##[VERSION] +OK");
     if (cmd == "%%HELP") {
         line("##[HELP] %%WHO %%LIST %%SHOW <game id> %%CHAT <text> %%GAME <game name> <+|-|*> %%GAME %%VERSION");
         return line("##[HELP] +OK");

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/movegen.h"
+#include "core/version.h"
 #include "notation/formats.h"
 #include "notation/usi.h"
 #include "notation/western.h"
@@ -454,6 +455,8 @@ HttpReply JsonApi::handle(std::string_view method, std::string_view target, std:
             return error(500, tok.error());
         return reply(200, {{"token", *tok}, {"user", user_json(*u)}});
     }
+    if (get && route({"version"}))
+        return reply(200, {{"version", version()}});
     if (get && route({"who"})) {
         json list = json::array();
         for (auto& o : svc_.who("*"))

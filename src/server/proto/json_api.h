@@ -2,6 +2,7 @@
 // map to service calls and JSON replies; WebSocket messages and events use the same JSON.
 //
 //   POST /api/register|login {name,password} -> {token,user}      POST /api/logout
+//   GET  /api/version -> {version}
 //   GET  /api/me   GET /api/lobby   GET /api/users?pattern=P   GET /api/who
 //   GET  /api/challenges   POST /api/challenges {pattern,color,first_move,comment,time_control}
 //   POST /api/challenges/N/accept   DELETE /api/challenges/N

@@ -9,6 +9,7 @@
 #include <ctime>
 #include <utility>
 
+#include "core/version.h"
 #include "notation/coordinate.h"
 #include "notation/encoding.h"
 #include "notation/usi.h"
@@ -101,7 +102,7 @@ TextShell::TextShell(service::Service& svc, Output out, std::function<void()> cl
 TextShell::~TextShell() = default;
 
 void TextShell::start() {
-    line("Hisha shogi server: the commands of Shoogi Server (HELP COMMAND-LIST).");
+    line(std::string("Hisha shogi server ") + version() + ": the commands of Shoogi Server (HELP COMMAND-LIST).");
     line("LOGIN <name> <password>, or REGISTER <name> <password> for a new account.");
     prompt();
 }

@@ -162,6 +162,9 @@ async function main() {
         return { load: e.loadEventEnd - e.startTime, dcl: e.domContentLoadedEventEnd - e.startTime };
       });
       await page.waitForSelector('form.login');
+      // The footer names the server's version, as `hisha-server --version` does.
+      const served = await (await page.request.get(base + 'api/version')).json();
+      await page.waitForFunction((v) => document.getElementById('version')?.textContent === `Hisha ${v}`, served.version, { timeout: T });
       console.log(`web: first page load ${nav.load.toFixed(0)} ms (DOMContentLoaded ${nav.dcl.toFixed(0)} ms)`);
       await shot(page, 'login');
       await ctx.close();

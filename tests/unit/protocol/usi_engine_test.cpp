@@ -4,6 +4,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/version.h"
 #include "protocol/usi_engine.h"
 
 using hisha::protocol::UsiEngine;
@@ -34,7 +35,7 @@ bool has_prefix(const std::vector<std::string>& lines, const std::string& p) {
 TEST(UsiEngine, HandshakeListsOptionsThenUsiok) {
     auto lines = converse("usi\nisready\nquit\n");
     ASSERT_FALSE(lines.empty());
-    EXPECT_EQ(lines[0], "id name Hisha 0.1");
+    EXPECT_EQ(lines[0], std::string("id name Hisha ") + hisha::version());
     EXPECT_TRUE(has_prefix(lines, "option name USI_Hash type spin"));
     EXPECT_TRUE(has_prefix(lines, "option name Threads type spin"));
     EXPECT_TRUE(has_prefix(lines, "option name MultiPV type spin"));
