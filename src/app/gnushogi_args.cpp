@@ -6,10 +6,10 @@
 #include <iostream>
 #include <unistd.h>
 
+#include "core/version.h"
 #include "engine/book.h"
 #include "play/experience.h"
 #include "play/interactive.h"
-#include "protocol/xshogi.h"
 
 namespace hisha::app {
 
@@ -56,11 +56,23 @@ std::string apply_flag(char f, const std::string& v, GnuInvocation& inv) {
     case 'B': s.notes.push_back("-B " + v + ": GNU's binary book is not used; Hisha reads text books (-b)."); break;
     case 'S': s.notes.push_back("-S " + v + ": no binary book is built (Hisha books are text, see bsave)."); break;
     case 'P': s.notes.push_back("-P " + v + ": no binary book is built (Hisha books are text, see bsave)."); break;
-    case 'L': s.notes.push_back("-L " + v + ": messages are in English; Japanese moves and boards via notation kif, pieces kanji."); break;
+    case 'L':
+        s.notes.push_back("-L " + v
+                          + ": messages are in English; Japanese moves and boards via notation kif, pieces kanji.");
+        break;
     case 'r': s.notes.push_back("-r " + v + ": Hisha's transposition table has no rehash length; ignored."); break;
-    case 'C': s.mode = play::DisplayMode::Curses; inv.explicit_mode = true; break;
-    case 'R': s.mode = play::DisplayMode::Raw; inv.explicit_mode = true; break;
-    case 'X': s.mode = play::DisplayMode::Xshogi; inv.explicit_mode = true; break;
+    case 'C':
+        s.mode = play::DisplayMode::Curses;
+        inv.explicit_mode = true;
+        break;
+    case 'R':
+        s.mode = play::DisplayMode::Raw;
+        inv.explicit_mode = true;
+        break;
+    case 'X':
+        s.mode = play::DisplayMode::Xshogi;
+        inv.explicit_mode = true;
+        break;
     case 'h': s.use_hash = false; break;
     case 'l': s.load_path = v; break;
     case 's': s.save_path = v; break;
@@ -100,7 +112,7 @@ bool is_gnushogi_invocation(const std::vector<std::string>& args) {
 }
 
 core::Result<GnuInvocation, std::string> parse_gnushogi_args(const std::vector<std::string>& args,
-                                                            bool stdin_is_terminal) {
+                                                             bool stdin_is_terminal) {
     GnuInvocation inv;
     inv.settings.mode = stdin_is_terminal ? play::DisplayMode::Raw : play::DisplayMode::Xshogi;
     std::vector<std::string> times;
@@ -141,7 +153,7 @@ int gnushogi_command(int argc, char** argv) {
     }
     play::Settings& s = inv->settings;
     if (inv->version) {
-        std::printf("%s, version 0.1\n", std::string(protocol::xshogi::BANNER).c_str());
+        std::printf("hisha version %s (GNU Shogi compatible)\n", version());
         return 0;
     }
     if (!s.book_file.empty()) {
@@ -150,14 +162,16 @@ int gnushogi_command(int argc, char** argv) {
             s.notes.push_back("-b " + s.book_file + ": " + r.error().to_string());
     }
     // -c and -t alone are utilities, as in GNU Shogi: create the file or show its statistics.
-    bool utility_only = (s.create_hash || s.hash_stats) && !inv->explicit_mode && s.time.kind == play::TimeControl::Kind::None;
+    bool utility_only =
+        (s.create_hash || s.hash_stats) && !inv->explicit_mode && s.time.kind == play::TimeControl::Kind::None;
     if (utility_only) {
         play::Experience exp;
         std::string path = s.hash_path.empty() ? play::Experience::default_path() : s.hash_path;
         if (s.create_hash) {
             auto r = exp.create(path, *s.create_hash);
             std::printf("%s\n", r ? ("Created the experience file " + path + " (2^" + std::to_string(*s.create_hash)
-                                     + " entries)").c_str()
+                                     + " entries)")
+                                        .c_str()
                                   : ("Cannot create " + path + ": " + r.error()).c_str());
             if (!r)
                 return 1;

@@ -27,7 +27,8 @@ void for_each_line(std::string_view text, const std::function<void(std::string_v
 
 std::string score_text(int v) {
     if (engine::is_mate_score(v))
-        return v > 0 ? "mate" + std::to_string(engine::VALUE_MATE - v) : "-mate" + std::to_string(engine::VALUE_MATE + v);
+        return v > 0 ? "mate" + std::to_string(engine::VALUE_MATE - v)
+                     : "-mate" + std::to_string(engine::VALUE_MATE + v);
     return (v > 0 ? "+" : "") + std::to_string(v);
 }
 
@@ -69,7 +70,7 @@ std::string result_text(const GameResult& r) { return xs::result_line(r); }
 // --- RawUi
 
 void RawUi::start(const Session&) {
-    out_ << xs::BANNER << " -- help: commands, rules: the rules of shogi\n" << std::flush;
+    out_ << xs::banner() << " -- help: commands, rules: the rules of shogi\n" << std::flush;
 }
 
 void RawUi::message(std::string_view text) { out_ << text << "\n" << std::flush; }
@@ -126,7 +127,7 @@ void XshogiUi::noise(std::string_view text) {
     for_each_line(text, [this](std::string_view l) { line(xs::noise(l)); });
 }
 
-void XshogiUi::start(const Session&) { line(std::string(xs::BANNER)); }
+void XshogiUi::start(const Session&) { line(xs::banner()); }
 
 void XshogiUi::message(std::string_view text) { noise(text); }
 

@@ -3,7 +3,11 @@
 
 #include <array>
 
+#include "core/version.h"
+
 namespace hisha::protocol::xshogi {
+
+std::string banner() { return std::string("Hisha ") + version() + " (GNU Shogi compatible)"; }
 
 namespace {
 
@@ -11,12 +15,12 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 
 // Substrings after which xshogi shuts the program down (HandleMachineMove, first test).
-constexpr std::array<std::string_view, 5> FATAL = {"unknown host", "No remote directory", "not found",
-                                                   "No such file", "Permission denied"};
+constexpr std::array<std::string_view, 5> FATAL = {"unknown host", "No remote directory", "not found", "No such file",
+                                                   "Permission denied"};
 // Prefixes xshogi acts on.
-constexpr std::array<std::string_view, 10> PREFIXES = {"warning:", "Illegal move", "Hint:", "Clocks:", "Black",
-                                                       "White", "Repetition", "opponent mates!",
-                                                       "computer mates!", "Draw"};
+constexpr std::array<std::string_view, 10> PREFIXES = {
+    "warning:", "Illegal move", "Hint:",           "Clocks:",         "Black",
+    "White",    "Repetition",   "opponent mates!", "computer mates!", "Draw"};
 
 void replace_all(std::string& s, std::string_view from, std::string_view to) {
     for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))

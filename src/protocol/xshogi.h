@@ -15,8 +15,8 @@
 
 namespace hisha::protocol::xshogi {
 
-/// The first line: xshogi requires "GNU Shogi" in it.
-inline constexpr std::string_view BANNER = "Hisha 0.1 (GNU Shogi compatible)";
+/// The first line, "Hisha <version> (GNU Shogi compatible)": xshogi requires "GNU Shogi" in it.
+std::string banner();
 
 /// "<n>. <move as typed> <ms>": the echo of an accepted opponent move (xshogi syncs its clock).
 std::string user_move_line(int n, std::string_view typed, int ms);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# One version everywhere: `hisha --version`, `hisha-server --version`, the USI `id name`, the
+# One version everywhere: `hisha --version` and `-v`, `hisha-server --version`, the USI `id name`,
+# the xshogi banner, the
 # text server's banner, the CSA server's %%VERSION, the HTTP Server header and GET /api/version
 # all name the same version, the one the build wrote (project(VERSION) plus the git commit).
 # Usage: version.sh HISHA HISHA_SERVER
@@ -15,6 +16,9 @@ echo "version: $v"
 [[ $("$SERVER" --version) == "hisha-server $v" ]] || fail "hisha-server --version: $("$SERVER" --version)"
 usi=$(printf 'usi\nquit\n' | "$HISHA" usi | grep '^id name')
 [[ $usi == "id name Hisha $v" ]] || fail "USI: '$usi'"
+[[ $("$HISHA" -v) == "hisha version $v (GNU Shogi compatible)" ]] || fail "hisha -v: $("$HISHA" -v)"
+banner=$(printf 'quit\n' | "$HISHA" -X | head -n 1)
+[[ $banner == "Hisha $v (GNU Shogi compatible)" ]] || fail "xshogi banner: '$banner'"
 
 tmp=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$tmp"' EXIT

@@ -43,7 +43,7 @@ void expect_nothing_misread(const std::vector<std::string>& lines) {
 TEST(XshogiMode, BannerFirstAndSilentInitString) {
     auto lines = xrun("beep\neasy\nrandom\nnew\n");
     ASSERT_EQ(lines.size(), 1u);
-    EXPECT_EQ(lines[0], xs::BANNER);
+    EXPECT_EQ(lines[0], xs::banner());
 }
 
 TEST(XshogiMode, BlackGoMakesTheProgramPlayBlackNow) {

@@ -9,8 +9,8 @@ namespace {
 using core::Move;
 
 TEST(XshogiProtocol, BannerSatisfiesXshogi) {
-    EXPECT_NE(BANNER.find("GNU Shogi"), std::string_view::npos);
-    EXPECT_EQ(classify(BANNER), LineKind::Banner);
+    EXPECT_NE(banner().find("GNU Shogi"), std::string::npos);
+    EXPECT_EQ(classify(banner()), LineKind::Banner);
 }
 
 TEST(XshogiProtocol, MoveLines) {
@@ -50,8 +50,8 @@ TEST(XshogiProtocol, Results) {
 TEST(XshogiProtocol, NoiseIsNeverSignificant) {
     for (const char* line :
          {"Black 5:00  White 5:00", "White in hand: -", "Illegal move? no", "Hint: none", "Clocks: none",
-          "debug [bP|wN|...]", "file not found", "No such file", "Permission denied", "unknown host x",
-          "Drawn or not", "Repetition!", "warning: x", "opponent mates!", "No remote directory"}) {
+          "debug [bP|wN|...]", "file not found", "No such file", "Permission denied", "unknown host x", "Drawn or not",
+          "Repetition!", "warning: x", "opponent mates!", "No remote directory"}) {
         std::string n = noise(line);
         EXPECT_FALSE(significant(n)) << line << " -> " << n;
     }
