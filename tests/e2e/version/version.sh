@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One version everywhere: `hisha --version` and `-v`, `hisha-server --version`, the USI `id name`,
-# the xshogi banner, the
-# text server's banner, the CSA server's %%VERSION, the HTTP Server header and GET /api/version
-# all name the same version, the one the build wrote (project(VERSION) plus the git commit).
+# the xshogi banner, the text server's banner, the CSA server's %%VERSION, the HTTP Server header
+# and GET /api/version all name the same version, the one the build wrote (project(VERSION) plus
+# the git commit).
 # Usage: version.sh HISHA HISHA_SERVER
 set -euo pipefail
 HISHA=${1:?usage: version.sh HISHA HISHA_SERVER}
