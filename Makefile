@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 .ONESHELL:
-.PHONY: all deps build web run test test-release test-asan bench fuzz format format-check clean
+.PHONY: all deps build web run test test-release test-asan bench fuzz format format-check clean install package
 
 JOBS ?= $(shell nproc)
 CMAKE_GEN := -G Ninja
@@ -14,6 +14,7 @@ FUZZ_SECONDS ?= 600
 # (override: HISHA_TEST_QUICK=0).
 HISHA_TEST_QUICK ?= 1
 ARGS ?=
+PREFIX ?= /usr/local
 FORMAT_FILES = find src tests bench \( -name '*.h' -o -name '*.cpp' \) -print0
 
 all: build
@@ -37,6 +38,14 @@ run: build
 	echo "hisha-server: text protocol telnet 127.0.0.1 5000, CSA 127.0.0.1:4081, http://127.0.0.1:8080/"
 	exec ./build/bin/hisha-server --db sqlite:var/hisha.db --text-port 5000 --csa-port 4081 --http-port 8080 \
 	    --static web/dist
+
+# The programs, the web UI, the book, manual pages and docs under PREFIX (default /usr/local).
+install: build
+	cmake --install build --prefix "$(PREFIX)"
+
+# A Debian package, build/hisha_<version>_<arch>.deb (apt install ./build/hisha_*.deb).
+package: build
+	cd build && cpack -G DEB
 
 test: test-release test-asan
 

@@ -15,6 +15,8 @@ PACKAGES=(
     ninja-build
     pkg-config
     clang-format
+    # make package: CPack's Debian generator finds the shared-library dependencies with dpkg-shlibdeps
+    dpkg-dev
     # Tests, benchmarks, fuzzing/sanitizers with clang
     libgtest-dev
     libgmock-dev

@@ -1,6 +1,7 @@
 // main() of `hisha-server`: arguments only; the server is src/server/net/server.h.
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -20,7 +21,8 @@ void usage() {
                  "  --csa-port P          CSA server protocol 1.2.1 (default 4081; -1 off)\n"
                  "  --http-port P         HTTP + WebSocket JSON API and web UI (default 8080; -1 off)\n"
                  "  --bind ADDR           address to listen on (default 127.0.0.1)\n"
-                 "  --static DIR          serve the web UI's files from DIR\n"
+                 "  --static DIR          serve the web UI's files from DIR (default: the installed UI,\n"
+                 "                        <prefix>/share/hisha/web, or the source tree's web/dist)\n"
                  "  --days-per-move N     correspondence default (default 7)\n"
                  "  --password-cost C     argon2id cost: interactive (default) or min (tests)\n"
                  "  --max-per-address N   connections allowed from one address (default 64)\n"
@@ -86,6 +88,23 @@ bool port_arg(const char* s, int& out) {
         return false;
     out = int(v);
     return true;
+}
+
+// The web UI's files when --static is not given: installed beside the program
+// (<prefix>/bin/hisha-server and <prefix>/share/hisha/web), else those of the source tree this
+// binary was built from (web/dist, written by `make web`). "" when neither holds an index.html.
+std::string installed_web_dir() {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    std::vector<fs::path> candidates;
+    if (!ec)
+        candidates.push_back(exe.parent_path().parent_path() / HISHA_INSTALLED_WEB_DIR);
+    candidates.push_back(HISHA_SOURCE_WEB_DIR);
+    for (const fs::path& dir : candidates)
+        if (fs::is_regular_file(dir / "index.html", ec))
+            return dir.lexically_normal().string();
+    return "";
 }
 
 }  // namespace
@@ -205,5 +224,11 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
+    if (opt.static_dir.empty())
+        opt.static_dir = installed_web_dir();
+    if (opt.static_dir.empty())
+        std::cerr << "hisha-server: the web UI's files were not found (" << HISHA_INSTALLED_WEB_DIR
+                  << " beside the program, or the source tree's web/dist: make web); "
+                     "only the API is served, pass --static DIR\n";
     return hisha::server::net::run_server(opt);
 }

@@ -255,15 +255,12 @@ struct HttpServer::Impl {
             res.body() = "method not allowed\n";
             return;
         }
-        if (static_dir.empty()) {
-            res.set(http::field::content_type, "text/html; charset=utf-8");
-            if (target == "/") {
-                res.body() = "<!doctype html><title>Hisha</title><h1>Hisha shogi server</h1>"
-                             "<p>The JSON API is under /api/ (GET /api/games); live events at /api/ws.</p>\n";
-            } else {
-                res.result(http::status::not_found);
-                res.body() = "not found\n";
-            }
+        if (static_dir.empty()) {  // started without the web UI's files: say so, and how to fix it
+            res.result(http::status::not_found);
+            res.set(http::field::content_type, "text/plain; charset=utf-8");
+            res.body() = "This hisha-server serves only its API (/api/): the web UI's files were not found when it "
+                         "started. Install Hisha (cmake --install) or start the server with --static DIR "
+                         "(`make web` writes web/dist).\n";
             return;
         }
         if (target.find("..") != std::string::npos || target.find('\\') != std::string::npos) {
