@@ -1,12 +1,12 @@
 // The analysis board: records (load/save in every format, move list with variations and
 // comments), free play from any position, the engine's live lines and evaluation (MultiPV,
 // arrows, a graph over the game), the tsume solver, and the board editor.
-import { Game, MoveText, ParsedRecord, PositionInfo, TsumeAnswer, call, get, post, token } from './api';
+import { Game, MoveText, ParsedRecord, PositionInfo, TsumeAnswer, call, get, post, postForFile, token } from './api';
 import { Board, LETTER_OF, PROMOTABLE, UNPROMOTED, splitSfen, colorOf } from './board';
 import { clear, h, toast } from './dom';
 import { t } from './i18n';
 import { app, View } from './main';
-import { boardSettings, isUsi, notationPref } from './game';
+import { boardSettings, downloadTitle, isUsi, notationPref } from './game';
 import type { Piece, Key } from 'shogiground/types';
 
 const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
@@ -152,11 +152,12 @@ export function analysisView(arg: string): View {
       toast(String((e as Error).message), 'error');
     }
   }
-  const saveFormat = h('select', { name: 'save_format', 'aria-label': t('saveAs') }, ['kif', 'ki2', 'csa', 'psn', 'sfen', 'usi', 'western'].map((f) => h('option', { value: f }, f.toUpperCase())));
+  const saveFormat = h('select', { name: 'save_format', 'aria-label': t('saveAs') }, ['kif', 'kifu', 'ki2', 'ki2u', 'csa', 'psn', 'sfen', 'usi', 'western'].map((f) => h('option', { value: f, title: downloadTitle(f) }, f.toUpperCase())));
   async function save(): Promise<void> {
     try {
-      const text = await post<string>('record/write', { sfen: startSfen, moves: movesTo(line.length), format: saveFormat.value, headers: {} });
-      const a = h('a', { href: URL.createObjectURL(new Blob([text], { type: 'text/plain' })), download: `hisha.${saveFormat.value === 'western' ? 'txt' : saveFormat.value}` });
+      // The server writes the file as desktop programs expect it (.kif and .ki2 in Shift_JIS).
+      const file = await postForFile('record/write', { sfen: startSfen, moves: movesTo(line.length), format: saveFormat.value, headers: {} });
+      const a = h('a', { href: URL.createObjectURL(file), download: `hisha.${saveFormat.value === 'western' ? 'txt' : saveFormat.value}` });
       a.click();
       URL.revokeObjectURL(a.href);
     } catch (e) {

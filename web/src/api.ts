@@ -65,6 +65,30 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
 }
 
 export const get = <T>(path: string) => call<T>('GET', path);
+
+/// A POST whose answer is a file: its bytes as they came (a .kif is Shift_JIS, which text()
+/// would take for UTF-8).
+export async function postForFile(path: string, body: unknown): Promise<Blob> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (token()) headers.Authorization = 'Bearer ' + token();
+  let res: Response;
+  try {
+    res = await fetch('/api/' + path, { method: 'POST', headers, body: JSON.stringify(body) });
+  } catch {
+    throw new ApiError('the server cannot be reached');
+  }
+  if (!res.ok) {
+    const text = await res.text();
+    let msg = text;
+    try {
+      msg = JSON.parse(text).error || text;
+    } catch {
+      /* plain text */
+    }
+    throw new ApiError(msg || res.statusText);
+  }
+  return res.blob();
+}
 export const post = <T>(path: string, body: unknown = {}) => call<T>('POST', path, body);
 
 export type EventHandler = (e: any) => void;

@@ -9,6 +9,13 @@ import { announce, moveSound, prefs, speak } from './sound';
 
 export const isUsi = (s: string) => /^([1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])$/.test(s);
 
+/// What a record download holds (the encodings Japanese desktop programs expect of each extension).
+export function downloadTitle(format: string): string {
+  if (format === 'kif' || format === 'ki2') return t('shiftJisFile');
+  if (format === 'kifu' || format === 'ki2u') return t('utf8File');
+  return '';
+}
+
 export function resultText(g: Game): string {
   if (g.status !== 'finished' && g.status !== 'aborted') return '';
   const who = g.winner === 'black' ? t('blackWins') : g.winner === 'white' ? t('whiteWins') : g.winner === 'draw' ? t('draw') : t('ended');
@@ -174,10 +181,10 @@ export function gameView(id: number): View {
       return;
     }
     try {
-      const kif = await get<string>(`games/${id}/record?format=kif`);
+      const kif = await get<string>(`games/${id}/record?format=kifu`); // UTF-8 for the page
       clear(record,
         h('h3', t('record')),
-        h('div.row', ['kif', 'ki2', 'csa', 'psn', 'sfen'].map((f) => h('a.button.small', { href: `/api/games/${id}/record?format=${f}`, download: `hisha-${id}.${f}` }, f.toUpperCase()))),
+        h('div.row', ['kif', 'kifu', 'ki2', 'csa', 'psn', 'sfen'].map((f) => h('a.button.small', { href: `/api/games/${id}/record?format=${f}`, download: `hisha-${id}.${f}`, title: downloadTitle(f) }, f.toUpperCase()))),
         h('pre.kif', { 'aria-label': t('record') }, kif),
         h('a.button', { href: `#/analysis/game-${id}` }, t('analysis')));
     } catch {

@@ -2,7 +2,9 @@
 // throw past handle().
 #include "server/proto/json_api.h"
 
+#include <cctype>
 #include <charconv>
+#include <optional>
 #include <vector>
 
 #include "core/movegen.h"
@@ -18,6 +20,47 @@ using nlohmann::json;
 using service::LiveGame;
 
 namespace {
+
+// A record as a file to download: its format, the encoding Japanese desktop programs expect of
+// its extension (Kakinoki's convention: .kif and .ki2 in Shift_JIS, .kifu and .ki2u in UTF-8)
+// and the extension itself.
+struct DownloadKind {
+    notation::Format format;
+    notation::Encoding encoding = notation::Encoding::Utf8;
+    std::string extension;
+    std::string content_type() const {
+        return encoding == notation::Encoding::ShiftJis ? "text/plain; charset=shift_jis" : "text/plain; charset=utf-8";
+    }
+};
+
+constexpr const char* UNKNOWN_FORMAT = "unknown format (kif kifu ki2 ki2u csa psn sfen usi western xshogi)";
+
+std::optional<DownloadKind> download_kind(std::string_view name) {
+    using notation::Encoding;
+    using notation::Format;
+    std::string n(name.empty() ? "kif" : name);
+    for (char& c : n)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (n == "kif")
+        return DownloadKind{Format::Kif, Encoding::ShiftJis, "kif"};
+    if (n == "kifu")
+        return DownloadKind{Format::Kif, Encoding::Utf8, "kifu"};
+    if (n == "ki2")
+        return DownloadKind{Format::Ki2, Encoding::ShiftJis, "ki2"};
+    if (n == "ki2u")
+        return DownloadKind{Format::Ki2, Encoding::Utf8, "ki2u"};
+    auto fmt = notation::format_from_name(n);
+    if (!fmt)
+        return std::nullopt;
+    static const std::pair<notation::Format, const char*> EXT[] = {
+        {Format::Csa, "csa"}, {Format::Csa22, "csa"},   {Format::Psn, "psn"},   {Format::Sfen, "sfen"},
+        {Format::Usi, "usi"}, {Format::Western, "txt"}, {Format::Xshogi, "gam"}};
+    std::string ext = "txt";
+    for (auto& [f, e] : EXT)
+        if (f == *fmt)
+            ext = e;
+    return DownloadKind{*fmt, Encoding::Utf8, ext};
+}
 
 HttpReply reply(int status, const json& j) { return {status, j.dump(), "application/json", {}}; }
 HttpReply error(int status, const std::string& msg) { return reply(status, json{{"error", msg}}); }
@@ -252,8 +295,8 @@ json JsonApi::event_json(const service::Event& e) {
 }
 
 std::string JsonApi::record(const LiveGame& g, std::string_view format, std::string& filename, bool& ok) {
-    auto fmt = notation::format_from_name(format.empty() ? "kif" : format);
-    ok = fmt.has_value();
+    auto kind = download_kind(format);
+    ok = kind.has_value();
     if (!ok)
         return {};
     notation::GameRecord rec;
@@ -287,16 +330,8 @@ std::string JsonApi::record(const LiveGame& g, std::string_view format, std::str
         rec.result.actor = log.back().mover;
     else if (rec.result.reason != core::EndReason::None)
         rec.result.actor = g.to_move();
-    static const std::pair<notation::Format, const char*> EXT[] = {
-        {notation::Format::Kif, "kif"},   {notation::Format::Ki2, "ki2"},     {notation::Format::Csa, "csa"},
-        {notation::Format::Csa22, "csa"}, {notation::Format::Psn, "psn"},     {notation::Format::Sfen, "sfen"},
-        {notation::Format::Usi, "usi"},   {notation::Format::Western, "txt"}, {notation::Format::Xshogi, "gam"}};
-    std::string ext = "txt";
-    for (auto& [f, e] : EXT)
-        if (f == *fmt)
-            ext = e;
-    filename = "hisha-" + std::to_string(g.row.id) + "." + ext;
-    return notation::write_record(rec, *fmt);
+    filename = "hisha-" + std::to_string(g.row.id) + "." + kind->extension;
+    return notation::write_record(rec, kind->format, kind->encoding);
 }
 
 
@@ -483,10 +518,11 @@ HttpReply JsonApi::handle(std::string_view method, std::string_view target, std:
             return error(404, "no such game");
         bool ok = false;
         HttpReply r;
-        r.body = record(*g, query_param(query, "format"), r.filename, ok);
+        std::string format = query_param(query, "format");
+        r.body = record(*g, format, r.filename, ok);
         if (!ok)
-            return error(400, "unknown format (kif ki2 csa psn sfen usi western xshogi)");
-        r.content_type = "text/plain; charset=utf-8";
+            return error(400, UNKNOWN_FORMAT);
+        r.content_type = download_kind(format)->content_type();
         return r;
     }
     if (get && route({"users"})) {
@@ -530,9 +566,9 @@ HttpReply JsonApi::handle(std::string_view method, std::string_view target, std:
         return reply(200, j);
     }
     if (post && route({"record", "write"})) {
-        auto fmt = notation::format_from_name(str(in, "format").empty() ? "kif" : str(in, "format"));
-        if (!fmt)
-            return error(400, "unknown format (kif ki2 csa psn sfen usi western xshogi)");
+        auto kind = download_kind(str(in, "format"));
+        if (!kind)
+            return error(400, UNKNOWN_FORMAT);
         json sfen_only{{"sfen", str(in, "sfen")}};
         std::string err;
         auto start = read_position(sfen_only, err);
@@ -559,8 +595,9 @@ HttpReply JsonApi::handle(std::string_view method, std::string_view target, std:
             }
         }
         HttpReply r;
-        r.body = notation::write_record(rec, *fmt);
-        r.content_type = "text/plain; charset=utf-8";
+        r.body = notation::write_record(rec, kind->format, kind->encoding);
+        r.content_type = kind->content_type();
+        r.filename = "hisha." + kind->extension;
         return r;
     }
 

@@ -9,6 +9,7 @@ import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
 import path from 'node:path';
 
 const args = {};
@@ -353,6 +354,18 @@ async function main() {
     await bob.waitForSelector('.tree .move.current[data-ply="3"]', { timeout: T });
     assert.match(await bob.textContent('.tree .move.current'), /P-6f/, 'the variation is followed');
     await shot(bob, 'kif-variation');
+
+    // Saved as .kif, the file is Shift_JIS (as Japanese desktop programs read it); as .kifu, UTF-8.
+    for (const [format, encoding] of [['kif', 'shift_jis'], ['kifu', 'utf-8']]) {
+      await bob.selectOption('select[name=save_format]', format);
+      const [download] = await Promise.all([bob.waitForEvent('download', { timeout: T }), bob.click('button[name=save]')]);
+      assert.equal(download.suggestedFilename(), `hisha.${format}`);
+      const bytes = fs.readFileSync(await download.path());
+      const text = new TextDecoder(encoding, { fatal: true }).decode(bytes);
+      assert.match(text, /手合割：平手/, `the ${format} file reads as ${encoding}`);
+      if (format === 'kif') assert.throws(() => new TextDecoder('utf-8', { fatal: true }).decode(bytes), 'a .kif is not UTF-8');
+    }
+    console.log('web: the record saved as .kif (Shift_JIS) and .kifu (UTF-8)');
 
     // --- analysis: the engine's lines while it thinks
     await bob.click('button[name=analyze]');

@@ -9,6 +9,8 @@
 #include <boost/beast/websocket.hpp>
 #include <nlohmann/json.hpp>
 
+#include "notation/encoding.h"
+#include "notation/formats.h"
 #include "server_process.h"
 #include "test_util.h"
 
@@ -17,6 +19,7 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace websocket = beast::websocket;
 namespace asio = boost::asio;
+namespace notation = hisha::notation;
 using tcp = asio::ip::tcp;
 using nlohmann::json;
 
@@ -164,9 +167,32 @@ TEST(HttpLoopback, JsonWebSocketGameSeenThroughAllThreeProtocols) {
     EXPECT_EQ(rs, 200);
     EXPECT_TRUE(has(csa_text, "+7776FU")) << csa_text;
     EXPECT_TRUE(has(csa_text, "-3334FU"));
-    auto [ks, kif_text] = h.request(http::verb::get, "/api/games/1/record?format=kif");
+    // .kif and .ki2 in Shift_JIS as Japanese desktop programs read them; .kifu and .ki2u in UTF-8.
+    auto [ks, kif_bytes] = h.request(http::verb::get, "/api/games/1/record?format=kif");
     EXPECT_EQ(ks, 200);
+    EXPECT_FALSE(notation::is_valid_utf8(kif_bytes));
+    std::string kif_text = notation::to_utf8(kif_bytes, notation::Encoding::ShiftJis).text;
     EXPECT_TRUE(has(kif_text, "alice"));
+    EXPECT_TRUE(has(kif_text, "手合割")) << kif_text;
+    auto [us, kifu_text] = h.request(http::verb::get, "/api/games/1/record?format=kifu");
+    EXPECT_EQ(us, 200);
+    EXPECT_TRUE(notation::is_valid_utf8(kifu_text));
+    EXPECT_TRUE(has(kifu_text, "encoding=UTF-8")) << kifu_text;
+    EXPECT_TRUE(has(kif_text, "encoding=Shift_JIS")) << kif_text;
+    auto [k2s, ki2_bytes] = h.request(http::verb::get, "/api/games/1/record?format=ki2");
+    EXPECT_EQ(k2s, 200);
+    EXPECT_FALSE(notation::is_valid_utf8(ki2_bytes));
+    auto ki2u = h.request(http::verb::get, "/api/games/1/record?format=ki2u");
+    EXPECT_TRUE(notation::is_valid_utf8(ki2u.second));
+    for (const std::string& name : {"hisha-1.kifu", "hisha-1.ki2", "hisha-1.ki2u"}) {
+        const std::string& bytes = name.ends_with("kifu") ? kifu_text : name.ends_with("ki2") ? ki2_bytes : ki2u.second;
+        auto r = notation::read_record(bytes, name);
+        ASSERT_TRUE(r.has_value()) << name << ": " << r.error().to_string();
+        EXPECT_EQ(r->moves.size(), 3u) << name;
+    }
+    auto kif_read = notation::read_record(kif_bytes, "hisha-1.kif");
+    ASSERT_TRUE(kif_read.has_value()) << kif_read.error().to_string();
+    EXPECT_EQ(kif_read->moves.size(), 3u);
     EXPECT_EQ(h.request(http::verb::get, "/api/games/1/record?format=nope").first, 400);
 
     // The text protocol shows the board; the CSA x1 %%SHOW lists the moves.
