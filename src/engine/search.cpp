@@ -705,6 +705,13 @@ void ThreadPool::run() {
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
         SearchResult r{book_move, Move::none(), 0, 0, 0};
         searching_ = false;
+        // Announced as a line of its own, so that GUIs show the move and a score for it.
+        if (on_info) {
+            SearchInfo info;
+            info.depth = 1;
+            info.pv = {book_move};
+            on_info(info);
+        }
         if (on_bestmove)
             on_bestmove(r);
         return;

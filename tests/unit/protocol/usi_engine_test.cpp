@@ -116,3 +116,21 @@ TEST(UsiEngine, GoMateAnswersWithTheSolversLine) {
     auto none = converse("position sfen 4k4/9/9/9/9/9/9/9/4K4 b P 1\ngo mate 5000\n");
     EXPECT_EQ(none.back(), "checkmate nomate");
 }
+
+// A move from the book is announced like a searched one (GUIs show its line and a score):
+// an info line with depth, score and the move as the pv, then the bestmove.
+TEST(UsiEngine, ABookMoveIsAnnouncedWithScoreAndPvBeforeBestmove) {
+    auto lines = converse("usi\nsetoption name OwnBook value true\nisready\nusinewgame\nposition startpos\n"
+                          "go btime 60000 wtime 60000 byoyomi 10000\n");
+    auto best =
+        std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("bestmove ", 0) == 0; });
+    ASSERT_NE(best, lines.end());
+    ASSERT_NE(best, lines.begin());
+    std::string move =
+        best->substr(9, best->find(' ', 9) == std::string::npos ? std::string::npos : best->find(' ', 9) - 9);
+    const std::string& info = *(best - 1);
+    EXPECT_EQ(info.rfind("info depth 1 ", 0), 0u) << info;
+    EXPECT_NE(info.find(" score cp 0 "), std::string::npos) << info;
+    EXPECT_NE(info.find(" nodes 0 "), std::string::npos) << info;  // no search: the book's move
+    EXPECT_EQ(info.substr(info.size() - move.size() - 4), " pv " + move) << info;
+}
