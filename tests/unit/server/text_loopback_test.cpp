@@ -85,6 +85,31 @@ TEST(TextLoopback, HelpPatternsAndTheMorePrompt) {
     EXPECT_TRUE(has(c.cmd("HELP -n *"), "COMMAND-LIST"));
 }
 
+// Where Hisha's server does otherwise than Shoogi Server did, its help says what it does.
+TEST(TextLoopback, HelpSaysWhatTheServerDoes) {
+    ServerProcess srv(temp_db("text_help_truth"));
+    auto c = login(srv, "alice");
+    std::string rep = c->cmd("HELP -n REPETITION");
+    EXPECT_TRUE(has(rep, "draw (sennichite)")) << rep;
+    EXPECT_FALSE(has(rep, "no any repetition checking")) << rep;
+    std::string kanji = c->cmd("HELP -n SET KANJI");
+    EXPECT_TRUE(has(kanji, "0 is UTF-8")) << kanji;
+    EXPECT_TRUE(has(c->cmd("SET KANJI 1"), "Error:"));  // the help no longer offers JIS
+    EXPECT_TRUE(has(c->cmd("SET KANJI 3"), "KANJI set to 3"));
+    EXPECT_TRUE(has(c->cmd("SET KANJI 0"), "KANJI set to 0"));
+    std::string threat = c->cmd("HELP -n SET THREATENED");
+    EXPECT_TRUE(has(threat, "ANSI escape sequences")) << threat;
+    EXPECT_FALSE(has(threat, "COLOURS DON'T WORK")) << threat;
+    EXPECT_TRUE(has(c->cmd("SET THREATENED U"), "THREATENED set to U"));
+    EXPECT_TRUE(has(c->cmd("NEW * P-7f"), "Challenge 1 added"));
+    auto bob = login(srv, "bob");
+    EXPECT_TRUE(has(bob->cmd("N 1"), "game 1"));
+    c->read_until("accepted challenge 1");
+    c->read_until("hisha> ");
+    std::string board = c->cmd("B 1");
+    EXPECT_TRUE(has(board, "\x1b[")) << "threatened pieces are marked with an escape sequence:\n" << board;
+}
+
 TEST(TextLoopback, ChallengesUndoMessagesAndOtherPeoplesGames) {
     ServerProcess srv(temp_db("text_game"));
     auto alice = login(srv, "alice");
