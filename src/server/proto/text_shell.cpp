@@ -668,24 +668,28 @@ void TextShell::cmd_new(const Args& a) {
     auto looks_move = [](const std::string& s) {
         return notation::looks_like_move(s) || upper(s).starts_with("HANDICAP:") || s.find('@') != std::string::npos;
     };
+    // W, alone or followed by the move Black is to play first (no move notation starts with W):
+    // NEW BART.BEGINNER WHANDICAP:L@1a is White's challenge with Black's first move forced.
+    auto w_form = [&](const std::string& s) { return is_w(s) && (s.size() == 1 || looks_move(s.substr(1))); };
     std::string pattern = "*", first, comment;
     int color = 0;
-    if (a.size() >= 3 && (looks_move(a[2]) || (is_w(a[2]) && (a[2].size() == 1 || looks_move(a[2].substr(1)))))) {
+    std::size_t comment_from = 0;
+    if (a.size() >= 3 && (w_form(a[2]) || looks_move(a[2]))) {
         pattern = a[1];
-        if (is_w(a[2]) && !looks_move(a[2])) {
-            color = 1;
-            first = a[2].substr(1);
-        } else {
-            first = a[2];
-        }
-        comment = rest_of(raw_line_, 3);
-    } else if (is_w(a[1]) && (a[1].size() == 1 || looks_move(a[1].substr(1)))) {
+        color = w_form(a[2]) ? 1 : 0;
+        first = color == 1 ? a[2].substr(1) : a[2];
+        comment_from = 3;
+    } else if (w_form(a[1])) {
         color = 1;
         first = a[1].substr(1);
-        comment = rest_of(raw_line_, 2);
+        comment_from = 2;
     } else {
         return error("usage: " + std::string(COMMANDS[4].usage));
     }
+    // `W HANDICAP:L@1a` would make the forced move a comment: say how to write it instead.
+    if (color == 1 && first.empty() && a.size() > comment_from && looks_move(a[comment_from]))
+        return error("write Black's forced first move right after W, without a space: W" + a[comment_from]);
+    comment = rest_of(raw_line_, comment_from);
     auto id = svc_.new_challenge(user_, pattern, color, first, comment);
     if (!id)
         return error(id.error());

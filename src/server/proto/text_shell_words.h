@@ -56,9 +56,10 @@ inline std::string time_text(service::Millis ms) {
     return buf;
 }
 
+/// A column of a listing: `s` padded to `n` characters, and never run into the next column
+/// (a longer value gets one space after it).
 inline std::string pad(std::string s, std::size_t n) {
-    if (s.size() < n)
-        s.append(n - s.size(), ' ');
+    s.append(s.size() < n ? n - s.size() : 1, ' ');
     return s;
 }
 

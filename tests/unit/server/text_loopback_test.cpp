@@ -281,6 +281,31 @@ TEST(TextLoopback, KanjiBoardsInEachEncodingAndPieceNameStyles) {
     EXPECT_TRUE(has(alice->cmd("SET PSTYLE 9"), "Error:"));
 }
 
+// The help file's examples of NEW with a forced first move: White's challenge whose first
+// (Black's) move is the handicap, written W<move> without a space.
+TEST(TextLoopback, NewWithAForcedHandicapAsTheHelpFileWritesIt) {
+    ServerProcess srv(temp_db("text_whandicap"));
+    auto alice = login(srv, "alice");
+    auto bart = login(srv, "bart.beginner");
+    std::string spaced = alice->cmd("NEW bart.beginner W HANDICAP:L@1a");
+    EXPECT_TRUE(has(spaced, "Error: write Black's forced first move right after W")) << spaced;
+    std::string posted = alice->cmd("NEW BART.BEGINNER WHANDICAP:L@1a");
+    EXPECT_TRUE(has(posted, "Challenge 1 added: you play White, open to BART.BEGINNER")) << posted;
+    EXPECT_TRUE(has(alice->cmd("NEW !NILKKI.NUISANCE R-3h Not for the jerks!"), "Challenge 2 added"));
+    std::string listed = bart->cmd("NEW");
+    EXPECT_TRUE(has(listed, "WHANDICAP:L@1a ")) << listed;  // long columns stay apart
+    EXPECT_TRUE(has(listed, "!NILKKI.NUISANCE Not for the jerks!")) << listed;
+    std::string accepted = bart->cmd("N 1");
+    EXPECT_TRUE(has(accepted, "game 1")) << accepted;
+    // The forced move was played for bart on accepting: White's left lance (1a) is gone.
+    std::string board = bart->cmd("MOVES 1");
+    EXPECT_TRUE(has(board, "HANDICAP")) << board;
+    alice->read_until("accepted challenge 1");
+    alice->drain();
+    std::string b = alice->cmd("B 1");
+    EXPECT_TRUE(has(b, "White (alice) to move")) << b;
+}
+
 // The commands the other tests leave out: HANDICAP as the first move, RESIGN with its
 // confirmation, DECLARE refused, PASSWORD, the REFRESH, STATS, OBSERVE, PUSH and EXIT aliases.
 TEST(TextLoopback, HandicapResignPasswordAndAliases) {
