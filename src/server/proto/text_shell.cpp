@@ -50,7 +50,7 @@ const TextShell::Command COMMANDS[] = {
     {"SAY", "", true, &TextShell::cmd_say, "SAY message text"},
     {"SHOUT", "", true, &TextShell::cmd_shout, "SHOUT message text"},
     {"TELL", "", true, &TextShell::cmd_tell, "TELL <player.name>|. message text"},
-    {"USER", "STATS", true, &TextShell::cmd_user, "USER [pattern]"},
+    {"USER", "STATS", true, &TextShell::cmd_user, "USER [pattern ...]"},
     {"WHO", "W", false, &TextShell::cmd_who, "WHO [pattern]"},
     {"SET", "", true, &TextShell::cmd_set, "SET BLACK|WHITE|THREATENED|DRAGON|KANJI|PSTYLE|BSTYLE|STYLE value"},
     {"HELP", "? H", false, &TextShell::cmd_help, "HELP [-n] <topic>"},
@@ -268,8 +268,13 @@ void TextShell::answer(std::string_view text) {
         }
         return line("Answer p, o, n or y.");
     case Mode::Promote: {
+        // y/n, or the promotion marks of the Western notation: + promotes, = does not.
+        if (a == "+")
+            a = "Y";
+        else if (a == "=")
+            a = "N";
         if (a != "Y" && a != "N" && a != "YES" && a != "NO")
-            return line("Answer y or n.");
+            return line("Answer y (or +) to promote, n (or =) not to.");
         const LiveGame* g = svc_.game(current_);
         mode_ = Mode::Command;
         if (!g)

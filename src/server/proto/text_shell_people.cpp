@@ -67,12 +67,22 @@ void TextShell::cmd_tell(const Args& a) {
 // --- information
 
 void TextShell::cmd_user(const Args& a) {
-    std::string pattern = a.size() > 1 ? a[1] : user_;
-    if (!service::pattern_valid(pattern))
-        return error("bad pattern (HELP PATTERNS)");
-    auto users = svc_.users(pattern);
+    // USER [pattern...]: the players any pattern matches, each once, in the order of the list.
+    std::vector<std::string> patterns(a.begin() + 1, a.end());
+    if (patterns.empty())
+        patterns.push_back(user_);
+    using UserPtr = decltype(svc_.users(""))::value_type;
+    std::vector<UserPtr> users;
+    std::set<UserPtr> seen;
+    for (const std::string& pattern : patterns) {
+        if (!service::pattern_valid(pattern))
+            return error("bad pattern " + pattern + " (HELP PATTERNS)");
+        for (auto* u : svc_.users(pattern))
+            if (seen.insert(u).second)
+                users.push_back(u);
+    }
     if (users.empty())
-        return line("No player matches " + pattern + ".");
+        return line("No player matches " + rest_of(raw_line_, 1) + ".");
     std::set<std::string> online;  // on any server
     for (auto& o : svc_.who("*"))
         online.insert(o.name);

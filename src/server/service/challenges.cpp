@@ -41,6 +41,9 @@ Reply<std::int64_t> Service::new_challenge(std::string_view user, std::string_vi
         return fail("no such user");
     if (pattern.empty() || !pattern_valid(pattern))
         return fail("bad pattern '" + std::string(pattern) + "' (see HELP PATTERNS)");
+    // A pattern that names only its author could never be accepted: nobody plays himself.
+    if (pattern_is_literal(pattern) && name_key(pattern) == name_key(user))
+        return fail("the pattern " + std::string(pattern) + " names only you: nobody else could accept it");
     if (color != 0 && color != 1)
         return fail("bad color");
     if (color == 0 && first_move.empty())

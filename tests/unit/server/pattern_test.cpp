@@ -64,7 +64,7 @@ TEST(Pattern, BackReferenceToQuestionOrGroup) {
     EXPECT_FALSE(pattern_matches("?*@", "A"));
     EXPECT_TRUE(pattern_matches("<XY>@", "XX"));
     EXPECT_FALSE(pattern_matches("<XY>@", "XY"));
-    EXPECT_FALSE(pattern_matches("@", "A"));  // nothing matched yet
+    EXPECT_FALSE(pattern_matches("@", "A"));     // nothing matched yet
     EXPECT_TRUE(pattern_matches("??@", "ABB"));  // the last one matched
     EXPECT_FALSE(pattern_matches("??@", "ABA"));
 }

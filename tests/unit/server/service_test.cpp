@@ -71,6 +71,9 @@ TEST(ServiceChallenges, BlackWithFirstMoveAndPatterns) {
     EXPECT_FALSE(f.svc->accept_challenge("alice", *c).has_value());                 // own
     EXPECT_FALSE(f.svc->new_challenge("alice", "*", 0, "P-7e", "").has_value());    // illegal
     EXPECT_FALSE(f.svc->new_challenge("alice", "<AB", 0, "P-7f", "").has_value());  // bad pattern
+    auto self = f.svc->new_challenge("alice", "ALICE", 0, "P-7f", "");              // only herself
+    ASSERT_FALSE(self.has_value());
+    EXPECT_EQ(self.error(), "the pattern ALICE names only you: nobody else could accept it");
     auto g = f.svc->accept_challenge("bob", *c);
     ASSERT_TRUE(g.has_value()) << g.error();
     EXPECT_TRUE(f.svc->challenges().empty());

@@ -155,13 +155,9 @@ void check_wal_bound(bool batched) {
 
 }  // namespace
 
-TEST(SqliteStore, TheWriteAheadLogIsBroughtBackToItsStartOnceItReachesItsBound) {
-    check_wal_bound(true);
-}
+TEST(SqliteStore, TheWriteAheadLogIsBroughtBackToItsStartOnceItReachesItsBound) { check_wal_bound(true); }
 
-TEST(SqliteStore, TheWriteAheadLogIsBroughtBackWithoutBatchesToo) {
-    check_wal_bound(false);
-}
+TEST(SqliteStore, TheWriteAheadLogIsBroughtBackWithoutBatchesToo) { check_wal_bound(false); }
 
 // The log file stays, at its size, when the store is closed: the next run's frames overwrite
 // blocks the file has (a sync then commits no new size to the file system's journal). Closing

@@ -145,6 +145,14 @@ TEST(TextLoopback, ChallengesUndoMessagesAndOtherPeoplesGames) {
     EXPECT_TRUE(has(q, "Bx2b+")) << q;
     EXPECT_TRUE(has(alice->cmd("p", "<p,o,n,y> "), ":+B:"));
     EXPECT_TRUE(has(alice->cmd("n"), "Move not made."));
+    // The Western marks answer the question too: + promotes, = does not.
+    EXPECT_TRUE(has(alice->cmd("PLAY Bx2b", "(y/n) "), "Promote?"));
+    EXPECT_TRUE(has(alice->cmd("+", "<p,o,n,y> "), "Bx2b+"));
+    EXPECT_TRUE(has(alice->cmd("n"), "Move not made."));
+    EXPECT_TRUE(has(alice->cmd("PLAY Bx2b", "(y/n) "), "Promote?"));
+    q = alice->cmd("=", "<p,o,n,y> ");
+    EXPECT_TRUE(has(q, "Bx2b") && !has(q, "Bx2b+")) << q;
+    EXPECT_TRUE(has(alice->cmd("n"), "Move not made."));
 
     // SAY, TELL with `.`, SHOUT, and TELL to somebody offline left as a message.
     EXPECT_TRUE(has(alice->cmd("SAY You will be mated in 5 moves!"), "Told bob"));
@@ -292,6 +300,10 @@ TEST(TextLoopback, NewWithAForcedHandicapAsTheHelpFileWritesIt) {
     std::string posted = alice->cmd("NEW BART.BEGINNER WHANDICAP:L@1a");
     EXPECT_TRUE(has(posted, "Challenge 1 added: you play White, open to BART.BEGINNER")) << posted;
     EXPECT_TRUE(has(alice->cmd("NEW !NILKKI.NUISANCE R-3h Not for the jerks!"), "Challenge 2 added"));
+    // USER with several patterns lists the players of each; a pattern of only oneself is refused.
+    std::string users = alice->cmd("USER alice bart.*");
+    EXPECT_TRUE(has(users, "alice ") && has(users, "bart.beginner")) << users;
+    EXPECT_TRUE(has(alice->cmd("NEW alice P-7f"), "Error: the pattern alice names only you")) << users;
     std::string listed = bart->cmd("NEW");
     EXPECT_TRUE(has(listed, "WHANDICAP:L@1a ")) << listed;  // long columns stay apart
     EXPECT_TRUE(has(listed, "!NILKKI.NUISANCE Not for the jerks!")) << listed;
