@@ -418,12 +418,27 @@ void TextShell::after_login(const UserRow& u) {
         for (auto& m : msgs)
             line("  From " + m.from + " (" + time_text(m.at) + "): " + m.text);
     }
-    int mine = 0;
-    for (auto* g : svc_.games_of(user_))
-        if (g->active() && g->color_of(user_) == g->to_move())
+    // The current game is one of the player's open games, the first where it is their turn, as
+    // a player coming back expects (not loaded yet: BOARD shows it, and loads it for PLAY).
+    int mine = 0, open = 0;
+    std::int64_t first_open = 0, first_turn = 0;
+    for (auto* g : svc_.games_of(user_)) {
+        if (!g->active())
+            continue;
+        ++open;
+        first_open = first_open ? first_open : g->row.id;
+        if (g->color_of(user_) == g->to_move()) {
             ++mine;
+            first_turn = first_turn ? first_turn : g->row.id;
+        }
+    }
     if (mine)
         line("It is your turn in " + std::to_string(mine) + " game" + (mine > 1 ? "s" : "") + " (STAT lists them).");
+    if (open) {
+        current_ = first_turn ? first_turn : first_open;
+        loaded_ = false;
+        line("Current game: " + std::to_string(current_) + " (BOARD shows it).");
+    }
 }
 
 void TextShell::cmd_login(const Args& a) {

@@ -205,6 +205,8 @@ TEST(TextLoopback, CorrespondenceGamePlayedToMateAcrossARestart) {
     srv.restart();  // same SQLite file
     alice = login(srv, "alice", false);
     bob = login(srv, "bob", false);
+    // Back after the restart, the open game is the current one: BOARD alone shows it.
+    EXPECT_TRUE(has(alice->cmd("B"), "White (alice) to move"));
     EXPECT_TRUE(has(alice->cmd("B 1"), "White (alice) to move"));
     EXPECT_TRUE(has(bob->cmd("B 1"), "3 moves"));
     EXPECT_TRUE(has(play(*alice, "G-7b"), "you played G-7b"));
