@@ -374,7 +374,10 @@ void TextShell::deliver(const Event& e) {
         out.push_back(g + ": " + e.from + " played " + e.western + ".");
         for (auto& n : e.notices)
             out.push_back(notice(n));
-        if (e.game_id == current_ && loaded_ && service::name_key(e.from) != service::name_key(user_))
+        // The notice shows the move: the player it reaches has seen it, whether or not the game
+        // is loaded. Only UNDO asks, and only in correspondence games, so a real-time game's
+        // relay costs no write for it; watchers have nothing to mark.
+        if (const LiveGame* lg = svc_.game(e.game_id); lg && !lg->row.tc.realtime())
             svc_.mark_seen(user_, e.game_id);
         break;
     }

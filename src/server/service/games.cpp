@@ -586,6 +586,9 @@ Reply<void> Service::undo_once(std::string_view user, std::int64_t game_id, bool
     int n = int(g.row.moves.size());
     const MoveRow& last = g.row.moves.back();
     core::Color mover = g.movers.back();
+    // The first reason that holds whoever has seen what.
+    if (last.forced)
+        return fail("the first move forced with NEW cannot be undone");
     if (!opponents) {
         if (mover != *c)
             return fail("the last move is your opponent's (UNDO -o undoes it)");
@@ -597,8 +600,6 @@ Reply<void> Service::undo_once(std::string_view user, std::int64_t game_id, bool
         if (g.row.seen[*c] < n)
             return fail("you have not seen that move yet (load the game with BOARD)");
     }
-    if (last.forced)
-        return fail("the first move forced with NEW cannot be undone");
     if (last.locked)
         return fail("that move was played again after an undo: it cannot be undone any more");
     if (g.finished() && (!end_caused_by_move(reason_from_name(g.row.reason)) || g.row.rated_applied))
@@ -607,8 +608,11 @@ Reply<void> Service::undo_once(std::string_view user, std::int64_t game_id, bool
     MoveRow removed = last;
     GameRow saved = g.row;
     g.row.moves.pop_back();
-    g.row.undone_ply = n - 1;
-    g.row.undone_text = removed.text;
+    // Only a move the opponent took back (UNDO -o) is locked when its mover plays it again
+    // (003: "although your opponent undid it, ... just play the same move again"); a mover who
+    // takes back his own unseen move and plays it again may still take it back.
+    g.row.undone_ply = opponents ? n - 1 : -1;
+    g.row.undone_text = opponents ? removed.text : std::string();
     g.row.status = GameStatus::Active;
     g.row.winner.clear();
     g.row.reason.clear();

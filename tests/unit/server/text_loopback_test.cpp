@@ -127,17 +127,22 @@ TEST(TextLoopback, ChallengesUndoMessagesAndOtherPeoplesGames) {
     EXPECT_TRUE(has(carol->cmd("PLAY P-3d"), "Error: game 1 is not yours"));
     EXPECT_TRUE(has(carol->cmd("U -o"), "Error: game 1 is not yours"));
 
-    // The forced first move cannot be undone; bob's own unseen move can.
+    // The forced first move cannot be undone, whoever has seen it.
     EXPECT_TRUE(has(bob->cmd("U -o"), "Error: the first move forced with NEW cannot be undone"));
+    alice->cmd("B 1");  // the current game
+    EXPECT_TRUE(has(alice->cmd("U"), "Error: the first move forced with NEW cannot be undone"));
+    // A move whose notice reached the opponent has been seen, even with the game not loaded.
     EXPECT_TRUE(has(play(*bob, "P-3d"), "you played P-3d"));
     EXPECT_TRUE(has(alice->read_until("hisha> "), "bob played P-3d"));  // alice's game is not loaded
-    EXPECT_TRUE(has(bob->cmd("U"), "the last move was taken back"));
-    EXPECT_TRUE(has(alice->read_until("took back"), "bob"));
+    EXPECT_TRUE(has(bob->cmd("U"), "Error: your opponent has already seen your move"));
+    // alice takes it back for him; played again, it is locked against any undo.
+    EXPECT_TRUE(has(alice->cmd("U -o"), "the last move was taken back"));
+    EXPECT_TRUE(has(bob->read_until("took back"), "alice"));
     EXPECT_TRUE(has(play(*bob, "P-3d"), "you played P-3d"));
     alice->read_until("bob played P-3d");
     alice->drain();
+    EXPECT_TRUE(has(alice->cmd("U -o"), "Error: that move was played again after an undo"));
     EXPECT_TRUE(has(alice->cmd("B 1"), "Black (alice) to move."));
-    EXPECT_TRUE(has(bob->cmd("U"), "Error: your opponent has already seen your move"));
     EXPECT_TRUE(has(alice->cmd("PLAY K-5e"), "Error:"));
     std::string q = alice->cmd("PLAY Bx2b", "(y/n) ");
     EXPECT_TRUE(has(q, "Promote?")) << q;
@@ -289,6 +294,25 @@ TEST(TextLoopback, KanjiBoardsInEachEncodingAndPieceNameStyles) {
     EXPECT_TRUE(has(seen, "White's " + king_long_sjis + " is checked by 5b.")) << seen;
     alice->drain();
     EXPECT_TRUE(has(alice->cmd("SET PSTYLE 9"), "Error:"));
+}
+
+// UNDO of one's own move the opponent has not seen (offline), played again and taken back
+// again: only a move the opponent undid is locked once replayed.
+TEST(TextLoopback, AnUnseenMoveMayBeTakenBackAgainAfterBeingReplayed) {
+    ServerProcess srv(temp_db("text_undo_unseen"));
+    auto alice = login(srv, "alice");
+    auto bob = login(srv, "bob");
+    start_game_as_white(*alice, *bob, "bob");  // bob is Black
+    alice->send_line("QUIT");
+    alice->read_until("Bye.");
+    EXPECT_TRUE(has(play(*bob, "P-7f"), "you played P-7f"));
+    EXPECT_TRUE(has(bob->cmd("U"), "the last move was taken back"));
+    EXPECT_TRUE(has(play(*bob, "P-7f"), "you played P-7f"));
+    EXPECT_TRUE(has(bob->cmd("U"), "the last move was taken back"));
+    EXPECT_TRUE(has(play(*bob, "P-2f"), "you played P-2f"));
+    alice = login(srv, "alice", false);
+    EXPECT_TRUE(has(alice->cmd("B"), "White (alice) to move"));
+    EXPECT_TRUE(has(bob->cmd("U"), "Error: your opponent has already seen your move"));
 }
 
 // The help file's examples of NEW with a forced first move: White's challenge whose first
