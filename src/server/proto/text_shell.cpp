@@ -241,6 +241,15 @@ void TextShell::dispatch(std::string_view text) {
     error("unknown command '" + args[0] + "' (HELP COMMAND-LIST lists the commands)");
 }
 
+// A line that answers no question ends it, as the answer `message` tells, and runs as the
+// command it is: a player who types BOARD at a prompt wants the board, not the prompt again.
+void TextShell::leave_prompt(const std::string& message, std::string_view text) {
+    mode_ = Mode::Command;
+    if (!message.empty())
+        line(message);
+    dispatch(text);
+}
+
 void TextShell::answer(std::string_view text) {
     std::string a = upper(text);
     while (!a.empty() && a.back() == ' ' && a.size() > 1)
@@ -266,7 +275,7 @@ void TextShell::answer(std::string_view text) {
             mode_ = Mode::Command;
             return line("Move not made.");
         }
-        return line("Answer p, o, n or y.");
+        return leave_prompt("Move not made.", text);
     case Mode::Promote: {
         // y/n, or the promotion marks of the Western notation: + promotes, = does not.
         if (a == "+")
@@ -274,7 +283,7 @@ void TextShell::answer(std::string_view text) {
         else if (a == "=")
             a = "N";
         if (a != "Y" && a != "N" && a != "YES" && a != "NO")
-            return line("Answer y (or +) to promote, n (or =) not to.");
+            return leave_prompt("Move not made.", text);
         const LiveGame* g = svc_.game(current_);
         mode_ = Mode::Command;
         if (!g)
@@ -290,14 +299,16 @@ void TextShell::answer(std::string_view text) {
     case Mode::ConfirmResign:
         mode_ = Mode::Command;
         if (a != "YES")
-            return line("Resignation not made.");
+            return a == "NO" || a == "N" || a == "Y" || a.empty() ? line("Resignation not made.")
+                                                                  : leave_prompt("Resignation not made.", text);
         if (auto r = svc_.resign(user_, current_); !r)
             return error(r.error());
         return line("You resigned game " + std::to_string(current_) + ".");
     case Mode::LeaveMessage: {
         mode_ = Mode::Command;
         if (a != "YES" && a != "Y")
-            return line("Message not left.");
+            return a == "NO" || a == "N" || a.empty() ? line("Message not left.")
+                                                      : leave_prompt("Message not left.", text);
         auto r = pending_gid_ ? svc_.say(user_, pending_gid_, pending_text_, true)
                               : svc_.tell(user_, pending_to_, pending_text_, true);
         if (!r)
@@ -331,7 +342,9 @@ void TextShell::answer(std::string_view text) {
             for (int i = 0; i < page_lines && pager_pos_ < pager_.size(); ++i)
                 line(pager_[pager_pos_++]);
         } else {
-            return line("Answer p, o, y, <space>, <enter>, q or n.");
+            pager_.clear();
+            pager_done_ = {};
+            return leave_prompt("", text);
         }
         if (pager_pos_ >= pager_.size()) {
             mode_ = Mode::Command;
@@ -346,7 +359,11 @@ void TextShell::answer(std::string_view text) {
 }
 
 void TextShell::page(std::vector<std::string> lines, std::function<void()> done) {
+    // A screenful, or all of it when no more than one line would be left for the next one (a
+    // More prompt for a single last line hides it for nothing).
     std::size_t first = std::min<std::size_t>(lines.size(), std::size_t(page_lines));
+    if (lines.size() <= first + 1)
+        first = lines.size();
     for (std::size_t i = 0; i < first; ++i)
         line(lines[i]);
     if (first >= lines.size()) {
@@ -846,8 +863,10 @@ void TextShell::cmd_help(const Args& a) {
         ++i;
     }
     std::string topic = rest_of(raw_line_, i);
-    if (topic.empty())
+    if (topic.empty()) {
         topic = "COMMAND-LIST";
+        nonstop = true;  // the list of commands is wanted whole, as a reference beside the prompt
+    }
     std::string up = upper(topic);
     for (auto& c : COMMANDS)  // abbreviations name their command's topic
         for (auto& alias : split(c.aliases))

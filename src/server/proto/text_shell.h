@@ -70,9 +70,10 @@ private:
 
     // --- helpers
     void dispatch(std::string_view line);
-    void answer(std::string_view line);  // a reply in one of the prompt modes
-    void send(std::string_view text);    // as is
-    void line(std::string_view text);    // plus CR LF
+    void answer(std::string_view line);                                    // a reply in one of the prompt modes
+    void leave_prompt(const std::string& message, std::string_view line);  // not a reply: a command
+    void send(std::string_view text);                                      // as is
+    void line(std::string_view text);                                      // plus CR LF
     void error(std::string_view text);
     void prompt();
     void page(std::vector<std::string> lines, std::function<void()> done = {});

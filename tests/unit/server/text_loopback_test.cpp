@@ -82,6 +82,14 @@ TEST(TextLoopback, HelpPatternsAndTheMorePrompt) {
     EXPECT_TRUE(has(c.cmd("y", "(p,o,y/<space>,<enter>,q/n) "), "-- More --"));
     EXPECT_TRUE(has(c.cmd("q"), "hisha> "));
     EXPECT_TRUE(has(c.cmd("HELP -n NOSUCHTOPIC"), "Error: no help"));
+    // The command list fits one screen with its last line (no More prompt to hide just that).
+    std::string list = c.cmd("HELP");
+    EXPECT_TRUE(has(list, "QUIT, EXIT or BYE") && !has(list, "-- More --")) << list;
+    // A line that answers no prompt ends it and runs as a command.
+    EXPECT_TRUE(has(c.cmd("HELP RULES", "(p,o,y/<space>,<enter>,q/n) "), "-- More --"));
+    std::string ran = c.cmd("WHO");
+    EXPECT_TRUE(has(ran, "alice") || has(ran, "Name")) << ran;
+    EXPECT_FALSE(has(ran, "Answer p, o")) << ran;
     EXPECT_TRUE(has(c.cmd("HELP -n *"), "COMMAND-LIST"));
 }
 
@@ -157,7 +165,12 @@ TEST(TextLoopback, ChallengesUndoMessagesAndOtherPeoplesGames) {
     EXPECT_TRUE(has(alice->cmd("PLAY Bx2b", "(y/n) "), "Promote?"));
     q = alice->cmd("=", "<p,o,n,y> ");
     EXPECT_TRUE(has(q, "Bx2b") && !has(q, "Bx2b+")) << q;
-    EXPECT_TRUE(has(alice->cmd("n"), "Move not made."));
+    // A command typed at the question ends it (the move is not made) and runs.
+    q = alice->cmd("B 1");
+    EXPECT_TRUE(has(q, "Move not made.") && has(q, "Black (alice) to move.")) << q;
+    EXPECT_TRUE(has(alice->cmd("PLAY Bx2b", "(y/n) "), "Promote?"));
+    q = alice->cmd("WHO");
+    EXPECT_TRUE(has(q, "Move not made.") && has(q, "carol")) << q;
 
     // SAY, TELL with `.`, SHOUT, and TELL to somebody offline left as a message.
     EXPECT_TRUE(has(alice->cmd("SAY You will be mated in 5 moves!"), "Told bob"));
