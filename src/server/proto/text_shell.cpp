@@ -41,7 +41,8 @@ const TextShell::Command COMMANDS[] = {
     {"GAMES", "G", true, &TextShell::cmd_games, "GAMES"},
     {"STAT", "S", true, &TextShell::cmd_stat, "STAT"},
     {"NEW", "N", true, &TextShell::cmd_new,
-     "NEW | NEW <num> | NEW <pattern> <move> [comment] | NEW [pattern] W[move] [comment]"},
+     "NEW | NEW <num> | NEW <pattern> <move> [TIME <control>] [comment] | NEW [pattern] W[move] [TIME <control>] "
+     "[comment]"},
     {"REMOVE", "", true, &TextShell::cmd_remove, "REMOVE <challenge number>"},
     {"PLAY", "", true, &TextShell::cmd_play, "PLAY <move-notation>"},
     {"HANDICAP", "", true, &TextShell::cmd_handicap, "HANDICAP piece1[,piece2,...]"},
@@ -77,6 +78,39 @@ std::string result_text(core::Winner w, core::EndReason r) {
     else
         s = "No result";
     return s + " by " + core::describe(r);
+}
+
+// A time control as NEW's TIME takes it: "10+30" (minutes, then seconds of byoyomi), or the
+// server's own forms ("600-10", "600-10F", "300-0", "corr-3d").
+std::optional<service::TimeControl> text_time_control(std::string_view text) {
+    if (auto plus = text.find('+'); plus != std::string_view::npos) {
+        auto minutes = to_int(text.substr(0, plus));
+        auto seconds = to_int(text.substr(plus + 1));
+        if (!minutes || !seconds || *minutes < 0 || *seconds < 0 || *minutes > 600 || *seconds > 3600
+            || *minutes + *seconds == 0)
+            return std::nullopt;
+        return service::parse_time_control(std::to_string(*minutes * 60) + "-" + std::to_string(*seconds));
+    }
+    return service::parse_time_control(text);
+}
+
+std::string clock_text(service::Millis ms) {
+    ms = std::max<service::Millis>(ms, 0);
+    long s = long(ms / 1000);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+    return buf;
+}
+
+// "Clocks: Black 9:41, White 10:00 (White to move)": main time left, the mover's running.
+std::string clocks_line(const LiveGame& g, service::Millis now) {
+    service::Millis left[2] = {g.row.remaining[0], g.row.remaining[1]};
+    if (g.active())
+        left[g.to_move()] -= now - g.row.turn_started;
+    std::string s = "Clocks: Black " + clock_text(left[0]) + ", White " + clock_text(left[1]);
+    if (g.row.tc.kind == service::TimeKind::Byoyomi)
+        s += " (then " + std::to_string(g.row.tc.byoyomi_ms / 1000) + " s a move)";
+    return s + ".";
 }
 
 std::string game_result_text(const LiveGame& g) {
@@ -293,6 +327,8 @@ void TextShell::answer(std::string_view text) {
             m = g->game.position().make_move(m.from(), m.to(), true);
         pending_move_ = core::to_usi(m);
         pending_display_ = notation::write_western(g->game.position(), m);
+        if (g->row.tc.realtime())
+            return do_play(pending_move_);
         mode_ = Mode::ConfirmPlay;
         return;
     }
@@ -549,6 +585,8 @@ void TextShell::show_board(std::int64_t gid, bool other_view) {
     std::string head = "Game " + std::to_string(gid) + ": " + g->row.black + " (Black) vs " + g->row.white
                      + " (White), " + g->row.tc.describe() + ", " + std::to_string(g->row.moves.size()) + " moves";
     line(head);
+    if (g->row.tc.realtime())
+        line(clocks_line(*g, svc_.now()));
     send(board_text(g->game.position(), white));
     if (g->finished()) {
         line("Game over: " + game_result_text(*g) + ".");
@@ -675,7 +713,7 @@ void TextShell::cmd_new(const Args& a) {
         auto list = svc_.challenges_for(user_);
         if (list.empty())
             return line("No new games. Open one with NEW <pattern> <move> or NEW W.");
-        line(" Num  Challenger        Plays  First move      For          Comment");
+        line(" Num  Challenger        Plays  First move      For          Time      Comment");
         core::Position start;
         for (auto* c : list) {
             std::string fm = c->first_move;
@@ -686,7 +724,7 @@ void TextShell::cmd_new(const Args& a) {
             char num[16];
             std::snprintf(num, sizeof num, "%4lld", static_cast<long long>(c->id));
             line(std::string(num) + "  " + pad(c->challenger, 18) + pad(color_word(core::Color(c->challenger_color)), 7)
-                 + pad(fm, 16) + pad(c->pattern, 13) + c->comment);
+                 + pad(fm, 16) + pad(c->pattern, 13) + pad(c->tc.describe(), 10) + c->comment);
         }
         return;
     }
@@ -729,12 +767,20 @@ void TextShell::cmd_new(const Args& a) {
     // `W HANDICAP:L@1a` would make the forced move a comment: say how to write it instead.
     if (color == 1 && first.empty() && a.size() > comment_from && looks_move(a[comment_from]))
         return error("write Black's forced first move right after W, without a space: W" + a[comment_from]);
+    // TIME <control> before the comment: a real-time game (or another correspondence pace).
+    std::optional<service::TimeControl> tc;
+    if (a.size() > comment_from && upper(a[comment_from]) == "TIME") {
+        if (a.size() == comment_from + 1 || !(tc = text_time_control(a[comment_from + 1])))
+            return error("usage: NEW ... TIME <minutes>+<seconds> | <seconds>-<byoyomi> | <seconds>-<increment>F | "
+                         "corr-<days>d (HELP NEW)");
+        comment_from += 2;
+    }
     comment = rest_of(raw_line_, comment_from);
-    auto id = svc_.new_challenge(user_, pattern, color, first, comment);
+    auto id = svc_.new_challenge(user_, pattern, color, first, comment, tc);
     if (!id)
         return error(id.error());
     line("Challenge " + std::to_string(*id) + " added: you play " + color_word(core::Color(color)) + ", open to "
-         + pattern + ".");
+         + pattern + (tc ? ", " + tc->describe() : "") + ".");
 }
 
 void TextShell::cmd_remove(const Args& a) {
@@ -794,6 +840,9 @@ void TextShell::cmd_play(const Args& a) {
     }
     pending_move_ = core::to_usi(*m);
     pending_display_ = notation::write_western(g->game.position(), *m);
+    // On a clock the move is played at once: a confirmation would spend the player's time.
+    if (g->row.tc.realtime())
+        return do_play(pending_move_);
     mode_ = Mode::ConfirmPlay;
 }
 

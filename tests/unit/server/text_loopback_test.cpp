@@ -3,6 +3,8 @@
 // correspondence game played to mate across a server restart.
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "server_process.h"
 #include "test_util.h"
 
@@ -328,6 +330,34 @@ TEST(TextLoopback, AnUnseenMoveMayBeTakenBackAgainAfterBeingReplayed) {
     EXPECT_TRUE(has(bob->cmd("U"), "Error: your opponent has already seen your move"));
 }
 
+// A real-time game from the text protocol: NEW ... TIME, clocks in BOARD and GAMES, moves
+// played without the confirmation question (it would spend the mover's clock).
+TEST(TextLoopback, RealTimeGameFromTheTextProtocol) {
+    ServerProcess srv(temp_db("text_realtime"));
+    auto alice = login(srv, "alice");
+    auto bob = login(srv, "bob");
+    EXPECT_TRUE(has(alice->cmd("NEW bob P-7f TIME nonsense"), "Error: usage: NEW ... TIME"));
+    std::string posted = alice->cmd("NEW bob P-7f TIME 10+30 a quick one");
+    EXPECT_TRUE(has(posted, "Challenge 1 added: you play Black, open to bob, 600-30.")) << posted;
+    std::string listed = bob->cmd("NEW");
+    EXPECT_TRUE(has(listed, "600-30") && has(listed, "a quick one")) << listed;
+    std::string accepted = bob->cmd("N 1");
+    EXPECT_TRUE(has(accepted, "Clocks: Black ") && has(accepted, "(then 30 s a move)")) << accepted;
+    alice->read_until("accepted challenge 1");
+    alice->drain();
+    std::string played = bob->cmd("PLAY P-3d");  // no <p,o,n,y> question on a clock
+    EXPECT_TRUE(has(played, "you played P-3d")) << played;
+    EXPECT_FALSE(has(played, "<p,o,n,y>")) << played;
+    EXPECT_TRUE(has(alice->read_until("bob played P-3d"), "Game 1"));
+    alice->drain();
+    std::string board = alice->cmd("B 1");
+    EXPECT_TRUE(std::regex_search(board, std::regex("Clocks: Black [0-9]+:[0-5][0-9], White [0-9]+:[0-5][0-9]")))
+        << board;
+    EXPECT_TRUE(has(alice->cmd("GAMES"), "600-30"));
+    EXPECT_TRUE(has(alice->cmd("U -o"), "Error: UNDO is for correspondence games"));
+    EXPECT_TRUE(has(alice->cmd("HELP -n NEW"), "NEW * P-7f TIME 10+30"));
+}
+
 // The help file's examples of NEW with a forced first move: White's challenge whose first
 // (Black's) move is the handicap, written W<move> without a space.
 TEST(TextLoopback, NewWithAForcedHandicapAsTheHelpFileWritesIt) {
@@ -345,7 +375,7 @@ TEST(TextLoopback, NewWithAForcedHandicapAsTheHelpFileWritesIt) {
     EXPECT_TRUE(has(alice->cmd("NEW alice P-7f"), "Error: the pattern alice names only you")) << users;
     std::string listed = bart->cmd("NEW");
     EXPECT_TRUE(has(listed, "WHANDICAP:L@1a ")) << listed;  // long columns stay apart
-    EXPECT_TRUE(has(listed, "!NILKKI.NUISANCE Not for the jerks!")) << listed;
+    EXPECT_TRUE(has(listed, "!NILKKI.NUISANCE corr-7d")) << listed;
     std::string accepted = bart->cmd("N 1");
     EXPECT_TRUE(has(accepted, "game 1")) << accepted;
     // The forced move was played for bart on accepting: White's left lance (1a) is gone.
