@@ -41,6 +41,7 @@ std::vector<GameTask> schedule(const MatchConfig& config) {
             t.black = swapped ? pairs[std::size_t(p)].second : pairs[std::size_t(p)].first;
             t.white = swapped ? pairs[std::size_t(p)].first : pairs[std::size_t(p)].second;
             t.opening = openings > 0 ? (g / 2) % openings : -1;
+            t.round = g;
             tasks.push_back(t);
         }
     return tasks;
@@ -49,7 +50,7 @@ std::vector<GameTask> schedule(const MatchConfig& config) {
 Match::Match(MatchConfig config, std::ostream& out) : config_(std::move(config)), out_(out) {
     tasks_ = schedule(config_);
     for (auto [a, b] : pairings(int(config_.engines.size()), config_.tournament))
-        result_.pairs.push_back(PairResult{a, b, {}, 0, {}});
+        result_.pairs.push_back(PairResult{a, b, {}, {}, {}, 0, {}});
 }
 
 core::Result<void, std::string> Match::check() {
@@ -185,12 +186,24 @@ void Match::record(const GameTask& task, GameOutcome& outcome) {
     case core::Winner::Black: ++(first_black ? p.score.wins : p.score.losses); break;
     case core::Winner::White: ++(first_black ? p.score.losses : p.score.wins); break;
     }
+    // A pair of games (one opening, each colour once) counts once both are in; a pair with an
+    // aborted game never does (-1 marks it).
+    int half = outcome.winner == core::Winner::None                   ? -1
+             : outcome.winner == core::Winner::Draw                   ? 1
+             : (outcome.winner == core::Winner::Black) == first_black ? 2
+                                                                      : 0;
+    auto [it, first_of_pair] = p.half_points.emplace(task.round / 2, half);
+    if (!first_of_pair) {
+        if (it->second >= 0 && half >= 0)
+            ++p.pairs.n[it->second + half];
+        p.half_points.erase(it);
+    }
     ++p.endings[ending_name(outcome)];
     GameSummary g{task, outcome.result_text(), outcome.detail, outcome.plies, outcome.failure, {}};
     g.file = write_files(task, outcome);
     result_.games.push_back(std::move(g));
     if (config_.sprt && task.pair == 0) {
-        result_.sprt = sprt(p.score, *config_.sprt);
+        result_.sprt = sprt(p.pairs, *config_.sprt);
         if (result_.sprt->decision != SprtStatus::Decision::Continue)
             result_.stopped_early = true;
     }
@@ -237,6 +250,12 @@ std::string format_results(const MatchResult& result, const MatchConfig& config)
           << pad(percent(likelihood_of_superiority(p.score)), 7, true) << "\n";
     }
     for (const auto& p : result.pairs) {
+        EloEstimate e = estimate_elo(p.pairs);
+        s << label(p) << " game pairs " << p.pairs.to_string() << " (pair scores 0, 1/4, 1/2, 3/4, 1): Elo "
+          << format_elo(e.elo) << " [" << format_elo(e.lower) << ", " << format_elo(e.upper) << "] over "
+          << p.pairs.pairs() << " pairs\n";
+    }
+    for (const auto& p : result.pairs) {
         s << label(p) << " endings:";
         const char* sep = " ";
         for (const auto& [name, n] : p.endings) {
@@ -251,6 +270,28 @@ std::string format_results(const MatchResult& result, const MatchConfig& config)
         s << sprt_text(*result.sprt, *config.sprt);
     if (result.stopped_early)
         s << "The match stopped early (" << result.games.size() << " games played).\n";
+    if (!result.pairs.empty()) {
+        const PairResult& p = result.pairs[0];
+        EloEstimate e = estimate_elo(p.pairs);
+        char buf[512];
+        std::snprintf(buf, sizeof buf,
+                      "summary: games=%d wins=%d losses=%d draws=%d aborted=%d penta=%d,%d,%d,%d,%d elo=%.1f "
+                      "elo_lower=%.1f elo_upper=%.1f",
+                      p.score.games(), p.score.wins, p.score.losses, p.score.draws, p.aborted, p.pairs.n[0],
+                      p.pairs.n[1], p.pairs.n[2], p.pairs.n[3], p.pairs.n[4], e.elo + 0.0, e.lower + 0.0,
+                      e.upper + 0.0);  // + 0.0: no "-0.0"
+        s << buf;
+        if (result.sprt && config.sprt) {
+            const SprtStatus& st = *result.sprt;
+            std::snprintf(buf, sizeof buf, " llr=%.3f llr_lower=%.3f llr_upper=%.3f verdict=%s", st.llr, st.lower,
+                          st.upper,
+                          st.decision == SprtStatus::Decision::AcceptH1   ? "H1"
+                          : st.decision == SprtStatus::Decision::AcceptH0 ? "H0"
+                                                                          : "none");
+            s << buf;
+        }
+        s << "\n";
+    }
     return s.str();
 }
 

@@ -37,7 +37,7 @@ struct MatchConfig {
     std::vector<Opening> openings;   // empty: the even start
     std::string out_dir;             // empty: no game files
     GameSettings settings;           // margins, adjudication, rules (tc is set per game)
-    std::optional<SprtParams> sprt;  // for the first pair
+    std::optional<SprtParams> sprt;  // for the first pair, pentanomial (over game pairs)
     Tournament tournament = Tournament::Auto;
     bool verbose = true;             // a line per game
 };
@@ -48,11 +48,14 @@ struct GameTask {
     int pair = 0;
     int black = 0, white = 0;  // engine indices
     int opening = -1;          // index into the openings (-1: even start)
+    int round = 0;             // g, the pair's game number from 0: games 2k and 2k+1 are a pair
 };
 
 struct PairResult {
     int first = 0, second = 0;  // engine indices; the score is the first's
     Score score;
+    Pentanomial pairs;               // over finished game pairs (one opening, both colours)
+    std::map<int, int> half_points;  // pair k -> half points of the first in its finished game
     int aborted = 0;
     std::map<std::string, int> endings;  // "checkmate" -> 12 ...
 };
@@ -105,7 +108,8 @@ private:
 };
 
 /// The final table: one row per pair (games, W, L, D, score, Elo with 95% interval, LOS),
-/// the endings, aborted games, and the SPRT verdict.
+/// the pentanomial counts and the Elo they give, the endings, aborted games, the SPRT verdict,
+/// and a last line `summary: key=value ...` of the first pair for scripts.
 std::string format_results(const MatchResult& result, const MatchConfig& config);
 
 }  // namespace hisha::match

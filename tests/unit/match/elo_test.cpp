@@ -76,6 +76,61 @@ TEST(Sprt, Decisions) {
     EXPECT_EQ(sprt(Score{0, 0, 10}, p).llr, 0);
 }
 
+// The pentanomial figures below were computed independently (in Python): the
+// constrained maximum-likelihood distributions by golden-section minimisation of the convex
+// dual -sum w_i log(1 + l d_i), not by the bisection on its derivative that elo.cpp uses.
+TEST(Pentanomial, RatioAndInterval) {
+    Pentanomial p{{10, 40, 100, 60, 20}};
+    EXPECT_EQ(p.pairs(), 230);
+    // (40 * 1 + 100 * 2 + 60 * 3 + 20 * 4) / 4 / 230 = 500 / 920
+    EXPECT_NEAR(p.ratio(), 500.0 / 920, 1e-12);
+    EloEstimate e = estimate_elo(p);
+    EXPECT_NEAR(e.elo, 30.288286, 1e-5);
+    EXPECT_NEAR(e.lower, 8.606341, 1e-5);
+    EXPECT_NEAR(e.upper, 52.208446, 1e-5);
+    EloEstimate bad = estimate_elo(Pentanomial{{30, 20, 10, 5, 1}});
+    EXPECT_NEAR(bad.elo, -216.360740, 1e-5);
+    EXPECT_NEAR(bad.lower, -285.301949, 1e-5);
+    EXPECT_NEAR(bad.upper, -159.936729, 1e-5);
+    EXPECT_EQ(p.to_string(), "[10, 40, 100, 60, 20]");
+    EXPECT_EQ(Pentanomial{}.ratio(), 0.5);
+}
+
+TEST(Pentanomial, MaximumLikelihoodWithAGivenMean) {
+    const double w[5] = {0.1, 0.2, 0.3, 0.25, 0.15}, values[5] = {0, 0.25, 0.5, 0.75, 1};
+    double q[5];
+    mle_with_mean(w, values, 5, 0.6, q);
+    const double expected[5] = {0.07, 0.16, 0.28, 0.28, 0.21};
+    double sum = 0, mean = 0;
+    for (int i = 0; i < 5; ++i) {
+        EXPECT_NEAR(q[i], expected[i], 1e-7) << i;
+        sum += q[i];
+        mean += q[i] * values[i];
+    }
+    EXPECT_NEAR(sum, 1, 1e-12);
+    EXPECT_NEAR(mean, 0.6, 1e-9);
+}
+
+TEST(Pentanomial, Sprt) {
+    SprtParams p{0, 5, 0.05, 0.05};
+    SprtStatus st = sprt(Pentanomial{{10, 40, 100, 60, 20}}, p);
+    EXPECT_NEAR(st.llr, 1.103915, 1e-5);
+    EXPECT_NEAR(st.lower, -2.944439, 1e-6);
+    EXPECT_EQ(st.decision, SprtStatus::Decision::Continue);
+    EXPECT_NEAR(sprt(Pentanomial{{10, 40, 100, 60, 20}}, SprtParams{0, 10, 0.05, 0.05}).llr, 2.016505, 1e-5);
+    EXPECT_NEAR(sprt(Pentanomial{{0, 3, 10, 5, 0}}, p).llr, 0.113086, 1e-5);  // empty cells count 1e-3
+    EXPECT_NEAR(sprt(Pentanomial{{5, 80, 190, 95, 10}}, SprtParams{-5, 5, 0.05, 0.05}).llr, 2.336808, 1e-5);
+    // Far from both hypotheses the exact ratio and the normal approximation part (-4.17).
+    EXPECT_NEAR(sprt(Pentanomial{{30, 20, 10, 5, 1}}, SprtParams{0, 10, 0.05, 0.05}).llr, -1.820930, 1e-5);
+    // Many pairs a little below elo0: H0. Near the hypotheses the exact ratio is close to the
+    // normal approximation N (s1 - s0)(2 s - s0 - s1) / (2 var) over pairs (-6.402125).
+    SprtStatus h0 = sprt(Pentanomial{{2000, 8000, 20000, 8200, 2100}}, p);
+    EXPECT_NEAR(h0.llr, -6.400008, 1e-5);
+    EXPECT_EQ(h0.decision, SprtStatus::Decision::AcceptH0);
+    EXPECT_EQ(sprt(Pentanomial{{100, 400, 1000, 600, 200}}, p).decision, SprtStatus::Decision::AcceptH1);
+    EXPECT_EQ(sprt(Pentanomial{}, p).llr, 0);
+}
+
 TEST(Elo, Format) {
     EXPECT_EQ(format_elo(34.86), "+34.9");
     EXPECT_EQ(format_elo(-12.04), "-12.0");

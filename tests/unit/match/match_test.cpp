@@ -125,6 +125,24 @@ TEST(Match, ConcurrentGames) {
     }
     EXPECT_EQ(numbers.size(), 4u);
     EXPECT_EQ(r.pairs[0].score.games(), 4);
+    // The game pairs, rebuilt from the games (which finished in any order): games 2k and 2k+1
+    // share an opening with colours swapped; the first engine's half points of the two add up.
+    int half[2] = {0, 0};
+    for (const auto& g : r.games) {
+        bool first_black = g.task.black == 0;
+        int h = g.result == "1/2-1/2" ? 1 : (g.result == "1-0") == first_black ? 2 : 0;
+        half[g.task.round / 2] += h;
+    }
+    Pentanomial expected;
+    ++expected.n[half[0]];
+    ++expected.n[half[1]];
+    const Pentanomial& got = r.pairs[0].pairs;
+    EXPECT_EQ(got.to_string(), expected.to_string());
+    EXPECT_EQ(got.pairs(), 2);
+    EXPECT_DOUBLE_EQ(got.ratio(), r.pairs[0].score.ratio());
+    std::string table = format_results(r, c);
+    EXPECT_NE(table.find("game pairs " + expected.to_string()), std::string::npos) << table;
+    EXPECT_NE(table.find("summary: games=4 "), std::string::npos) << table;
 }
 
 TEST(Match, HandicapOpeningsAndPlyLimit) {
