@@ -2,11 +2,13 @@
 // perpetual-check scoring, the entering-king declaration, resigning when mated, node limits.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <future>
 
 #include "core/movegen.h"
 #include "core/position.h"
 #include "core/rules.h"
+#include "engine/bench_signature.h"
 #include "engine/engine.h"
 #include "engine/mate1ply.h"
 #include "notation/usi.h"
@@ -181,6 +183,24 @@ TEST(Search, BenchIsDeterministic) {
     std::uint64_t b = e.bench(5, &ms);
     EXPECT_EQ(a, b);
     EXPECT_GT(a, 1000u);
+}
+
+// The bench's node count is the search's signature (engine/bench_signature.h): it changes with
+// the search and only with it. The sanitizer run (HISHA_TEST_QUICK=1) checks the shorter bench.
+TEST(Search, BenchSignatureIsTheRecordedOne) {
+    Engine e;
+    const char* quick = std::getenv("HISHA_TEST_QUICK");
+    bool short_run = quick && std::string(quick) == "1";
+    int depth = short_run ? BENCH_QUICK_DEPTH : BENCH_DEPTH;
+    std::uint64_t recorded = short_run ? BENCH_QUICK_NODES : BENCH_NODES;
+    int ms = 0;
+    std::uint64_t nodes = e.bench(depth, &ms);
+    EXPECT_EQ(nodes, recorded) << "`hisha bench " << depth << "` searched " << nodes
+                               << " nodes, the repository records " << recorded
+                               << " (src/engine/bench_signature.h). The search changed: if that is meant, "
+                               << "update the recorded counts (depths " << BENCH_DEPTH << " and " << BENCH_QUICK_DEPTH
+                               << ") in the same commit as an SPRT result of the change in bench/strength/RESULTS.md "
+                               << "(bench/strength/sprt.sh); a speed-only change must leave the count as it is.";
 }
 
 TEST(Search, InteriorMateSearchFindsAMateBelowTheRoot) {

@@ -1,0 +1,20 @@
+// The search's signature: the node count of `hisha bench` (the fixed positions searched one by
+// one to a fixed depth, one thread, 16 MB hash), the same on every run, build and machine.
+// A change of the search (what it prunes, extends, orders or evaluates) changes it; a change of
+// speed alone does not. engine_tests fails when the count differs: update these figures in the
+// same commit as the search change, together with its SPRT result in bench/strength/RESULTS.md
+// (bench/strength/sprt.sh).
+#pragma once
+
+#include <cstdint>
+
+namespace hisha::engine {
+
+/// `hisha bench` (depth 9).
+inline constexpr int BENCH_DEPTH = 9;
+inline constexpr std::uint64_t BENCH_NODES = 448117;
+/// `hisha bench 6`: the shorter check of the sanitizer run.
+inline constexpr int BENCH_QUICK_DEPTH = 6;
+inline constexpr std::uint64_t BENCH_QUICK_NODES = 70802;
+
+}  // namespace hisha::engine
