@@ -44,20 +44,18 @@ struct KingZone {
     int pressure = 0;        // enemy pieces within two squares + enemy non-pawn pieces in hand
 };
 
-KingZone king_zone(const Position& pos, Color c) {
+// `enemy_attacks`: every square an enemy piece attacks (through the board's occupancy), so
+// that a square is in it exactly when Position::is_attacked says so.
+KingZone king_zone(const Position& pos, Color c, const Bitboard& enemy_attacks) {
     KingZone z;
     Square k = pos.king_square(c);
     if (k == SQ_NONE)
         return z;
-    Bitboard occ = pos.pieces();
-    Bitboard own = pos.pieces(c);
-    KING_ATTACKS[k].for_each([&](Square s) {
-        if (pos.is_attacked(~c, s, occ)) {
-            ++z.attacked;
-            z.empty_attacked += pos.piece_on(s) == NO_PIECE;
-        } else if (!own.test(s))
-            ++z.escapes;
-    });
+    Bitboard around = KING_ATTACKS[k];
+    Bitboard attacked = around & enemy_attacks;
+    z.attacked = attacked.popcount();
+    z.empty_attacked = attacked.andnot(pos.pieces()).popcount();
+    z.escapes = around.andnot(enemy_attacks).andnot(pos.pieces(c)).popcount();
     Hand h = pos.hand(~c);
     int in_hand = 0;
     for (int pt = LANCE; pt <= GOLD; ++pt)
@@ -65,6 +63,18 @@ KingZone king_zone(const Position& pos, Color c) {
     z.pressure = std::min(15, (pos.pieces(~c) & ZONE2.bb[k]).popcount() + in_hand);
     return z;
 }
+
+// relative_index() of every (owner, piece square, king square).
+struct RelativeIndex {
+    std::uint8_t idx[COLOR_NB][SQ_NB][SQ_NB];
+    RelativeIndex() {
+        for (Color c : {BLACK, WHITE})
+            for (int s = 0; s < SQ_NB; ++s)
+                for (int k = 0; k < SQ_NB; ++k)
+                    idx[c][s][k] = std::uint8_t(relative_index(c, Square(s), Square(k)));
+    }
+};
+const RelativeIndex REL;
 
 // Index into EvalParams::mobility for a slider, or -1.
 constexpr int slider_index(PieceType pt) {
@@ -85,24 +95,29 @@ template <typename Sink>
 void accumulate(const EvalParams& p, const Position& pos, Sink& sink) {
     Square ksq[COLOR_NB] = {pos.king_square(BLACK), pos.king_square(WHITE)};
     const Bitboard occ = pos.pieces();
+    Bitboard attacks_by[COLOR_NB];  // every square each side attacks, for king_zone
     pos.pieces().for_each([&](Square s) {
         Piece pc = pos.piece_on(s);
         PieceType pt = type_of(pc);
         Color c = color_of(pc);
         int sign = c == BLACK ? 1 : -1;
         if (pt == KING) {
+            attacks_by[c] |= KING_ATTACKS[s];
             sink.add(p.king_rank[relative_rank(c, rank_of(s))], sign);  // 0 = the far rank
             return;
         }
         sink.add(p.board[pt], sign);
         if (int si = slider_index(pt); si >= 0) {
-            int reach = (slider_reach(pt, c, s, occ) & ~pos.pieces(c)).popcount();
+            Bitboard attacks = slider_reach(pt, c, s, occ);
+            attacks_by[c] |= attacks;
+            int reach = attacks.andnot(pos.pieces(c)).popcount();
             sink.add(p.mobility[si][std::min(reach, 20)], sign);
-        }
+        } else
+            attacks_by[c] |= attacks_of(pc, s, occ);
         if (ksq[c] != SQ_NONE)
-            sink.add(p.own_king[pt][relative_index(c, s, ksq[c])], sign);
+            sink.add(p.own_king[pt][REL.idx[c][s][ksq[c]]], sign);
         if (ksq[~c] != SQ_NONE)
-            sink.add(p.enemy_king[pt][relative_index(c, s, ksq[~c])], sign);
+            sink.add(p.enemy_king[pt][REL.idx[c][s][ksq[~c]]], sign);
     });
     for (Color c : {BLACK, WHITE}) {
         int sign = c == BLACK ? 1 : -1;
@@ -112,7 +127,7 @@ void accumulate(const EvalParams& p, const Position& pos, Sink& sink) {
                 sink.add(p.hand[pt][std::min(n, 18)], sign);
         if (ksq[c] == SQ_NONE)
             continue;
-        KingZone z = king_zone(pos, c);
+        KingZone z = king_zone(pos, c, attacks_by[~c]);
         sink.add(p.attacked_near_king[z.attacked], sign);
         sink.add(p.king_escape[z.escapes], sign);
         sink.add(p.king_pressure[z.pressure], sign);
