@@ -13,6 +13,7 @@
 #include "csa_command.h"
 #include "gnushogi_args.h"
 #include "match_command.h"
+#include "openings_command.h"
 #include "perft_command.h"
 #include "protocol/usi_engine.h"
 #include "tsume_command.h"
@@ -27,6 +28,7 @@ void usage() {
         "       hisha bench [DEPTH]                          fixed-depth search bench (last line nodes=N ...)\n"
         "       hisha perft DEPTH [--sfen SFEN] [--divide]   count the legal move tree\n"
         "       hisha match --engine N=CMD --engine N=CMD --tc TC [...]   engine matches (--help)\n"
+        "       hisha openings --out FILE [--count N]        balanced match openings (6-16 plies, checked by search)\n"
         "       hisha selfplay --games N --out FILE          positions with results for tuning\n"
         "       hisha tune DATA... [--emit-header PATH]      fit the evaluation to game results\n"
         "       hisha convert [--to FORMAT] IN [OUT]         convert a game record (kif ki2 csa psn western sfen usi)\n"
@@ -62,6 +64,8 @@ int main(int argc, char** argv) {
         return hisha::app::book_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "match") == 0)
         return hisha::app::match_command(argc - 2, argv + 2);
+    if (argc >= 2 && std::strcmp(argv[1], "openings") == 0)
+        return hisha::app::openings_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "usi") == 0) {
         hisha::protocol::UsiEngine usi(std::cin, std::cout);
         return usi.run();
