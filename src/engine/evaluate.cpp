@@ -81,7 +81,7 @@ constexpr int slider_index(PieceType pt) {
     return pt == LANCE ? 0 : pt == BISHOP ? 1 : pt == ROOK ? 2 : pt == HORSE ? 3 : pt == DRAGON ? 4 : -1;
 }
 
-Bitboard slider_reach(PieceType pt, Color c, Square s, const Bitboard& occ) {
+[[gnu::always_inline]] inline Bitboard slider_reach(PieceType pt, Color c, Square s, const Bitboard& occ) {
     switch (pt) {
     case LANCE: return lance_attacks(c, s, occ);
     case BISHOP: return bishop_attacks(s, occ);
