@@ -5,6 +5,8 @@
 // is tested once, so no move needs a legality test afterwards.
 #include "movegen.h"
 
+#include <array>
+
 namespace hisha::core {
 
 namespace {
@@ -282,6 +284,22 @@ Bitboard check_squares(PieceType pt, Square ksq, const Bitboard& occ) {
     }
 }
 
+// The squares within four steps of each square (a 9x9 box clipped at the edges). A piece that
+// steps (not a lance, bishop, rook, horse or dragon) checks a king directly only from a square
+// next to it or a knight's jump away, promoted or not, so it must stand within this box of the
+// king to reach one in a move; farther away it checks only by discovery.
+const auto NEAR4 = [] {
+    std::array<Bitboard, SQ_NB> t{};
+    for (int s = 0; s < SQ_NB; ++s)
+        for (int x = 0; x < SQ_NB; ++x) {
+            int df = int(file_of(Square(s))) - int(file_of(Square(x)));
+            int dr = int(rank_of(Square(s))) - int(rank_of(Square(x)));
+            if (df >= -4 && df <= 4 && dr >= -4 && dr <= 4)
+                t[std::size_t(s)] |= Square(x);
+        }
+    return t;
+}();
+
 // Every pseudo-legal checking move (legality still to test): direct checks to the check
 // squares of the piece's type (promoted or not), discovered checks by moving a blocker off
 // its line, and drops on check squares.
@@ -296,7 +314,12 @@ ScoredMove* checks(ScoredMove* list, const Position& pos) {
     for (int pt = PAWN; pt < PIECE_TYPE_NB; ++pt)
         cs[pt] = check_squares<Us>(PieceType(pt), ksq, occ);
 
-    pos.pieces(Us).for_each([&](Square from) {
+    // Pieces that can check at all, in square order as before: sliders, blockers of a line to
+    // the king, and steppers near it (the others add no move).
+    const Bitboard sliders =
+        pos.pieces(LANCE) | pos.pieces(BISHOP) | pos.pieces(ROOK) | pos.pieces(HORSE) | pos.pieces(DRAGON);
+    const Bitboard can_check = pos.pieces(Us) & (sliders | discover | NEAR4[std::size_t(ksq)]);
+    can_check.for_each([&](Square from) {
         Piece pc = pos.piece_on(from);
         PieceType pt = type_of(pc);
         Bitboard att = attacks_of(pc, from, occ) & target;
