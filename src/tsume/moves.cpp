@@ -111,8 +111,29 @@ bool king_steps_after(const Position& pos, Move m) noexcept {
     occ |= to;
     Bitboard steps = KING_ATTACKS[ksq].andnot(pos.pieces(them)).andnot(square_bb(to));
     steps = steps.andnot(attacks_of(m.piece_after(), to, occ));
+    if (steps.empty())
+        return false;
+    // Whether one of `own` attacks s through occ (Position::is_attacked without the moving
+    // piece, which attacks from `to` and was counted above), stopping at the first attacker.
+    const Bitboard own = pos.pieces(us).andnot(moved);
+    const Bitboard hdk = pos.pieces(HORSE) | pos.pieces(DRAGON) | pos.pieces(KING);
+    const Bitboard golds = pos.golds(us) | hdk;
+    const Bitboard rd = own & (pos.pieces(ROOK) | pos.pieces(DRAGON));
+    const Bitboard bh = own & (pos.pieces(BISHOP) | pos.pieces(HORSE));
+    const Bitboard lances = own & pos.pieces(LANCE);
+    auto attacked = [&](Square s) {
+        Bitboard stepping = (PAWN_ATTACKS[them][s] & pos.pieces(PAWN)) | (KNIGHT_ATTACKS[them][s] & pos.pieces(KNIGHT))
+                          | (SILVER_ATTACKS[them][s] & (pos.pieces(SILVER) | hdk)) | (GOLD_ATTACKS[them][s] & golds);
+        if ((stepping & own).any())
+            return true;
+        if ((rd & ROOK_PSEUDO[s]).any() && (rook_attacks(s, occ) & rd).any())
+            return true;
+        if ((bh & BISHOP_PSEUDO[s]).any() && (bishop_attacks(s, occ) & bh).any())
+            return true;
+        return (lances & lance_pseudo(them, s)).any() && (lance_attacks(them, s, occ) & lances).any();
+    };
     while (steps.any())
-        if (pos.attackers_to(us, steps.pop_lsb(), occ).andnot(moved).empty())
+        if (!attacked(steps.pop_lsb()))
             return true;
     return false;
 }
