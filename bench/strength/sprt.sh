@@ -31,7 +31,7 @@
 # verdict), 2 on a usage error.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { sed -n '2,/^# Prints/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,/^# Prints/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
 
 change="" elo0=0 elo1=10 alpha=0.05 beta=0.05 tc="st=0.1" games=4000 concurrency=2
 openings="$here/openings-balanced.txt" hash=64 match_bin="" results="$here/RESULTS.md" record=1 out=""
@@ -55,7 +55,7 @@ while (( $# )); do
     --results) results=$2; shift 2 ;;
     --no-record) record=0; shift ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) usage ;;
+    -h|--help) usage 0 ;;
     -*) echo "sprt: unknown option $1" >&2; usage ;;
     *) pos+=("$1"); shift ;;
     esac
