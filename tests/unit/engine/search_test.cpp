@@ -186,7 +186,7 @@ TEST(Search, BenchIsDeterministic) {
 }
 
 // The bench's node count is the search's signature (engine/bench_signature.h): it changes with
-// the search and only with it. The sanitizer run (HISHA_TEST_QUICK=1) checks the shorter bench.
+// the search and only with it. With HISHA_TEST_QUICK=1 (a slow build) the shorter bench is checked.
 TEST(Search, BenchSignatureIsTheRecordedOne) {
     Engine e;
     const char* quick = std::getenv("HISHA_TEST_QUICK");
