@@ -141,6 +141,8 @@ core::Result<GnuInvocation, std::string> parse_gnushogi_args(const std::vector<s
     if (!tc)
         return unexpected(tc.error());
     inv.settings.time = *tc;
+    inv.settings.input_terminal = stdin_is_terminal;
+    inv.settings.detect_usi = inv.settings.mode == play::DisplayMode::Xshogi && !inv.explicit_mode;
     return inv;
 }
 

@@ -42,9 +42,11 @@ int Controller::run() {
         check_signals();
         if (quit_)
             break;
-        if (search_ == Search::None && !deferred_.empty()) {
-            std::string line = deferred_.front();
-            deferred_.pop_front();
+        bool busy = search_ == Search::Move || search_ == Search::Analysis;
+        if (!busy && !lines_.empty()) {
+            std::string line = std::move(lines_.front());
+            lines_.pop_front();
+            stop_pondering();
             handle_line(line);
             continue;
         }
@@ -55,7 +57,6 @@ int Controller::run() {
             start_thinking();
             continue;
         }
-        bool busy = search_ == Search::Move || search_ == Search::Analysis;
         if (!busy && !prompted_) {
             const Game& g = session_.game();
             if (!session_.clocks().running() && !g.over() && !session_.options().force)
@@ -63,10 +64,7 @@ int Controller::run() {
             ui_.prompt(session_);
             prompted_ = true;
         }
-        if (auto e = next_event())
-            dispatch(*e);
-        else
-            ui_.tick(session_);
+        pump();
     }
     if (search_ != Search::None) {
         session_.engine().pool().pondering_ = false;
@@ -91,40 +89,25 @@ void Controller::startup() {
     }
     if (st.hash_stats)
         ui_.message(session_.experience().statistics());
-    if (st.time.kind == TimeControl::Kind::None && mode() != DisplayMode::Xshogi) {
-        auto answer = ask("Time control? (moves minutes, e.g. 40 5; or seconds per move, e.g. 30; Enter: 40 5) ");
-        std::vector<std::string> words;
-        for (std::string w; answer && !answer->empty();) {
-            std::size_t sp = answer->find(' ');
-            w = answer->substr(0, sp);
-            if (!w.empty())
-                words.push_back(w);
-            answer = sp == std::string::npos ? std::string() : answer->substr(sp + 1);
-        }
-        auto tc = words.empty() ? parse_time_args({"40", "5"}) : parse_level(words);
-        if (!tc) {
-            ui_.message("Time control: " + tc.error() + "; using 40 moves in 5:00");
-            tc = parse_time_args({"40", "5"});
-        }
-        session_.set_time_control(*tc);
-        ui_.message("Time control: " + session_.clocks().control().describe());
-    }
     if (mode() != DisplayMode::Xshogi)
         ui_.show_board(session_);
 }
 
 std::optional<Event> Controller::next_event() {
-    if (!held_.empty()) {
-        Event e = std::move(held_.front());
-        held_.pop_front();
-        return e;
-    }
     if (!ui_.polls_input())
         return queue_.pop(std::chrono::milliseconds(100));
     if (auto e = queue_.pop(std::chrono::milliseconds(0)))
         return e;
     ui_.poll(queue_, std::chrono::milliseconds(50));
     return queue_.pop(std::chrono::milliseconds(0));
+}
+
+// Waits a little for the next event (a line, the end of input, a search report) and takes it in.
+void Controller::pump() {
+    if (auto e = next_event())
+        dispatch(*e);
+    else
+        ui_.tick(session_);
 }
 
 void Controller::check_signals() {
@@ -140,22 +123,7 @@ void Controller::check_signals() {
 
 void Controller::dispatch(Event& e) {
     switch (e.kind) {
-    case Event::Kind::Line:
-        if (search_ == Search::Move) {
-            if (is_move_now(trim(e.line)))
-                interrupt();
-            else
-                deferred_.push_back(e.line);
-        } else if (search_ == Search::Analysis) {
-            interrupt();
-            std::string l = trim(e.line);
-            if (!l.empty() && l != "." && !is_move_now(l))
-                deferred_.push_back(e.line);
-        } else {
-            stop_pondering();
-            handle_line(e.line);
-        }
-        break;
+    case Event::Kind::Line: receive_line(std::move(e.line)); break;
     case Event::Kind::Eof:
         eof_ = true;
         stop_pondering();
@@ -211,31 +179,45 @@ void Controller::run_command_line(const std::string& line) {
         user_move(line);
 }
 
-std::optional<std::string> Controller::ask(std::string_view question) {
-    ui_.prompt(session_, question.empty() ? std::string_view("? ") : question);
+// A line joins the input in order. While the program thinks about its move only `?` (move
+// now) is acted on at once; any line stops an analysis (Enter, `.` and `?` only stop it).
+void Controller::receive_line(std::string line) {
+    std::string l = trim(line);
+    if (search_ == Search::Move && is_move_now(l)) {
+        interrupt();
+        return;
+    }
+    if (search_ == Search::Analysis) {
+        interrupt();
+        if (l.empty() || l == "." || is_move_now(l))
+            return;
+    }
+    lines_.push_back(std::move(line));
+}
+
+// The next line of input for a question; nullopt at the end of input or on quit.
+std::optional<std::string> Controller::next_line() {
     while (!quit_) {
-        std::optional<Event> e;
-        if (ui_.polls_input()) {
-            e = queue_.pop(std::chrono::milliseconds(0));
-            if (!e) {
-                ui_.poll(queue_, std::chrono::milliseconds(50));
-                e = queue_.pop(std::chrono::milliseconds(0));
-            }
-        } else {
-            e = queue_.pop(std::chrono::milliseconds(100));
+        if (!lines_.empty()) {
+            std::string line = trim(lines_.front());
+            lines_.pop_front();
+            return line;
         }
-        check_signals();
-        if (!e)
-            continue;
-        if (e->kind == Event::Kind::Line)
-            return trim(e->line);
-        if (e->kind == Event::Kind::Eof) {
-            eof_ = true;
+        if (eof_)
             return std::nullopt;
-        }
-        held_.push_back(std::move(*e));
+        pump();
+        check_signals();
     }
     return std::nullopt;
+}
+
+std::optional<std::string> Controller::ask(std::string_view question) {
+    ui_.prompt(session_, question.empty() ? std::string_view("? ") : question);
+    return next_line();
+}
+
+bool Controller::input_is_terminal() const {
+    return mode() == DisplayMode::Curses || (mode() == DisplayMode::Raw && session_.settings().input_terminal);
 }
 
 // --- moves
@@ -273,8 +255,8 @@ void Controller::user_move(std::string_view text) {
     case MoveInput::Status::PromotionChoice: {
         Move promote = mi.candidates[0].is_promotion() ? mi.candidates[0] : mi.candidates[1];
         Move stay = mi.candidates[0].is_promotion() ? mi.candidates[1] : mi.candidates[0];
-        if (mode() == DisplayMode::Xshogi) {
-            play_user_move(stay, text);
+        if (!input_is_terminal()) {
+            play_user_move(stay, text);  // as GNU Shogi reads it: no `+`, no promotion
             return;
         }
         auto answer = ask("Promote? (y/n) ");

@@ -1,8 +1,11 @@
 // Controller: the interactive program's main loop. It reads lines, runs commands from the
 // command table, reads moves, starts and finishes the engine's searches (its own moves,
-// thinking on the opponent's time, analysis), and tells the Ui what happened. Lines that
-// arrive while the program thinks about its own move wait until the move is made (so piped
-// input is deterministic), except `?` which makes it move at once; SIGINT does the same.
+// thinking on the opponent's time, analysis), and tells the Ui what happened. Every line of
+// input, typed or piped, goes through one buffer in arrival order: the command loop and every
+// question a command asks (a file name, a depth, Promote?) take the next line from it, so a
+// line typed ahead is never lost nor read out of order. Lines that arrive while the program
+// thinks about its own move wait there until the move is made (so piped input is
+// deterministic), except `?` which makes it move at once; SIGINT does the same.
 #pragma once
 
 #include <atomic>
@@ -31,6 +34,10 @@ public:
     DisplayMode mode() const { return ui_.mode(); }
     /// Shows `question` and reads the next line (nullopt at the end of input).
     std::optional<std::string> ask(std::string_view question);
+    /// Puts a line back in front of the input (an answer that was no answer: a command).
+    void unread(std::string line) { lines_.push_front(std::move(line)); }
+    /// The player's input is a terminal (questions such as Promote? are asked only there).
+    bool input_is_terminal() const;
     /// A player's move in any notation.
     void user_move(std::string_view text);
     /// The program thinks about the side to move and plays its move.
@@ -58,6 +65,9 @@ private:
     enum class Search { None, Move, Ponder, Analysis };
 
     std::optional<Event> next_event();
+    void pump();
+    void receive_line(std::string line);
+    std::optional<std::string> next_line();
     void dispatch(Event& e);
     void handle_line(const std::string& line);
     void run_command_line(const std::string& line);
@@ -76,12 +86,11 @@ private:
     EventQueue& queue_;
     Search search_ = Search::None;
     int search_id_ = 0;
-    std::deque<std::string> deferred_;
-    std::deque<Event> held_;  // events read while a command asked for a line
+    std::deque<std::string> lines_;            // input not yet read by the loop or a question, in order
     std::vector<engine::SearchInfo> multipv_;  // the latest line of each PV (random mode)
     engine::SearchInfo last_info_;
     bool quit_ = false;
-    bool eof_ = false;
+    bool eof_ = false;  // the end of input was seen (lines_ may still hold lines)
     bool prompted_ = false;
     int user_counter_ = 0;
     int engine_counter_ = 0;

@@ -4,11 +4,14 @@
 #include <csignal>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
 #include "controller.h"
 #include "curses_ui.h"
+#include "protocol/usi_engine.h"
+#include "protocol/xshogi.h"
 #include "text_ui.h"
 
 namespace hisha::play {
@@ -52,13 +55,43 @@ int run_with(const Settings& settings, Ui& ui, EventQueue& queue) {
 
 }  // namespace
 
+// The first line of a program started on pipes without -X tells its protocol: `usi` from a
+// USI GUI, anything else from xshogi (which wants the banner first, before it says anything).
+// Returns true when the first line was `usi`; otherwise `first` holds it (if any).
+bool first_line_is_usi(std::istream& in, std::ostream& out, std::optional<std::string>& first) {
+    out << protocol::xshogi::banner() << "\n" << std::flush;
+    std::string line;
+    if (!std::getline(in, line))
+        return false;
+    std::string word = line;
+    while (!word.empty() && (word.back() == '\r' || word.back() == ' ' || word.back() == '\t'))
+        word.pop_back();
+    word.erase(0, word.find_first_not_of(" \t"));
+    if (word == "usi")
+        return true;
+    first = std::move(line);
+    return false;
+}
+
 int run_streams(const Settings& settings, std::istream& in, std::ostream& out) {
     EventQueue queue;
     std::unique_ptr<Ui> ui;
-    if (settings.mode == DisplayMode::Xshogi)
-        ui = std::make_unique<XshogiUi>(out);
-    else
+    if (settings.mode == DisplayMode::Xshogi) {
+        std::optional<std::string> first;
+        if (settings.detect_usi && first_line_is_usi(in, out, first)) {
+            protocol::UsiEngine usi(in, out);
+            usi.handle("usi");
+            return usi.run();
+        }
+        if (first) {
+            Event e;
+            e.line = std::move(*first);
+            queue.push(std::move(e));
+        }
+        ui = std::make_unique<XshogiUi>(out, !settings.detect_usi);
+    } else {
         ui = std::make_unique<RawUi>(out, false);
+    }
     if (&in != &std::cin) {
         // A stream that is all there (tests, scripts): queue it at once, so that the order of
         // lines and search reports never depends on thread timing.

@@ -19,6 +19,11 @@ const char* display_mode_name(DisplayMode m) {
     return "";
 }
 
+TimeControl default_time_control(DisplayMode m) {
+    return *parse_time_args(m == DisplayMode::Xshogi ? std::vector<std::string>{"40", "5"}
+                                                     : std::vector<std::string>{"15"});
+}
+
 const char* notation_name(MoveNotation n) {
     switch (n) {
     case MoveNotation::Gnu: return "gnu";
@@ -46,7 +51,7 @@ Session::Session(const Settings& settings) : settings_(settings), engine_(std::m
     }
     TimeControl tc = settings.time;
     if (tc.kind == TimeControl::Kind::None)
-        tc = *parse_time_args({"40", "5"});
+        tc = default_time_control(settings.mode);
     clocks_.reset(tc);
 }
 

@@ -15,10 +15,16 @@ namespace hisha::play {
 enum class DisplayMode { Raw, Curses, Xshogi };
 const char* display_mode_name(DisplayMode m);
 
+/// The time control without time arguments. GNU Shogi asks for none: the raw and curses
+/// displays think at most 15 seconds a move (its response time), xshogi's 40 moves in 5:00.
+TimeControl default_time_control(DisplayMode m);
+
 /// The command line, parsed (src/app/gnushogi_args).
 struct Settings {
     DisplayMode mode = DisplayMode::Xshogi;
-    TimeControl time;                 // Kind::None: ask for a level (raw, curses) or 40 moves in 5:00 (xshogi)
+    TimeControl time;                 // Kind::None: default_time_control(mode)
+    bool input_terminal = false;      // standard input is a terminal (raw mode asks Promote? there)
+    bool detect_usi = false;          // xshogi mode by default (pipes, no -X): a first line `usi` starts USI
     std::string book_file;            // -b
     std::optional<bool> ponder;       // a / -a (think on the opponent's time)
     bool use_hash = true;             // h / -h

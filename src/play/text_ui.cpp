@@ -127,7 +127,10 @@ void XshogiUi::noise(std::string_view text) {
     for_each_line(text, [this](std::string_view l) { line(xs::noise(l)); });
 }
 
-void XshogiUi::start(const Session&) { line(xs::banner()); }
+void XshogiUi::start(const Session&) {
+    if (banner_)
+        line(xs::banner());
+}
 
 void XshogiUi::message(std::string_view text) { noise(text); }
 

@@ -43,7 +43,8 @@ private:
 
 class XshogiUi : public Ui {
 public:
-    explicit XshogiUi(std::ostream& out) : out_(out) {}
+    /// `banner`: start() writes the banner (false when it was written before the first line was read).
+    XshogiUi(std::ostream& out, bool banner = true) : out_(out), banner_(banner) {}
     DisplayMode mode() const override { return DisplayMode::Xshogi; }
     void start(const Session&) override;
     void message(std::string_view text) override;
@@ -62,6 +63,7 @@ private:
     void line(const std::string& l);
     void noise(std::string_view text);
     std::ostream& out_;
+    bool banner_;
 };
 
 }  // namespace hisha::play
