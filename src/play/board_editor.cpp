@@ -2,6 +2,8 @@
 #include "board_editor.h"
 
 #include <cctype>
+#include <optional>
+#include <vector>
 
 #include "notation/coordinate.h"
 
@@ -102,6 +104,90 @@ std::string BoardEditor::sfen(Color side) const {
             hands += c == BLACK ? l : char(std::tolower(l));
         }
     return out + (hands.empty() ? "-" : hands) + " 1";
+}
+
+namespace {
+
+bool is_empty_cell(std::string_view cell) { return cell == "-" || cell == "." || cell == " "; }
+
+// The SFEN letter of one cell: GNU's upper case White is SFEN's lower case.
+core::Result<std::string, std::string> setup_cell(std::string_view cell) {
+    std::string_view piece = cell.substr(cell.size() > 1 && cell[0] == '+' ? 1 : 0);
+    if (piece.size() != 1 || std::string_view("PLNSGBRKplnsgbrk").find(piece[0]) == std::string_view::npos)
+        return unexpected("'" + std::string(cell)
+                          + "' is no piece (P L N S G B R K: upper case White, lower case Black; - or . empty)");
+    char c = piece[0];
+    char sfen = std::isupper(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : char(std::toupper(c));
+    bool promoted = piece.size() < cell.size();
+    if (promoted && std::string_view("GKgk").find(c) != std::string_view::npos)
+        return unexpected("'" + std::string(cell) + "': that piece does not promote");
+    return (promoted ? "+" : "") + std::string(1, sfen);
+}
+
+// GNU Shogi's raw board row: two columns a square, ' ' or '+' then the piece or '-'.
+std::optional<std::vector<std::string>> raw_board_cells(std::string_view line) {
+    std::string row(line);
+    if (row.size() == 17)
+        row.insert(0, " ");
+    if (row.size() != 18)
+        return std::nullopt;
+    std::vector<std::string> cells;
+    for (std::size_t i = 0; i < 18; i += 2) {
+        if (row[i] != ' ' && row[i] != '+')
+            return std::nullopt;
+        cells.push_back(row[i] == '+' ? row.substr(i, 2) : row.substr(i + 1, 1));
+    }
+    return cells;
+}
+
+std::vector<std::string> setup_cells(std::string_view line) {
+    if (auto cells = raw_board_cells(line))
+        return *cells;
+    std::vector<std::string> words;
+    for (std::size_t i = 0; i < line.size();) {
+        std::size_t j = line.find_first_of(" \t", i);
+        if (j == std::string_view::npos)
+            j = line.size();
+        if (j > i)
+            words.emplace_back(line.substr(i, j - i));
+        i = j + 1;
+    }
+    if (words.size() == 9)
+        return words;
+    std::vector<std::string> chars;  // nine characters, blanks included
+    for (char ch : line)
+        chars.emplace_back(1, ch);
+    while (chars.size() < 9)
+        chars.emplace_back(" ");
+    return chars;
+}
+
+}  // namespace
+
+core::Result<std::string, std::string> setup_rank(std::string_view line) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == '\n'))
+        line.remove_suffix(1);
+    std::vector<std::string> cells = setup_cells(line);
+    if (cells.size() != 9)
+        return unexpected("'" + std::string(line) + "' is not nine squares");
+    std::string rank;
+    int empty = 0;
+    for (const std::string& cell : cells) {
+        if (is_empty_cell(cell)) {
+            ++empty;
+            continue;
+        }
+        auto letter = setup_cell(cell);
+        if (!letter)
+            return unexpected(letter.error());
+        if (empty)
+            rank += std::to_string(empty);
+        empty = 0;
+        rank += *letter;
+    }
+    if (empty)
+        rank += std::to_string(empty);
+    return rank;
 }
 
 }  // namespace hisha::play

@@ -36,4 +36,10 @@ private:
     core::Color color_ = core::BLACK;
 };
 
+/// One rank of GNU Shogi's `setup` (nine lines, rank a first, file 9 first) as an SFEN rank:
+/// nine characters (P L N S G B R K, upper case White, lower case Black as on GNU's raw board;
+/// `-`, `.` or a blank for an empty square), a row of GNU's raw board (` -`, `+b`), or nine
+/// cells apart (`+P` promoted).
+core::Result<std::string, std::string> setup_rank(std::string_view line);
+
 }  // namespace hisha::play

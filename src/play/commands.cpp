@@ -43,6 +43,10 @@ const Command COMMANDS[] = {
      "pieces (Black first), p3b puts a pawn on 3b, p3b+ a promoted pawn, p* adds a pawn to the hand, . ends.\n"
      "Piece letters: p l n s g b r k (either case). The move history starts again at the edited position.",
      G, cmd_edit},
+    {"setup", "", "set up a board from the next nine lines",
+     "The next nine lines are the ranks a to i, each nine squares from file 9 to 1: P L N S G B R K, upper\n"
+     "case for White and lower case for Black as on GNU Shogi's raw board, - or . for an empty square (or nine\n"
+     "cells apart, +P promoted, as bd shows them). Both hands are empty and Black moves.", G, cmd_setup},
     {"handicap", "NAME", "start a handicap game (rules handicaps lists them)",
      "Starts a new game with a handicap: lance, right-lance, bishop, rook, rook-lance, 2-piece, 3-piece, 4-piece,\n"
      "5-piece, 5-piece-left, 6-piece, 7-piece-left, 7-piece-right, 8-piece, 10-piece, 3-pawns (also the Japanese\n"

@@ -54,6 +54,7 @@ void cmd_undo(Controller&, const CommandArgs&);
 void cmd_remove(Controller&, const CommandArgs&);
 void cmd_hint(Controller&, const CommandArgs&);
 void cmd_edit(Controller&, const CommandArgs&);
+void cmd_setup(Controller&, const CommandArgs&);
 void cmd_handicap(Controller&, const CommandArgs&);
 void cmd_sfen(Controller&, const CommandArgs&);
 void cmd_move_now(Controller&, const CommandArgs&);

@@ -156,6 +156,45 @@ void cmd_edit(Controller& c, const CommandArgs&) {
     show_board_unless_x(c);
 }
 
+// Reads the nine ranks of `setup` (all nine even after a bad one, so that none is taken for a
+// command); empty lines before the first are skipped (GNU Shogi 1.4.2 drops the line after
+// `setup`, so its scripts may hold an empty one there).
+std::optional<std::string> read_setup_board(Controller& c) {
+    std::string board, error;
+    for (int rank = 0; rank < 9;) {
+        std::string name(1, char('a' + rank));
+        auto line = c.ask("Setup rank " + name + ": ");
+        if (!line) {
+            c.ui().message("setup: the input ended after " + std::to_string(rank) + " of 9 ranks; nothing changed");
+            return std::nullopt;
+        }
+        if (rank == 0 && line->empty())
+            continue;
+        auto r = setup_rank(*line);
+        if (!r && error.empty())
+            error = "setup: rank " + name + ": " + r.error() + "; nothing changed";
+        board += (rank ? "/" : "") + r.value_or("");
+        ++rank;
+    }
+    if (!error.empty()) {
+        c.ui().message(error);
+        return std::nullopt;
+    }
+    return board;
+}
+
+void cmd_setup(Controller& c, const CommandArgs&) {
+    auto board = read_setup_board(c);
+    if (!board)
+        return;
+    if (auto r = c.session().set_position(*board + " b - 1"); !r) {
+        c.ui().message("setup: illegal position: " + r.error() + "; nothing changed");
+        return;
+    }
+    show_board_unless_x(c);
+    c.ui().message("Setup successful");
+}
+
 void cmd_handicap(Controller& c, const CommandArgs& a) {
     std::optional<Handicap> h = a.rest.empty() ? std::nullopt : handicap_from_name(a.rest);
     if (!h) {

@@ -79,8 +79,9 @@ std::vector<std::string> help_lines(const Controller& c) {
     lines.push_back(std::string("Random: ") + on_off(o.random) + "   Easy: " + on_off(o.easy)
                     + "   Beep: " + on_off(o.beep) + "   Book: " + on_off(o.book) + "   Hash: " + on_off(o.use_hash)
                     + "   Tsume: " + on_off(o.tsume) + "   Force: " + on_off(o.force) + "   Post: " + on_off(o.post));
-    lines.push_back("Contempt: " + std::to_string(o.contempt) + "   Awindow: " + std::to_string(o.awindow)
-                    + "   Bwindow: " + std::to_string(o.bwindow) + "   xwndw: " + std::to_string(o.xwndw)
+    auto pair = [](const int* w) { return "W " + std::to_string(w[WHITE]) + " B " + std::to_string(w[BLACK]); };
+    lines.push_back("Contempt: " + std::to_string(o.contempt) + "   Awindow: " + pair(o.awindow)
+                    + "   Bwindow: " + pair(o.bwindow) + "   xwndw: " + std::to_string(o.xwndw)
                     + "   hashdepth: " + std::to_string(o.hash_min_depth) + " " + std::to_string(o.hash_moves));
     lines.push_back(std::string("Notation: ") + notation_name(o.notation) + "   Pieces: "
                     + piece_style_name(o.board.pieces) + "   Coordinates: " + on_off(o.board.coords) + "   Reverse: "

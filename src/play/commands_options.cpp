@@ -45,6 +45,40 @@ std::vector<std::string> args_or_ask(Controller& c, const CommandArgs& a, std::s
     return line ? split(*line) : std::vector<std::string>{};
 }
 
+// The numbers of a command that GNU Shogi reads with scanf after asking `questions` in turn:
+// those given after the command's name (a Hisha extension), or else the next lines, where one
+// line may answer several questions. A line that holds anything but numbers answers none: it
+// is put back as the next command (as scanf leaves it) and the numbers read so far are returned.
+// nullopt: a word after the name is no number.
+std::optional<std::vector<int>> numbers_or_ask(Controller& c, const CommandArgs& a,
+                                               std::initializer_list<std::string_view> questions) {
+    std::vector<int> out;
+    for (const auto& w : a.words) {
+        auto v = to_int(w);
+        if (!v)
+            return std::nullopt;
+        out.push_back(*v);
+    }
+    if (!a.words.empty())
+        return out;
+    std::vector<std::string_view> asked(questions);
+    while (out.size() < asked.size()) {
+        auto line = c.ask(xshogi(c) ? std::string_view() : asked[out.size()]);
+        if (!line || line->empty())
+            break;
+        std::vector<int> got;
+        for (const auto& w : split(*line))
+            if (auto v = to_int(w))
+                got.push_back(*v);
+        if (got.size() != split(*line).size()) {
+            c.unread(*line);
+            break;
+        }
+        out.insert(out.end(), got.begin(), got.end());
+    }
+    return out;
+}
+
 // The flag a toggle command switches, and its display name.
 bool* flag_of(Options& o, std::string_view name) {
     if (name == "gamein") return &o.gamein;
@@ -131,65 +165,73 @@ void cmd_time(Controller& c, const CommandArgs& a) {
 }
 
 void cmd_depth(Controller& c, const CommandArgs& a) {
-    auto words = args_or_ask(c, a, "depth = ");
-    std::optional<int> d = words.empty() ? std::nullopt : to_int(words[0]);
-    if (!d || *d < 0 || *d > 99) {
+    auto v = numbers_or_ask(c, a, {"depth = "});
+    if (!v || v->empty() || (*v)[0] < 0 || (*v)[0] > 99) {
         c.ui().message("depth: a number of plies 1..99, or 0 for no limit");
         return;
     }
-    c.session().options().depth = *d;
-    say(c, *d ? "Depth: " + std::to_string(*d) + (*d == 1 ? " ply" : " plies") : std::string("Depth: no limit"));
+    int d = (*v)[0];
+    c.session().options().depth = d;
+    say(c, d ? "Depth: " + std::to_string(d) + (d == 1 ? " ply" : " plies") : std::string("Depth: no limit"));
 }
 
+// GNU Shogi asks for the minimum depth, then for the number of moves (its MoveLimit).
 void cmd_hashdepth(Controller& c, const CommandArgs& a) {
-    auto words = args_or_ask(c, a, "hashdepth (minimum depth, moves from the start): ");
+    auto v = numbers_or_ask(c, a, {"hashdepth = ", "MoveLimit = "});
     Options& o = c.session().options();
-    std::optional<int> d = words.empty() ? std::nullopt : to_int(words[0]);
-    std::optional<int> m = words.size() > 1 ? to_int(words[1]) : std::optional<int>(o.hash_moves);
-    if (!d || !m || *d < 0 || *m < 0) {
-        c.ui().message("hashdepth DEPTH MOVES");
+    if (!v || v->empty() || (*v)[0] < 0 || (v->size() > 1 && (*v)[1] < 0)) {
+        c.ui().message("hashdepth: a minimum depth and a number of moves (0 or more)");
         return;
     }
-    o.hash_min_depth = *d;
-    o.hash_moves = *m;
-    say(c, "Experience file used from depth " + std::to_string(*d) + " during the first " + std::to_string(*m)
-               + " moves.");
+    o.hash_min_depth = (*v)[0];
+    if (v->size() > 1)
+        o.hash_moves = (*v)[1];
+    say(c, "Experience file used from depth " + std::to_string(o.hash_min_depth) + " during the first "
+               + std::to_string(o.hash_moves) + " moves.");
 }
 
+// Awindow and Bwindow hold a value for each side (GNU Shogi asks White's, then Black's; one
+// value given sets both); xwndw holds one.
 void cmd_window(Controller& c, const CommandArgs& a) {
     Options& o = c.session().options();
-    int* target = a.name == "Awindow" ? &o.awindow : a.name == "Bwindow" ? &o.bwindow : &o.xwndw;
-    auto words = args_or_ask(c, a, a.name + " = ");
-    std::optional<int> v = words.empty() ? std::nullopt : to_int(words[0]);
-    if (!v) {
-        c.ui().message(a.name + " " + std::to_string(*target));
+    bool xw = a.name == "xwndw";
+    std::string n = a.name.substr(0, 1);
+    auto v =
+        xw ? numbers_or_ask(c, a, {"xwndw = "}) : numbers_or_ask(c, a, {"W" + n + "window: ", "B" + n + "window: "});
+    if (!v || v->empty()) {
+        c.ui().message(a.name + (xw ? " CENTIPAWNS" : " WHITE [BLACK] (centipawns)"));
         return;
     }
-    *target = *v;
-    say(c, a.name + " = " + std::to_string(*v)
-               + " (kept for GNU Shogi scripts; Hisha's search sizes its windows itself)");
+    const char* kept = " (kept for GNU Shogi scripts; Hisha's search sizes its windows itself)";
+    if (xw) {
+        o.xwndw = (*v)[0];
+        say(c, "xwndw = " + std::to_string(o.xwndw) + kept);
+        return;
+    }
+    int* w = a.name == "Awindow" ? o.awindow : o.bwindow;
+    w[WHITE] = (*v)[0];
+    w[BLACK] = v->size() > 1 ? (*v)[1] : (*v)[0];
+    say(c, a.name + ": White " + std::to_string(w[WHITE]) + ", Black " + std::to_string(w[BLACK]) + kept);
 }
 
 void cmd_contempt(Controller& c, const CommandArgs& a) {
-    auto words = args_or_ask(c, a, "contempt = ");
-    std::optional<int> v = words.empty() ? std::nullopt : to_int(words[0]);
-    if (!v || *v < -1000 || *v > 1000) {
+    auto v = numbers_or_ask(c, a, {"contempt = "});
+    if (!v || v->empty() || (*v)[0] < -1000 || (*v)[0] > 1000) {
         c.ui().message("contempt: centipawns -1000..1000");
         return;
     }
-    c.session().options().contempt = *v;
-    say(c, "Contempt: " + std::to_string(*v));
+    c.session().options().contempt = (*v)[0];
+    say(c, "Contempt: " + std::to_string((*v)[0]));
 }
 
 void cmd_debuglevel(Controller& c, const CommandArgs& a) {
-    auto words = args_or_ask(c, a, "debuglevel = ");
-    std::optional<int> v = words.empty() ? std::nullopt : to_int(words[0]);
-    if (!v) {
+    auto v = numbers_or_ask(c, a, {"debuglevel = "});
+    if (!v || v->empty()) {
         c.ui().message("debuglevel N");
         return;
     }
-    c.session().options().debuglevel = *v;
-    say(c, "Debug level: " + std::to_string(*v));
+    c.session().options().debuglevel = (*v)[0];
+    say(c, "Debug level: " + std::to_string((*v)[0]));
 }
 
 void cmd_notation(Controller& c, const CommandArgs& a) {

@@ -58,7 +58,9 @@ struct Options {
     bool gamein = false;
     int depth = 0;                       // 0: no limit
     int contempt = 0;
-    int awindow = 90, bwindow = 90, xwndw = 90;
+    int awindow[core::COLOR_NB] = {90, 90};  // GNU's alpha window of each side
+    int bwindow[core::COLOR_NB] = {90, 90};  // and its beta window
+    int xwndw = 90;
     int debuglevel = 0;
     int hash_min_depth = 4;              // `hashdepth`: minimum depth of a used entry
     int hash_moves = 40;                 // `hashdepth`: moves from the start during which it is used

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `hisha` as GNU Shogi scripts use it: commands piped in or typed ahead while the program
 # thinks. Every line is read once and in order, by the command loop or by the question a
-# command asks (the file name of save and get, the number of depth), in the
+# command asks (the file name of save and get, the numbers of depth and hashdepth), in the
 # raw and xshogi displays, whether the lines are all in the pipe at once (the end of input
 # seen during the search) or arrive while the engine is searching; nothing hangs. Also: no
 # question for a time control without time arguments, no Promote? question when the input is
@@ -91,7 +91,15 @@ run $'force\n7g7f\n3c3d\n8h2b\nsfen\nquit\n' -R 30 && {
     expect "8h2b unpromoted" '^lnsgkgsnl/1r5B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4$'
 }
 
-# 6. A USI GUI starting hisha on pipes: the first line `usi` makes it a USI engine.
+# 6. hashdepth and the windows read two numbers, on one line or two; setup reads nine lines.
+run $'hashdepth\n5\n12\nAwindow\n100 110\nsetup\n\nLNSGKGSNL\n.R.....B.\nPPPPPPPPP\n.........\n.........\n..p......\npp.pppppp\n.b.....r.\nlnsgkgsnl\nsfen\nhelp\nquit\n' -R 30 && {
+    expect "hashdepth" '^hashdepth = MoveLimit = Experience file used from depth 5 during the first 12 moves\.'
+    expect "Awindow" 'Awindow: White 100, Black 110'
+    expect "setup" '^Setup successful'
+    expect "setup's position" '^lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1$'
+}
+
+# 7. A USI GUI starting hisha on pipes: the first line `usi` makes it a USI engine.
 run $'usi\nisready\nposition startpos moves 7g7f\ngo depth 3\nquit\n' && {
     expect "usi" '^id name Hisha'
     expect "usi" '^usiok$'
