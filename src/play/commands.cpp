@@ -46,7 +46,8 @@ const Command COMMANDS[] = {
     {"setup", "", "set up a board from the next nine lines",
      "The next nine lines are the ranks a to i, each nine squares from file 9 to 1: P L N S G B R K, upper\n"
      "case for White and lower case for Black as on GNU Shogi's raw board, - or . for an empty square (or nine\n"
-     "cells apart, +P promoted, as bd shows them). Both hands are empty and Black moves.", G, cmd_setup},
+     "cells apart, +P promoted). A new game starts there (force mode ends, as with new): both hands are empty and\n"
+     "Black moves.", G, cmd_setup},
     {"handicap", "NAME", "start a handicap game (rules handicaps lists them)",
      "Starts a new game with a handicap: lance, right-lance, bishop, rook, rook-lance, 2-piece, 3-piece, 4-piece,\n"
      "5-piece, 5-piece-left, 6-piece, 7-piece-left, 7-piece-right, 8-piece, 10-piece, 3-pawns (also the Japanese\n"

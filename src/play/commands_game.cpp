@@ -187,10 +187,13 @@ void cmd_setup(Controller& c, const CommandArgs&) {
     auto board = read_setup_board(c);
     if (!board)
         return;
-    if (auto r = c.session().set_position(*board + " b - 1"); !r) {
+    Session& s = c.session();
+    if (auto r = s.set_position(*board + " b - 1"); !r) {
         c.ui().message("setup: illegal position: " + r.error() + "; nothing changed");
         return;
     }
+    s.options().force = false;  // a new game, as GNU Shogi's setup starts one (and as `new` does)
+    s.options().both = false;
     show_board_unless_x(c);
     c.ui().message("Setup successful");
 }
