@@ -136,11 +136,12 @@ const Command COMMANDS[] = {
      "switch.", G, cmd_alg},
     // --- files
     {"save", "[FILE]", "save the game (format from the extension)",
-     "Saves the game. The format follows the file name: .kif .kifu .ki2 .csa .psn .sfen .usi; anything else is\n"
-     "written as PSN. Without a name it uses -s or asks.", G, cmd_save},
+     "Saves the game. The format follows the file name: .kif .kifu .ki2 .csa .psn .sfen .usi; any other name\n"
+     "(game.sav, shogi.000) gets GNU Shogi's own save file, which gnushogi's get reads. Without a name it uses\n"
+     "-s or asks.", G, cmd_save},
     {"get", "[FILE]", "load a game from a file",
-     "Loads a game record in any format Hisha reads (KIF, KI2, CSA, PSN, xshogi, Western, SFEN, USI) and\n"
-     "replays it. Without a name it uses -l or asks.", G, cmd_get},
+     "Loads a game record in any format Hisha reads (KIF, KI2, CSA, PSN, xshogi, Western, SFEN, USI, GNU\n"
+     "Shogi's save file) and replays it. Without a name it uses -l or asks.", G, cmd_get},
     {"load", "FILE", "load a game from a file (same as get)", "Same as get.", NO_FLAGS, cmd_get},
     {"xsave", "[FILE]", "save the position as an xshogi position file",
      "Writes the position in xshogi's Save Position format.", GX, cmd_xsave},

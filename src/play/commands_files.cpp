@@ -5,11 +5,12 @@
 #include <iterator>
 #include <sstream>
 
+#include "board_view.h"
 #include "commands.h"
 #include "controller.h"
+#include "gnu_save.h"
 #include "notation/diagram.h"
 #include "notation/formats.h"
-#include "board_view.h"
 
 namespace hisha::play {
 
@@ -55,11 +56,51 @@ std::string padded(std::string s, int width) {
 
 }  // namespace
 
+namespace {
+
+// A name without an extension Hisha knows (game.sav, shogi.000) gets GNU Shogi's own format,
+// which gnushogi's get reads.
+bool save_gnu(Controller& c, const std::string& name) {
+    if (!write_file(name, write_gnu_save(c.session().game(), c.session().options().force))) {
+        c.ui().message("Cannot write " + name);
+        return false;
+    }
+    c.ui().message("Saved the game to " + name + " (GNU Shogi)");
+    return true;
+}
+
+// GNU Shogi's save file: its game (or only its position when its moves do not start from the
+// initial position), and its force mode.
+void get_gnu(Controller& c, const std::string& name, std::string_view bytes) {
+    auto save = read_gnu_save(bytes);
+    if (!save) {
+        c.ui().message(name + ": " + save.error());
+        return;
+    }
+    if (auto r = c.session().load_record(save->record); !r) {
+        c.ui().message(name + ": " + r.error());
+        return;
+    }
+    c.session().options().force = save->force;
+    c.ui().message(save->moves_kept
+                       ? "Loaded " + std::to_string(c.session().ply_count()) + " moves from " + name + " (GNU Shogi)"
+                       : "Loaded the position of " + name
+                             + " (GNU Shogi; its moves do not start from the initial position)");
+    if (c.mode() != DisplayMode::Xshogi)
+        c.ui().show_board(c.session());
+}
+
+}  // namespace
+
 void cmd_save(Controller& c, const CommandArgs& a) {
     auto name = file_name(c, a, c.session().settings().save_path, "shogi.000");
     if (!name)
         return;
-    auto format = notation::format_from_extension(*name).value_or(notation::Format::Psn);
+    if (!notation::format_from_extension(*name)) {
+        save_gnu(c, *name);
+        return;
+    }
+    auto format = *notation::format_from_extension(*name);
     notation::Encoding enc = format == notation::Format::Kif || format == notation::Format::Ki2
                                ? (name->ends_with("u") ? notation::Encoding::Utf8 : notation::Encoding::ShiftJis)
                                : notation::Encoding::Utf8;
@@ -78,6 +119,10 @@ void cmd_get(Controller& c, const CommandArgs& a) {
     auto bytes = read_file(*name);
     if (!bytes) {
         c.ui().message("Cannot open " + *name);
+        return;
+    }
+    if (is_gnu_save(*bytes)) {
+        get_gnu(c, *name, *bytes);
         return;
     }
     auto rec = notation::read_record(*bytes, *name);

@@ -13,7 +13,8 @@
 // - `remove` with one ply to take back: GNU refuses it as a move, Hisha takes back that ply;
 // - `depth 4` on one line: GNU asks "depth = " and reads the next line, Hisha takes the 4
 //   (the scripts give the number on the next line, which both read);
-// - `save` and `get` files: each program's own format (each reads back what it wrote);
+// - `save` to a name with an extension Hisha knows (.kif, .csa, .psn ...) writes that format;
+//   other names get GNU Shogi's own save file, which both programs read;
 // - the moves the engine chooses (another engine): only that each made one.
 #include <gtest/gtest.h>
 
@@ -212,6 +213,22 @@ TEST_F(GnuShogiCompare, SaveAndGetOwnFiles) {
     // Each program reads back the file it wrote (the formats differ: see above); the name is
     // read from the next line, whatever follows it.
     compare("save", "force\n7g7f\n3c3d\n2g2f\nsave\ngame.sav\nnew\nbd\nmark1\nget\ngame.sav\nbd\nmark2\nquit\n", 2);
+}
+
+TEST_F(GnuShogiCompare, SaveFilesReadBothWays) {
+    // The same game saved by each program; each file read by both: the same position, and
+    // undo takes back the same moves (a drop, then a capture of a promoted piece).
+    std::string dir = testing::temp_dir();
+    std::string game = "force\n7g7f\n3c3d\n8h2b+\n3a2b\nB*4e\nsave\n";
+    run_program("write_hisha", std::string(HISHA_BINARY) + " -R", game + dir + "/by_hisha.sav\nquit\n");
+    run_program("write_gnu", std::string(GNUSHOGI) + " -R", game + dir + "/by_gnu.sav\nquit\n");
+    for (const char* file : {"/by_hisha.sav", "/by_gnu.sav"}) {
+        SCOPED_TRACE(file);
+        Transcript gnu =
+            compare("read", "get\n" + dir + file + "\nbd\nmark1\nundo\nbd\nmark2\nundo\nbd\nmark3\nquit\n", 3);
+        EXPECT_EQ(gnu.marks["mark1"].substr(gnu.marks["mark1"].find(" b:")), " b: w:B1 ");  // the file's game
+        EXPECT_EQ(gnu.marks["mark2"].substr(gnu.marks["mark2"].find(" b:")), " b:B1  w:B1 ");
+    }
 }
 
 TEST_F(GnuShogiCompare, DepthAndTheProgramsMove) {
