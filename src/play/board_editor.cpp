@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "kanji.h"
 #include "notation/coordinate.h"
 
 namespace hisha::play {
@@ -154,9 +155,12 @@ std::vector<std::string> setup_cells(std::string_view line) {
     }
     if (words.size() == 9)
         return words;
-    std::vector<std::string> chars;  // nine characters, blanks included
-    for (char ch : line)
-        chars.emplace_back(1, ch);
+    std::vector<std::string> chars;  // nine characters (UTF-8 ones whole), blanks included
+    for (std::string_view rest = line; !rest.empty();) {
+        std::string_view ch = kanji::first_char(rest);
+        chars.emplace_back(ch);
+        rest.remove_prefix(ch.size());
+    }
     while (chars.size() < 9)
         chars.emplace_back(" ");
     return chars;

@@ -41,5 +41,21 @@ TEST(BoardEditor, ErrorsInGnuWords) {
     EXPECT_EQ(*ed.apply("."), BoardEditor::Step::Done);
 }
 
+TEST(SetupRank, NineCharactersRawBoardRowsOrCellsApart) {
+    EXPECT_EQ(*setup_rank("LNSGKGSNL"), "lnsgkgsnl");  // upper case White, as on GNU's raw board
+    EXPECT_EQ(*setup_rank("..p......"), "2P6");
+    EXPECT_EQ(*setup_rank("-R-----B"), "1r5b1");  // short: the rest is empty
+    EXPECT_EQ(*setup_rank(" - R - - - - -+b -"), "1r5+B1");
+    EXPECT_EQ(*setup_rank("- R - - - - -+b -"), "1r5+B1");  // its leading blank trimmed
+    EXPECT_EQ(*setup_rank("L . . . +p . . . l"), "l3+P3L");
+}
+
+TEST(SetupRank, BadRanksSayWhy) {
+    EXPECT_EQ(setup_rank("LNSGKGSNLL").error(), "'LNSGKGSNLL' is not nine squares");
+    EXPECT_EQ(setup_rank("▲７").error(),
+              "'▲' is no piece (P L N S G B R K: upper case White, lower case Black; - or . empty)");
+    EXPECT_EQ(setup_rank("L . . . +g . . . l").error(), "'+g': that piece does not promote");
+}
+
 }  // namespace
 }  // namespace hisha::play
