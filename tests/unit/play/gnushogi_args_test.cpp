@@ -31,6 +31,17 @@ TEST(GnuShogiArgs, DisplayModes) {
     EXPECT_EQ(parse({"-X"}, true).settings.mode, DisplayMode::Xshogi);
 }
 
+// Only the xshogi mode chosen because the input is no terminal looks for a USI GUI's `usi`.
+TEST(GnuShogiArgs, TerminalInputAndProtocolDetection) {
+    EXPECT_TRUE(parse({}, false).settings.detect_usi);
+    EXPECT_TRUE(parse({"40", "5"}, false).settings.detect_usi);
+    EXPECT_FALSE(parse({"-X"}, false).settings.detect_usi);
+    EXPECT_FALSE(parse({"-R"}, false).settings.detect_usi);
+    EXPECT_FALSE(parse({}, true).settings.detect_usi);
+    EXPECT_TRUE(parse({"-R"}, true).settings.input_terminal);
+    EXPECT_FALSE(parse({"-R"}, false).settings.input_terminal);
+}
+
 TEST(GnuShogiArgs, TimeArguments) {
     EXPECT_EQ(parse({}).settings.time.kind, Kind::None);
     EXPECT_EQ(parse({"30"}).settings.time.per_move_ms, 30000);

@@ -4,6 +4,7 @@
 // tells xshogi that the program is recent enough).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 
 #include "core/position.h"
@@ -109,6 +110,23 @@ TEST(XshogiMode, BoardAndHelpAreHarmless) {
     expect_nothing_misread(lines);
     for (const auto& l : lines)
         EXPECT_FALSE(xs::significant(l)) << l;
+}
+
+// Started on pipes without -X (xshogi's way), the program prints the banner before it reads;
+// a first line `usi` (a USI GUI's) makes it the USI engine, anything else stays xshogi's.
+TEST(XshogiMode, FirstLineUsiStartsTheUsiEngine) {
+    auto usi = lines_of(run_script("usi\nisready\nquit\n", {}));
+    ASSERT_GE(usi.size(), 3u);
+    EXPECT_NE(usi[0].find("GNU Shogi"), std::string::npos);
+    EXPECT_NE(std::find(usi.begin(), usi.end(), "usiok"), usi.end());
+    EXPECT_NE(std::find(usi.begin(), usi.end(), "readyok"), usi.end());
+    auto x = lines_of(run_script("beep\nusi\n", {"40", "5"}));
+    ASSERT_FALSE(x.empty());
+    EXPECT_NE(x[0].find("GNU Shogi"), std::string::npos);
+    EXPECT_EQ(std::count(x.begin(), x.end(), xs::banner()), 1);  // once, before the first line was read
+    EXPECT_EQ(std::find(x.begin(), x.end(), "usiok"), x.end());
+    auto forced = lines_of(run_script("usi\n", {"-X"}));
+    EXPECT_EQ(std::find(forced.begin(), forced.end(), "usiok"), forced.end());
 }
 
 }  // namespace
