@@ -35,7 +35,7 @@ void usage() {
                  "                        connect/disconnect, login, game_created, game_end... (default json)\n"
                  "  --idle-timeout S      close text/CSA connections silent for S seconds (default 3600)\n"
                  "  --max-commands-per-second N   per text/CSA connection, bursts of 3 s allowed (default 20;\n"
-                 "                        0: no limit); faster lines are refused with an error\n"
+                 "                        0: no limit); faster lines wait their turn (none is lost)\n"
                  "  --config FILE         read options from FILE: `name value` or `name = value` per line,\n"
                  "                        no dashes, # comments; later command-line options override it\n"
                  "  --bots SPEC           engine bots as accounts, NAME=SKILL,... (Skill 0 = 15 kyu .. 20 full;\n"

@@ -14,7 +14,7 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 }
 
 LineSession::LineSession(tcp::socket socket, LineLimits limits)
-    : socket_(std::move(socket)), limits_(limits), idle_timer_(socket_.get_executor()) {
+    : socket_(std::move(socket)), limits_(limits), idle_timer_(socket_.get_executor()), wake_(socket_.get_executor()) {
     boost::system::error_code ec;
     peer_ = socket_.remote_endpoint(ec).address().to_string();
 }
@@ -31,6 +31,15 @@ void LineSession::start(const Factory& make_handler) {
             if (auto s = weak.lock())
                 s->close();
         });
+    handler_->set_flow({[weak] {
+                            if (auto s = weak.lock())
+                                s->pause();
+                        },
+                        [weak] {
+                            if (auto s = weak.lock())
+                                s->resume();
+                        },
+                        peer_});
     asio::co_spawn(
         socket_.get_executor(), [self] { return self->read_loop(); }, asio::detached);
     asio::co_spawn(
@@ -38,16 +47,70 @@ void LineSession::start(const Factory& make_handler) {
     handler_->start();
 }
 
+// Reads only when every line read before has been handled: a client that types faster than
+// it is served fills its socket buffers and waits, and loses nothing.
 asio::awaitable<void> LineSession::read_loop() {
     char buf[4096];
     while (!closed_) {
+        co_await handle_lines();
+        if (closed_)
+            break;
         idle_timer_.expires_after(limits_.idle);
         auto [ec, n] = co_await socket_.async_read_some(asio::buffer(buf), use_tuple);
         if (ec)
             break;
-        handle_bytes(buf, n);
+        cut_lines(buf, n);
     }
     shutdown();
+}
+
+asio::awaitable<void> LineSession::handle_lines() {
+    int in_a_row = 0;
+    while (!closed_ && !lines_.empty()) {
+        if (paused_) {
+            co_await sleep(std::chrono::steady_clock::duration::max());
+            continue;
+        }
+        if (auto wait = token_wait(); wait.count() > 0) {
+            co_await sleep(wait);
+            continue;
+        }
+        if (++in_a_row % 16 == 0)  // a long paste: let the other connections have their turn
+            co_await asio::post(socket_.get_executor(), use_tuple);
+        if (closed_ || paused_ || lines_.empty())
+            continue;
+        Input in = std::move(lines_.front());
+        lines_.pop_front();
+        tokens_ -= 1;
+        deliver(in);
+    }
+}
+
+// Until `d` has passed, resume() or shutdown() (wake_ cancelled).
+asio::awaitable<void> LineSession::sleep(std::chrono::steady_clock::duration d) {
+    if (d == std::chrono::steady_clock::duration::max())
+        wake_.expires_at(std::chrono::steady_clock::time_point::max());
+    else
+        wake_.expires_after(d);
+    co_await wake_.async_wait(use_tuple);
+}
+
+void LineSession::deliver(const Input& in) {
+    idle_timer_.expires_after(limits_.idle);  // a client served slowly is not idle
+    auto h = handler_;                        // the handler may close the session while it runs
+    if (!h)
+        return;
+    if (in.too_long)
+        h->on_line_too_long();
+    else
+        h->on_line(in.text);
+}
+
+void LineSession::pause() { paused_ = true; }
+
+void LineSession::resume() {
+    paused_ = false;
+    wake_.cancel();
 }
 
 asio::awaitable<void> LineSession::watchdog() {
@@ -65,9 +128,12 @@ asio::awaitable<void> LineSession::watchdog() {
     }
 }
 
-bool LineSession::admit() {
-    if (limits_.lines_per_second <= 0)
-        return true;
+// The rate limit: a token bucket of `burst` tokens refilled at `lines_per_second`.
+std::chrono::steady_clock::duration LineSession::token_wait() {
+    if (limits_.lines_per_second <= 0) {
+        tokens_ = 1;
+        return {};
+    }
     auto now = std::chrono::steady_clock::now();
     if (refilled_ == std::chrono::steady_clock::time_point{})
         tokens_ = limits_.burst;
@@ -75,62 +141,39 @@ bool LineSession::admit() {
         tokens_ = std::min(limits_.burst,
                            tokens_ + std::chrono::duration<double>(now - refilled_).count() * limits_.lines_per_second);
     refilled_ = now;
-    if (tokens_ < 1)
-        return false;
-    tokens_ -= 1;
-    return true;
+    if (tokens_ >= 1)
+        return {};
+    return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>((1 - tokens_) / limits_.lines_per_second));
 }
 
-void LineSession::handle_bytes(const char* data, std::size_t n) {
-    for (std::size_t i = 0; i < n && !closed_; ++i) {
+// Telnet: IAC (255) starts a command; WILL/WONT/DO/DONT take one option byte; SB runs to IAC SE.
+bool LineSession::telnet_byte(unsigned char c) {
+    switch (telnet_state_) {
+    case 1:
+        telnet_state_ = (c >= 251 && c <= 254) ? 2 : c == 250 ? 3 : 0;  // 255 255: an escaped byte, dropped
+        return true;
+    case 2: telnet_state_ = 0; return true;
+    case 3:
+        if (c == 255)
+            telnet_state_ = 4;
+        return true;
+    case 4: telnet_state_ = c == 240 ? 0 : 3; return true;
+    default:
+        if (c != 255)
+            return false;
+        telnet_state_ = 1;
+        return true;
+    }
+}
+
+void LineSession::cut_lines(const char* data, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
         unsigned char c = static_cast<unsigned char>(data[i]);
-        // Telnet: IAC (255) starts a command; WILL/WONT/DO/DONT take one option byte; SB runs to IAC SE.
-        if (limits_.telnet) {
-            if (telnet_state_ == 1) {
-                telnet_state_ = (c >= 251 && c <= 254) ? 2 : c == 250 ? 3 : 0;
-                if (c == 255) {
-                    telnet_state_ = 0;  // an escaped 255 byte: dropped
-                }
-                continue;
-            }
-            if (telnet_state_ == 2) {
-                telnet_state_ = 0;
-                continue;
-            }
-            if (telnet_state_ == 3) {
-                if (c == 255)
-                    telnet_state_ = 4;
-                continue;
-            }
-            if (telnet_state_ == 4) {
-                telnet_state_ = c == 240 ? 0 : 3;
-                continue;
-            }
-            if (c == 255) {
-                telnet_state_ = 1;
-                continue;
-            }
-        }
+        if (limits_.telnet && telnet_byte(c))
+            continue;
         if (c == '\n') {
-            if (discarding_) {
-                discarding_ = false;
-                partial_.clear();
-                continue;
-            }
-            if (!partial_.empty() && partial_.back() == '\r')
-                partial_.pop_back();
-            std::string line = std::move(partial_);
-            partial_.clear();
-            if (!admit()) {
-                if (auto h = handler_)
-                    h->on_rate_limited();
-                if (++dropped_ >= limits_.max_dropped)
-                    close();
-                continue;
-            }
-            dropped_ = 0;
-            if (auto h = handler_)  // the handler may close the session while it runs
-                h->on_line(line);
+            end_line();
             continue;
         }
         if (discarding_)
@@ -139,10 +182,21 @@ void LineSession::handle_bytes(const char* data, std::size_t n) {
         if (partial_.size() > limits_.max_line) {
             partial_.clear();
             discarding_ = true;
-            if (auto h = handler_)
-                h->on_line_too_long();
+            lines_.push_back({{}, true});
         }
     }
+}
+
+void LineSession::end_line() {
+    if (discarding_) {  // the end of a line too long (already reported)
+        discarding_ = false;
+        partial_.clear();
+        return;
+    }
+    if (!partial_.empty() && partial_.back() == '\r')
+        partial_.pop_back();
+    lines_.push_back({std::move(partial_), false});
+    partial_.clear();
 }
 
 void LineSession::send(std::string text) {
@@ -281,6 +335,8 @@ void LineSession::shutdown() {
     else
         socket_.cancel(ec);  // ends the read loop
     idle_timer_.cancel();
+    wake_.cancel();
+    lines_.clear();
     queue_.clear();
     out_.clear();
 }

@@ -3,6 +3,8 @@
 // telnet negotiation, closes idle connections, and writes through a queue with exactly one
 // write in flight: what is durable goes out at once, by the server's write thread (Sender) or
 // else with one non-blocking send; the rest waits for its batch (OutputGate) or for the socket.
+// Input is never thrown away: lines are handed over in order, as fast as the rate limit allows
+// and while the handler has not paused them; meanwhile the socket is not read (backpressure).
 #pragma once
 
 #include <deque>
@@ -19,9 +21,8 @@ struct LineLimits {
     std::size_t max_line = 4096;
     std::size_t max_queued = 4u << 20;  // bytes waiting to be written before we give up
     std::chrono::seconds idle{3600};
-    double lines_per_second = 20;  // sustained command rate (token bucket)...
-    double burst = 60;             // ...and how many may come at once
-    int max_dropped = 100;         // lines refused in a row before the connection is closed
+    double lines_per_second = 20;  // sustained command rate (token bucket): faster lines wait...
+    double burst = 60;             // ...once this many have come at once
     bool telnet = true;            // strip IAC sequences
 };
 
@@ -40,19 +41,36 @@ public:
     const std::string& peer() const { return peer_; }
 
 private:
+    struct Input {
+        std::string text;
+        bool too_long = false;  // stands for a line cut off at the length limit
+    };
+
     asio::awaitable<void> read_loop();
+    /// Hands the lines read over until none is left (waiting for tokens or a resume).
+    asio::awaitable<void> handle_lines();
+    asio::awaitable<void> sleep(std::chrono::steady_clock::duration d);
+    void deliver(const Input& in);
+    void cut_lines(const char* data, std::size_t n);
+    bool telnet_byte(unsigned char c);  // true when `c` belongs to a telnet command
+    void end_line();
+    std::chrono::steady_clock::duration token_wait();  // until a line may be handled (0: now)
+    void pause();
+    void resume();
     asio::awaitable<void> watchdog();
     void pump();  // starts the next write unless one is in flight or the gate is closed
     void write_rest();
     void written(std::size_t n, int error, std::string text);
-    void handle_bytes(const char* data, std::size_t n);
     void shutdown();
 
     tcp::socket socket_;
     std::string peer_;
     LineLimits limits_;
     asio::steady_timer idle_timer_;
+    asio::steady_timer wake_;  // handle_lines() waiting for a token or a resume
     std::shared_ptr<proto::LineHandler> handler_;
+    std::deque<Input> lines_;  // read, not yet handled
+    bool paused_ = false;
     struct Pending {
         std::string text;
         std::uint64_t ticket;  // the group-commit batch it waits for (OutputGate)
@@ -65,8 +83,6 @@ private:
     int telnet_state_ = 0;
     double tokens_ = 0;
     std::chrono::steady_clock::time_point refilled_;
-    int dropped_ = 0;
-    bool admit();  // the rate limit: true when this line may be handled
     bool closing_ = false, closed_ = false, writing_ = false, parked_ = false;
     bool in_sender_ = false;  // the write in flight is with the write thread
 };

@@ -87,8 +87,6 @@ std::string CsaShell::position_block(const core::Position& pos) {
 
 void CsaShell::on_line_too_long() { line("##[ERROR] line too long"); }
 
-void CsaShell::on_rate_limited() { line("##[ERROR] too many commands: slow down"); }
-
 void CsaShell::on_disconnect() {
     closed_ = true;
     if (!user_.empty()) {

@@ -21,7 +21,6 @@ public:
     void start() override {}
     void on_line(std::string_view line) override;
     void on_line_too_long() override;
-    void on_rate_limited() override;
     void on_disconnect() override;
     void deliver(const service::Event& e) override;
 

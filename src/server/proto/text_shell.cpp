@@ -146,8 +146,6 @@ void TextShell::on_line_too_long() {
     prompt();
 }
 
-void TextShell::on_rate_limited() { error("too many commands: slow down (this one was ignored)"); }
-
 void TextShell::on_disconnect() {
     closed_ = true;
     svc_.disconnect(shared_from_this());

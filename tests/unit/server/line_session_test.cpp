@@ -35,7 +35,6 @@ public:
             out_(std::to_string(i) + " " + std::string(1000, char('a' + i % 26)) + "\n");
     }
     void on_line_too_long() override {}
-    void on_rate_limited() override {}
     void on_disconnect() override {}
 
 private:
