@@ -36,6 +36,17 @@ void usage() {
                  "  --idle-timeout S      close text/CSA connections silent for S seconds (default 3600)\n"
                  "  --max-commands-per-second N   per text/CSA connection, bursts of 3 s allowed (default 20;\n"
                  "                        0: no limit); faster lines wait their turn (none is lost)\n"
+                 "  --hash-threads N      threads that hash and check passwords, below the loop's priority\n"
+                 "                        (default 2)\n"
+                 "  --hash-queue N        password checks waiting or running at most; beyond, logins and\n"
+                 "                        registrations are answered \"server busy\" at once (HTTP 503; default 32)\n"
+                 "  --login-per-address B/M   login attempts from one address: B at once, then M a minute\n"
+                 "                        (default 20/30; 0: no limit); beyond, \"retry in N s\" (HTTP 429)\n"
+                 "  --login-per-account B/M   the same for one account (default 10/10)\n"
+                 "  --register-per-address B/M   new accounts from one address (default 30/10)\n"
+                 "  --login-backoff A/C/MAX   after A failed logins in a row from an address, or C for an\n"
+                 "                        account, each attempt waits 1 s, doubled at every further failure up\n"
+                 "                        to MAX s; a success forgets them (default 10/3/60; MAX 0: off)\n"
                  "  --config FILE         read options from FILE: `name value` or `name = value` per line,\n"
                  "                        no dashes, # comments; later command-line options override it\n"
                  "  --bots SPEC           engine bots as accounts, NAME=SKILL,... (Skill 0 = 15 kyu .. 20 full;\n"
@@ -78,6 +89,51 @@ bool read_config(const std::string& path, std::vector<std::string>& args, std::s
         if (split != std::string::npos)
             args.push_back(value);
     }
+    return true;
+}
+
+// "B/M": a burst and a rate a minute; "0" for no limit.
+bool rate_arg(const std::string& s, hisha::server::service::RateLimit& out) {
+    if (s == "0") {
+        out = {};
+        return true;
+    }
+    char* end = nullptr;
+    double burst = std::strtod(s.c_str(), &end);
+    if (end == s.c_str() || *end != '/' || !(burst >= 1 && burst <= 1e6))
+        return false;
+    const char* rate = end + 1;
+    double per_minute = std::strtod(rate, &end);
+    if (end == rate || *end || !(per_minute >= 0 && per_minute <= 1e6))
+        return false;
+    out = {burst, per_minute};
+    return true;
+}
+
+// "A/C/MAX": free failures of an address, of an account, and the longest delay in seconds.
+bool backoff_arg(const std::string& s, hisha::server::service::AttemptPolicy& p) {
+    long v[3];
+    const char* at = s.c_str();
+    for (int i = 0; i < 3; ++i) {
+        char* end = nullptr;
+        v[i] = std::strtol(at, &end, 10);
+        if (end == at || v[i] < 0 || v[i] > 86400 || *end != (i < 2 ? '/' : '\0'))
+            return false;
+        at = end + 1;
+    }
+    p.free_failures_address = int(v[0]);
+    p.free_failures_account = int(v[1]);
+    p.max_delay_ms = v[2] * 1000;
+    return true;
+}
+
+// A whole number in [lo, hi].
+bool count_arg(const char* s, long lo, long hi, long& out) {
+    char* end = nullptr;
+    long v = std::strtol(s, &end, 10);
+    if (!*s || *end || v < lo || v > hi)
+        return false;
+    out = v;
     return true;
 }
 
@@ -205,6 +261,31 @@ int main(int argc, char** argv) {
                 return 2;
             }
             opt.commands_per_second = n;
+        } else if (a == "--hash-threads" || a == "--hash-queue") {
+            long n = 0;
+            if (!count_arg(value(), 1, a == "--hash-threads" ? 64 : 100000, n)) {
+                std::cerr << "hisha-server: " << a << " needs a number, 1.." << (a == "--hash-threads" ? 64 : 100000)
+                          << "\n";
+                return 2;
+            }
+            if (a == "--hash-threads")
+                opt.config.hash_threads = int(n);
+            else
+                opt.config.hash_queue = std::size_t(n);
+        } else if (a == "--login-per-address" || a == "--login-per-account" || a == "--register-per-address") {
+            auto& p = opt.config.attempts;
+            auto& limit = a == "--login-per-address" ? p.login_per_address
+                        : a == "--login-per-account" ? p.login_per_account
+                                                     : p.register_per_address;
+            if (!rate_arg(value(), limit)) {
+                std::cerr << "hisha-server: " << a << " needs BURST/PER_MINUTE (e.g. 20/30), or 0 for no limit\n";
+                return 2;
+            }
+        } else if (a == "--login-backoff") {
+            if (!backoff_arg(value(), opt.config.attempts)) {
+                std::cerr << "hisha-server: --login-backoff needs ADDRESS/ACCOUNT/MAX_SECONDS (e.g. 10/3/60)\n";
+                return 2;
+            }
         } else if (a == "--bots") {
             opt.bots = value();
         } else if (a == "--max-per-address") {
@@ -215,7 +296,10 @@ int main(int argc, char** argv) {
             if (c == "min") {
                 opt.config.password_ops = 1;
                 opt.config.password_mem = 8192;
-            } else if (c != "interactive") {
+            } else if (c == "interactive") {  // (also after an earlier --password-cost min)
+                opt.config.password_ops = hisha::server::service::Config{}.password_ops;
+                opt.config.password_mem = hisha::server::service::Config{}.password_mem;
+            } else {
                 std::cerr << "hisha-server: --password-cost is interactive or min\n";
                 return 2;
             }

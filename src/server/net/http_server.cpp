@@ -11,6 +11,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -219,11 +220,29 @@ struct HttpServer::Impl {
         co_return res;
     }
 
-    http::response<http::string_body> respond(const http::request<http::string_body>& req) {
+    static http::response<http::string_body> response_to(const http::request<http::string_body>& req) {
         http::response<http::string_body> res;
         res.version(req.version());
         res.keep_alive(req.keep_alive());
         res.set(http::field::server, std::string("hisha-server/") + version());
+        return res;
+    }
+
+    static http::response<http::string_body> api_response(const http::request<http::string_body>& req,
+                                                          proto::HttpReply r) {
+        auto res = response_to(req);
+        res.result(r.status);
+        res.set(http::field::content_type, r.content_type);
+        if (!r.filename.empty())
+            res.set(http::field::content_disposition, "attachment; filename=\"" + r.filename + "\"");
+        if (r.retry_after_s > 0)
+            res.set(http::field::retry_after, std::to_string(r.retry_after_s));
+        res.body() = std::move(r.body);
+        res.prepare_payload();
+        return res;
+    }
+
+    http::response<http::string_body> respond(const http::request<http::string_body>& req) {
         std::string target(req.target());
         if (target.starts_with("/api/")) {
             proto::HttpReply r;
@@ -235,16 +254,37 @@ struct HttpServer::Impl {
                      "application/json",
                      {}};
             }
-            res.result(r.status);
-            res.set(http::field::content_type, r.content_type);
-            if (!r.filename.empty())
-                res.set(http::field::content_disposition, "attachment; filename=\"" + r.filename + "\"");
-            res.body() = std::move(r.body);
-        } else {
-            serve_file(req, res, target);
+            return api_response(req, std::move(r));
         }
+        auto res = response_to(req);
+        serve_file(req, res, target);
         res.prepare_payload();
         return res;
+    }
+
+    // A request answered when a password check is back (login, register), or else at once.
+    asio::awaitable<http::response<http::string_body>> answer(const http::request<http::string_body>& req,
+                                                              const std::string& peer) {
+        auto ex = co_await asio::this_coro::executor;
+        auto timer = std::make_shared<asio::steady_timer>(ex, asio::steady_timer::time_point::max());
+        auto answered = std::make_shared<std::optional<proto::HttpReply>>();
+        bool waits = false;
+        try {
+            waits = api.account(std::string(req.method_string()), std::string(req.target()), req.body(), peer,
+                                [timer, answered](proto::HttpReply r) {
+                                    *answered = std::move(r);
+                                    timer->cancel();
+                                });
+        } catch (const std::exception& e) {  // a field of the wrong JSON type
+            *answered = proto::HttpReply{
+                400, nlohmann::json{{"error", std::string("bad request: ") + e.what()}}.dump(), "application/json", {}};
+            waits = true;
+        }
+        if (!waits)
+            co_return respond(req);
+        if (!*answered)
+            co_await timer->async_wait(use_tuple);
+        co_return api_response(req, std::move(**answered));
     }
 
     void serve_file(const http::request<http::string_body>& req, http::response<http::string_body>& res,
@@ -286,6 +326,8 @@ struct HttpServer::Impl {
     }
 
     asio::awaitable<void> session(tcp::socket socket) {
+        boost::system::error_code pec;
+        std::string peer = socket.remote_endpoint(pec).address().to_string();
         beast::tcp_stream stream(std::move(socket));
         beast::flat_buffer buffer;
         for (;;) {
@@ -329,7 +371,7 @@ struct HttpServer::Impl {
             if (req.method() == http::verb::post && req.target() == "/api/tsume")
                 res = co_await tsume(req);  // (not in a ?: expression: GCC miscompiles co_await there)
             else
-                res = respond(req);
+                res = co_await answer(req, peer);
             bool keep = res.keep_alive();
             co_await gate_open();
             auto [wec, wn] = co_await http::async_write(stream, res, use_tuple);

@@ -2,8 +2,10 @@
 #include "server/net/server.h"
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/thread_pool.hpp>
 
 #include <pthread.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -35,10 +37,12 @@ namespace {
 
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
-// Environment over Asio: wall-clock time and one steady timer per game.
+// Environment over Asio: wall-clock time, one steady timer per game, the sync thread of group
+// commit and the threads that hash passwords.
 class AsioEnvironment final : public service::Environment {
 public:
-    AsioEnvironment(asio::io_context& ioc, store::Store& store) : ioc_(ioc), store_(store) {}
+    AsioEnvironment(asio::io_context& ioc, store::Store& store, int hash_threads)
+        : ioc_(ioc), hash_threads_(std::max(1, hash_threads)), store_(store) {}
     void set_service(service::Service* s) { svc_ = s; }
 
     service::Millis now() override {
@@ -81,7 +85,34 @@ public:
                 write_batch();
         });
     }
-    ~AsioEnvironment() override { stop_syncing(); }
+    // Password hashes run on their own threads at a lower priority than the loop's (on a busy
+    // machine moves go first); their answers come back to the loop.
+    void offload(std::function<void()> work, std::function<void()> done) override {
+        if (!hash_pool_)
+            hash_pool_ = std::make_unique<asio::thread_pool>(hash_threads_);
+        asio::post(*hash_pool_, [this, work = std::move(work), done = std::move(done)]() mutable {
+            thread_local bool named = false;
+            if (!named) {
+                named = true;
+                pthread_setname_np(pthread_self(), "hash");
+                setpriority(PRIO_PROCESS, id_t(gettid()), 10);  // this thread only
+            }
+            work();
+            asio::post(ioc_, std::move(done));
+        });
+    }
+    /// Drops the hashes not started and waits for those running (the loop has stopped: their
+    /// answers are never delivered).
+    void stop_hashing() {
+        if (hash_pool_) {
+            hash_pool_->stop();
+            hash_pool_->join();
+        }
+    }
+    ~AsioEnvironment() override {
+        stop_hashing();
+        stop_syncing();
+    }
     /// Lets the sync thread finish the sync it is making and joins it.
     void stop_syncing() {
         if (syncer_.joinable()) {
@@ -101,6 +132,8 @@ public:
 
 private:
     asio::io_context& ioc_;
+    int hash_threads_;
+    std::unique_ptr<asio::thread_pool> hash_pool_;
     service::Service* svc_ = nullptr;
     std::map<std::int64_t, std::unique_ptr<asio::steady_timer>> timers_;
     std::vector<std::unique_ptr<asio::steady_timer>> retired_;
@@ -272,7 +305,7 @@ int run_server(const ServerOptions& opt) {
         explicit SenderScope(asio::io_context& ioc) : sender(ioc) { set_sender(&sender); }
         ~SenderScope() { set_sender(nullptr); }
     } sender_scope(ioc);
-    AsioEnvironment env(ioc, *store);
+    AsioEnvironment env(ioc, *store, opt.config.hash_threads);
     service::Service svc(*store, env, opt.config);
     env.set_service(&svc);
     output_gate().attach(&svc);
@@ -425,6 +458,7 @@ int run_server(const ServerOptions& opt) {
     ioc.run();
     // Replies of a batch whose sync was in flight when the loop stopped are still held; their
     // sessions must go while the io_context that owns their sockets exists.
+    env.stop_hashing();
     env.stop_syncing();
     std::cout << "hisha-server: stopped" << std::endl;
     return 0;

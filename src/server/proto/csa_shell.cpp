@@ -186,15 +186,34 @@ void CsaShell::login(std::string_view text) {
         color = game_name.back() == 'B' ? 0 : 1;
         game_name.resize(game_name.size() - 2);
     }
+    // An unknown name is registered (as on Floodgate) unless the server does not allow it.
     const UserRow* u = svc_.user(name);
-    if (u) {
-        if (!svc_.login(name, password))
-            return line("LOGIN:incorrect");
-    } else if (!svc_.config().csa_auto_register || !svc_.register_user(name, password)) {
+    if (!u && !svc_.config().csa_auto_register)
         return line("LOGIN:incorrect");
-    }
-    user_ = svc_.user(name)->name;
+    pause_input();  // the next lines wait for the password check
+    std::weak_ptr<CsaShell> weak = shared_from_this();
     x1_ = w.size() == 4;
+    auto done = [weak, game_name, color](const service::AuthReply& r) {
+        auto self = weak.lock();
+        if (!self || self->closed_)
+            return;
+        if (r.ok()) {
+            self->logged_in(r.user, game_name, color);
+        } else {
+            self->line("LOGIN:incorrect");
+            if (r.status != service::AuthReply::Status::Refused)  // why, when it is not the password
+                self->line("##[ERROR] " + r.error);
+        }
+        self->resume_input();
+    };
+    if (u)
+        svc_.start_login(peer(), name, password, std::move(done));
+    else
+        svc_.start_register(peer(), name, password, std::move(done));
+}
+
+void CsaShell::logged_in(const UserRow& u, const std::string& game_name, int color) {
+    user_ = u.name;
     svc_.connect(user_, shared_from_this(), "csa");
     line("LOGIN:" + user_ + " OK");
     if (std::int64_t back = svc_.csa_return(user_)) {

@@ -33,6 +33,7 @@ private:
     enum class State { Connected, Waiting, Offered, Resuming, Playing };
 
     void login(std::string_view line);
+    void logged_in(const UserRow& u, const std::string& game_name, int color);
     void command(std::string_view line);  // %% x1 commands
     void game_line(std::string_view line);
     void send_summary(const service::LiveGame& g);

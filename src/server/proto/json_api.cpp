@@ -452,6 +452,41 @@ json line_json(core::Position& pos, const std::vector<notation::MoveRecord>& lin
 
 }  // namespace
 
+bool JsonApi::account(std::string_view method, std::string_view target, std::string_view body, const std::string& peer,
+                      std::function<void(HttpReply)> done) {
+    std::string_view path = target.substr(0, target.find('?'));
+    bool registering = path == "/api/register";
+    if (method != "POST" || (!registering && path != "/api/login"))
+        return false;
+    json in = body.empty() ? json::object() : json::parse(body, nullptr, false);
+    if (in.is_discarded() || !in.is_object()) {
+        done(error(400, "the body is not a JSON object"));
+        return true;
+    }
+    auto answer = [this, registering, done](const service::AuthReply& r) { done(account_reply(registering, r)); };
+    if (registering)
+        svc_.start_register(peer, str(in, "name"), str(in, "password"), answer);
+    else
+        svc_.start_login(peer, str(in, "name"), str(in, "password"), answer);
+    return true;
+}
+
+HttpReply JsonApi::account_reply(bool registering, const service::AuthReply& r) {
+    using Status = service::AuthReply::Status;
+    if (r.status == Status::Limited || r.status == Status::Busy) {
+        HttpReply h =
+            reply(r.status == Status::Busy ? 503 : 429, json{{"error", r.error}, {"retry_after_s", r.retry_after_s}});
+        h.retry_after_s = r.retry_after_s;
+        return h;
+    }
+    if (!r.ok())
+        return error(registering ? 400 : 401, r.error);
+    auto tok = svc_.create_token(r.user.name);
+    if (!tok)
+        return error(500, tok.error());
+    return reply(200, {{"token", *tok}, {"user", user_json(r.user)}});
+}
+
 HttpReply JsonApi::handle(std::string_view method, std::string_view target, std::string_view body,
                           std::string_view token) {
     std::string_view path = target.substr(0, target.find('?'));
@@ -479,17 +514,7 @@ HttpReply JsonApi::handle(std::string_view method, std::string_view target, std:
         return true;
     };
 
-    // --- without a login
-    if (post && (route({"register"}) || route({"login"}))) {
-        auto u = seg[0] == "register" ? svc_.register_user(str(in, "name"), str(in, "password"))
-                                      : svc_.login(str(in, "name"), str(in, "password"));
-        if (!u)
-            return error(seg[0] == "register" ? 400 : 401, u.error());
-        auto tok = svc_.create_token(u->name);
-        if (!tok)
-            return error(500, tok.error());
-        return reply(200, {{"token", *tok}, {"user", user_json(*u)}});
-    }
+    // --- without a login (register and login: account())
     if (get && route({"version"}))
         return reply(200, {{"version", version()}});
     if (get && route({"who"})) {

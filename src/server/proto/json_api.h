@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -28,13 +29,19 @@ struct HttpReply {
     int status = 200;
     std::string body;
     std::string content_type = "application/json";
-    std::string filename;  // set for downloads (Content-Disposition)
+    std::string filename;   // set for downloads (Content-Disposition)
+    int retry_after_s = 0;  // 429 and 503: Retry-After
 };
 
 class JsonApi {
 public:
     explicit JsonApi(service::Service& svc) : svc_(svc) {}
     HttpReply handle(std::string_view method, std::string_view target, std::string_view body, std::string_view token);
+    /// POST /api/register and /api/login, whose password is hashed or checked on another thread:
+    /// `done` gets the reply later (at once when refused: 400/401, limited: 429, busy: 503).
+    /// False when the request is not one of them (handle() answers it).
+    bool account(std::string_view method, std::string_view target, std::string_view body, const std::string& peer,
+                 std::function<void(HttpReply)> done);
     /// A WebSocket message from `user`: the reply to send back.
     nlohmann::json on_ws_message(const std::string& user, std::string_view text);
     nlohmann::json event_json(const service::Event& e);
@@ -52,6 +59,7 @@ public:
                                                          nlohmann::json* moves_out = nullptr);
 
 private:
+    HttpReply account_reply(bool registering, const service::AuthReply& r);
     nlohmann::json user_json(const UserRow& u);
     nlohmann::json challenge_json(const ChallengeRow& c);
     service::Service& svc_;

@@ -212,17 +212,39 @@ void TextShell::on_line(std::string_view raw) {
             cleaned += ' ';
         else if (static_cast<unsigned char>(c) >= 32 && c != 127)
             cleaned += c;
-    busy_ = true;
+    busy_ = in_line_ = true;
     if (mode_ != Mode::Command) {
         answer(cleaned);
     } else {
         dispatch(cleaned);
     }
+    in_line_ = false;
+    if (!waiting_)  // else its answer ends the command
+        end_command();
+}
+
+void TextShell::end_command() {
     busy_ = false;
     if (!deferred_.empty())
         send(std::exchange(deferred_, {}));
     if (!closed_)
         prompt();
+}
+
+service::AuthDone TextShell::when_answered(std::function<void(const service::AuthReply&)> then) {
+    waiting_ = true;
+    pause_input();
+    std::weak_ptr<TextShell> weak = shared_from_this();
+    return [weak, then = std::move(then)](const service::AuthReply& r) {
+        auto self = weak.lock();
+        if (!self || self->closed_)
+            return;
+        then(r);
+        self->waiting_ = false;
+        if (!self->in_line_)  // answered later, not inside on_line
+            self->end_command();
+        self->resume_input();
+    };
 }
 
 std::string TextShell::rest_of(std::string_view text, std::size_t words) const {
@@ -500,10 +522,11 @@ void TextShell::cmd_login(const Args& a) {
         return error("you are logged in as " + user_);
     if (a.size() != 3)
         return error("usage: LOGIN <name> <password>");
-    auto r = svc_.login(a[1], a[2]);
-    if (!r)
-        return error(r.error());
-    after_login(*r);
+    svc_.start_login(peer(), a[1], a[2], when_answered([this](const service::AuthReply& r) {
+                         if (!r.ok())
+                             return error(r.error);
+                         after_login(r.user);
+                     }));
 }
 
 void TextShell::cmd_register(const Args& a) {
@@ -511,19 +534,22 @@ void TextShell::cmd_register(const Args& a) {
         return error("you are logged in as " + user_);
     if (a.size() != 3)
         return error("usage: REGISTER <name> <password>");
-    auto r = svc_.register_user(a[1], a[2]);
-    if (!r)
-        return error(r.error());
-    line("Account " + r->name + " created.");
-    after_login(*r);
+    svc_.start_register(peer(), a[1], a[2], when_answered([this](const service::AuthReply& r) {
+                            if (!r.ok())
+                                return error(r.error);
+                            line("Account " + r.user.name + " created.");
+                            after_login(r.user);
+                        }));
 }
 
 void TextShell::cmd_password(const Args& a) {
     if (a.size() != 3)
         return error("usage: PASSWORD <old> <new>");
-    if (auto r = svc_.change_password(user_, a[1], a[2]); !r)
-        return error(r.error());
-    line("Password changed.");
+    svc_.start_password_change(peer(), user_, a[1], a[2], when_answered([this](const service::AuthReply& r) {
+                                   if (!r.ok())
+                                       return error(r.error);
+                                   line("Password changed.");
+                               }));
 }
 
 void TextShell::cmd_quit(const Args&) {

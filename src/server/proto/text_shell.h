@@ -78,6 +78,10 @@ private:
     void page(std::vector<std::string> lines, std::function<void()> done = {});
     void more();
     void after_login(const UserRow& u);
+    /// The command waits for a password check: the next lines wait too (and events are held)
+    /// until `then` has run with its answer; the prompt follows it.
+    service::AuthDone when_answered(std::function<void(const service::AuthReply&)> then);
+    void end_command();  // held events, then the prompt
     std::optional<std::int64_t> game_arg(const Args& a, std::size_t i);
     bool load_current(bool need_own);
     void show_board(std::int64_t gid, bool other_view);
@@ -109,7 +113,9 @@ private:
     std::function<void()> pager_done_;
     std::int64_t pager_gid_ = 0;
     bool closed_ = false;
-    bool busy_ = false;  // inside on_line: events wait for the reply
+    bool busy_ = false;     // inside a command (or waiting for its answer): events wait for the reply
+    bool in_line_ = false;  // inside on_line
+    bool waiting_ = false;  // for a password check's answer
     std::string deferred_;
 };
 

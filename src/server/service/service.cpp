@@ -93,7 +93,8 @@ std::optional<core::Color> LiveGame::color_of(std::string_view user) const {
 
 Millis LiveGame::deadline() const { return time_allowed(row.tc, row.remaining[to_move()]); }
 
-Service::Service(store::Store& store, Environment& env, Config config) : store_(store), env_(env), config_(config) {
+Service::Service(store::Store& store, Environment& env, Config config)
+    : store_(store), env_(env), config_(config), attempts_(config.attempts) {
     if (sodium_init() < 0)
         config_.password_ops = 0;  // checked in hash_password
 }
@@ -140,37 +141,31 @@ bool Service::valid_name(std::string_view name) {
 }
 
 std::string Service::hash_password(std::string_view pw) const {
-    char out[crypto_pwhash_STRBYTES];
-    unsigned long long ops = std::max<unsigned long long>(config_.password_ops, crypto_pwhash_OPSLIMIT_MIN);
-    std::size_t mem = std::max<std::size_t>(config_.password_mem, crypto_pwhash_MEMLIMIT_MIN);
-    if (crypto_pwhash_str_alg(out, pw.data(), pw.size(), ops, mem, crypto_pwhash_ALG_ARGON2ID13) != 0)
-        return {};
-    return out;
+    return password_hash(pw, config_.password_ops, config_.password_mem);
 }
 
-Reply<UserRow> Service::register_user(std::string_view name, std::string_view password) {
+Reply<void> Service::check_new_account(std::string_view name, std::string_view password) const {
     if (!valid_name(name))
         return fail("invalid name: use 1-32 letters, digits, '.', '_' or '-', starting with a letter or digit");
     if (password.size() < 4 || password.size() > 128)
         return fail("the password must have 4 to 128 characters");
     if (user(name))
         return fail("the name " + std::string(name) + " is taken");
-    UserRow u;
-    u.name = std::string(name);
-    u.password_hash = hash_password(password);
-    if (u.password_hash.empty())
-        return fail("cannot hash the password (out of memory)");
-    u.created = u.last_login = env_.now();
-    if (!store_.save_user(u))
-        return fail("storage error: " + store_.last_error());
-    users_[name_key(name)] = u;
-    return u;
+    return {};
+}
+
+Reply<UserRow> Service::register_user(std::string_view name, std::string_view password) {
+    if (auto r = check_new_account(name, password); !r)
+        return fail(r.error());
+    auto r = finish_register(std::string(name), hash_password(password));
+    if (!r.ok())
+        return fail(r.error);
+    return r.user;
 }
 
 Reply<UserRow> Service::login(std::string_view name, std::string_view password) {
     UserRow* u = user_mut(name);
-    if (!u || !u->bot.empty()
-        || crypto_pwhash_str_verify(u->password_hash.c_str(), password.data(), password.size()) != 0)
+    if (!u || !u->bot.empty() || !password_matches(u->password_hash, password))
         return fail("incorrect name or password");
     u->last_login = env_.now();
     store_.save_user(*u);
@@ -178,16 +173,14 @@ Reply<UserRow> Service::login(std::string_view name, std::string_view password) 
 }
 
 Reply<void> Service::change_password(std::string_view name, std::string_view old_pw, std::string_view new_pw) {
-    UserRow* u = user_mut(name);
-    if (!u || crypto_pwhash_str_verify(u->password_hash.c_str(), old_pw.data(), old_pw.size()) != 0)
+    const UserRow* u = user(name);
+    if (!u || !password_matches(u->password_hash, old_pw))
         return fail("the old password is not correct");
     if (new_pw.size() < 4 || new_pw.size() > 128)
         return fail("the password must have 4 to 128 characters");
-    UserRow copy = *u;
-    copy.password_hash = hash_password(new_pw);
-    if (!store_.save_user(copy))
-        return fail("storage error: " + store_.last_error());
-    *u = copy;
+    auto r = finish_password_change(std::string(name), u->password_hash, true, hash_password(new_pw));
+    if (!r.ok())
+        return fail(r.error);
     return {};
 }
 

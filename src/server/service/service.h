@@ -14,6 +14,7 @@
 
 #include "core/game.h"
 #include "core/result.h"
+#include "server/service/attempt_limits.h"
 #include "server/service/events.h"
 #include "server/store/records.h"
 #include "server/store/store.h"
@@ -35,6 +36,12 @@ public:
     /// Group commit: calls Service::commit() soon (after the work already queued), once per
     /// batch. Until then the network holds every reply. The default commits at once.
     virtual void request_commit() {}
+    /// Runs `work` away from the loop (a password hash: it touches nothing of the service),
+    /// then `done` on the loop. The default runs both at once.
+    virtual void offload(std::function<void()> work, std::function<void()> done) {
+        work();
+        done();
+    }
 };
 
 struct Config {
@@ -49,7 +56,21 @@ struct Config {
     bool group_commit = false;          // batch writes; the network holds replies until commit()
     Millis csa_reconnect_grace_ms = 0;  // a CSA player who drops out of a game may log in again this
                                         // long (0: the game is lost at once, as on Floodgate)
+    AttemptPolicy attempts;             // how often logins and registrations may be tried
+    int hash_threads = 2;               // threads hashing and checking passwords (the network's)
+    std::size_t hash_queue = 32;        // password hashes waiting or running at most; more: "busy"
 };
+
+/// How a login, registration or password change through start_login() and its kin came out.
+struct AuthReply {
+    enum class Status { Ok, Refused, Limited, Busy };
+    Status status = Status::Ok;
+    UserRow user;           // Ok: the account (after the change)
+    std::string error;      // otherwise: why, for the user
+    int retry_after_s = 0;  // Limited and Busy: when to try again
+    bool ok() const { return status == Status::Ok; }
+};
+using AuthDone = std::function<void(const AuthReply&)>;
 
 /// A game in memory: its row, the move list replayed through the core, and who made each move.
 struct LiveGame {
@@ -109,6 +130,16 @@ public:
     Reply<void> start();
 
     // --- accounts
+    /// The protocols' LOGIN, REGISTER and PASSWORD: limited per address `peer` and per account
+    /// (config.attempts), the password hashed or checked by Environment::offload, `done` called
+    /// on the loop (at once when refused, limited, or when config.hash_queue hashes are pending).
+    void start_login(std::string peer, std::string name, std::string password, AuthDone done);
+    void start_register(std::string peer, std::string name, std::string password, AuthDone done);
+    void start_password_change(std::string peer, std::string user, std::string old_pw, std::string new_pw,
+                               AuthDone done);
+    /// Attempts refused by each limit and for a full hashing queue, since the start.
+    const AttemptCounters& attempt_counters() const { return attempts_.counters(); }
+    /// The same, at once on this thread and without limits (tests, tools).
     Reply<UserRow> register_user(std::string_view name, std::string_view password);
     Reply<UserRow> login(std::string_view name, std::string_view password);
     Reply<void> change_password(std::string_view user, std::string_view old_pw, std::string_view new_pw);
@@ -281,6 +312,16 @@ private:
     void emit_to(std::string_view user_key, const Event& e);
     void flush();
     std::string hash_password(std::string_view pw) const;
+    Reply<void> check_new_account(std::string_view name, std::string_view password) const;
+    AuthReply finish_login(const std::string& peer, const std::string& name, const std::string& checked_hash, bool ok);
+    AuthReply finish_register(const std::string& name, const std::string& hash);
+    AuthReply finish_password_change(const std::string& user, const std::string& checked_hash, bool ok,
+                                     const std::string& new_hash);
+    /// Answers `done` when the verdict refuses the attempt (and logs the first refusal).
+    bool limited(const AttemptLimits::Verdict& v, const std::string& peer, std::string_view name, const AuthDone& done);
+    /// Runs a password hash on the offload threads unless config.hash_queue are pending (then
+    /// answers `done` busy and returns false).
+    bool offload_hash(std::function<void()> work, std::function<void()> then, const AuthDone& done);
 
     store::Store& store_;
     Environment& env_;
@@ -305,10 +346,18 @@ private:
         Millis until = 0;
     };
     std::multimap<std::int64_t, Away> away_;  // CSA players gone from running games, by game
+    AttemptLimits attempts_;
+    std::size_t hashing_ = 0;  // password hashes offloaded, not yet back
+    double hash_ms_ = 100;     // how long one takes (moving average), for the busy answer's wait
+    bool busy_logged_ = false;
 };
 
 /// The lower-case key of a name (names are case-insensitive).
 std::string name_key(std::string_view name);
+/// An argon2id hash of a password ("" when out of memory). Touches no shared state: any thread.
+std::string password_hash(std::string_view pw, unsigned long long ops, std::size_t mem);
+/// Whether `pw` is the password hashed in `hash`. Any thread.
+bool password_matches(const std::string& hash, std::string_view pw);
 /// Stable names of end reasons for storage and the JSON API ("checkmate", "time_up" ...).
 const char* reason_name(core::EndReason r);
 core::EndReason reason_from_name(std::string_view s);

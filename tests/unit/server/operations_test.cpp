@@ -129,12 +129,38 @@ TEST(Operations, BadConfigAndBadOptionsStopWithAReason) {
     EXPECT_TRUE(has(idle, "--idle-timeout needs seconds")) << idle;
     auto [rate, rc5] = run_server("--max-commands-per-second fast");
     EXPECT_EQ(rc5, 2);
+    for (const char* bad : {"--login-per-address 20", "--login-per-account 5/x", "--register-per-address -1/3",
+                            "--login-backoff 3/3", "--hash-threads 0", "--hash-queue many"}) {
+        auto [out, rc] = run_server(bad);
+        EXPECT_EQ(rc, 2) << bad;
+        EXPECT_TRUE(has(out, std::string(bad).substr(0, std::string(bad).find(' ')) + " needs")) << out;
+    }
     auto [help, rc6] = run_server("--help");
     EXPECT_EQ(rc6, 0);
-    for (const char* opt :
-         {"--db", "--text-port", "--csa-port", "--http-port", "--bind", "--static", "--days-per-move",
-          "--password-cost", "--max-per-address", "--group-commit", "--csa-max-moves", "--idle-timeout",
-          "--max-commands-per-second", "--config", "--bots", "--help", "--log", "--csa-reconnect-grace"})
+    for (const char* opt : {"--db",
+                            "--text-port",
+                            "--csa-port",
+                            "--http-port",
+                            "--bind",
+                            "--static",
+                            "--days-per-move",
+                            "--password-cost",
+                            "--max-per-address",
+                            "--group-commit",
+                            "--csa-max-moves",
+                            "--idle-timeout",
+                            "--max-commands-per-second",
+                            "--config",
+                            "--bots",
+                            "--help",
+                            "--log",
+                            "--csa-reconnect-grace",
+                            "--hash-threads",
+                            "--hash-queue",
+                            "--login-per-address",
+                            "--login-per-account",
+                            "--register-per-address",
+                            "--login-backoff"})
         EXPECT_TRUE(has(help, opt)) << opt;
     EXPECT_TRUE(has(help, "postgresql://"));
 }
