@@ -19,6 +19,7 @@
 #include "engine/engine.h"
 #include "engine/value.h"
 #include "server/net/output_gate.h"
+#include "server/net/token_bucket.h"
 #include "server/proto/json_api.h"
 #include "tsume/solver.h"
 
@@ -144,8 +145,10 @@ struct HttpServer::Impl {
     tsume::Solver solver;
     std::atomic<bool> stop_solver{false};
 
-    Impl(service::Service& s, asio::io_context& i, std::string dir)
-        : svc(s), ioc(i), static_dir(std::move(dir)), api(s) {}
+    double requests_per_second;  // per connection (0: no limit)
+
+    Impl(service::Service& s, asio::io_context& i, std::string dir, double rate)
+        : svc(s), ioc(i), static_dir(std::move(dir)), api(s), requests_per_second(rate) {}
     ~Impl() {
         stop_solver = true;
         solver_pool.join();
@@ -330,7 +333,13 @@ struct HttpServer::Impl {
         std::string peer = socket.remote_endpoint(pec).address().to_string();
         beast::tcp_stream stream(std::move(socket));
         beast::flat_buffer buffer;
+        TokenBucket bucket(requests_per_second, std::max(10.0, requests_per_second * 3));
         for (;;) {
+            if (auto wait = bucket.wait(); wait.count() > 0) {  // too fast: the next request waits
+                asio::steady_timer pause(stream.get_executor(), wait);
+                co_await pause.async_wait(use_tuple);
+            }
+            bucket.take();
             http::request_parser<http::string_body> parser;
             parser.header_limit(16 * 1024);
             parser.body_limit(64 * 1024);
@@ -590,8 +599,8 @@ void WsSession::pump() {
     });
 }
 
-HttpServer::HttpServer(service::Service& svc, asio::io_context& ioc, std::string static_dir)
-    : impl_(std::make_shared<Impl>(svc, ioc, std::move(static_dir))) {}
+HttpServer::HttpServer(service::Service& svc, asio::io_context& ioc, std::string static_dir, double requests_per_second)
+    : impl_(std::make_shared<Impl>(svc, ioc, std::move(static_dir), requests_per_second)) {}
 
 HttpServer::~HttpServer() = default;
 

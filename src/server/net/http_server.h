@@ -13,7 +13,8 @@ namespace hisha::server::net {
 
 class HttpServer {
 public:
-    HttpServer(service::Service& svc, asio::io_context& ioc, std::string static_dir);
+    /// `requests_per_second`: how fast one connection's requests are read (bursts of 3 s; 0: no limit).
+    HttpServer(service::Service& svc, asio::io_context& ioc, std::string static_dir, double requests_per_second);
     ~HttpServer();
     void start(tcp::acceptor& acceptor);
     void stop();

@@ -14,7 +14,8 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 }
 
 LineSession::LineSession(tcp::socket socket, LineLimits limits)
-    : socket_(std::move(socket)), limits_(limits), idle_timer_(socket_.get_executor()), wake_(socket_.get_executor()) {
+    : socket_(std::move(socket)), limits_(limits), idle_timer_(socket_.get_executor()), wake_(socket_.get_executor()),
+      bucket_(limits.lines_per_second, limits.burst) {
     boost::system::error_code ec;
     peer_ = socket_.remote_endpoint(ec).address().to_string();
 }
@@ -71,7 +72,7 @@ asio::awaitable<void> LineSession::handle_lines() {
             co_await sleep(std::chrono::steady_clock::duration::max());
             continue;
         }
-        if (auto wait = token_wait(); wait.count() > 0) {
+        if (auto wait = bucket_.wait(); wait.count() > 0) {
             co_await sleep(wait);
             continue;
         }
@@ -81,7 +82,7 @@ asio::awaitable<void> LineSession::handle_lines() {
             continue;
         Input in = std::move(lines_.front());
         lines_.pop_front();
-        tokens_ -= 1;
+        bucket_.take();
         deliver(in);
     }
 }
@@ -126,25 +127,6 @@ asio::awaitable<void> LineSession::watchdog() {
             }
         }
     }
-}
-
-// The rate limit: a token bucket of `burst` tokens refilled at `lines_per_second`.
-std::chrono::steady_clock::duration LineSession::token_wait() {
-    if (limits_.lines_per_second <= 0) {
-        tokens_ = 1;
-        return {};
-    }
-    auto now = std::chrono::steady_clock::now();
-    if (refilled_ == std::chrono::steady_clock::time_point{})
-        tokens_ = limits_.burst;
-    else
-        tokens_ = std::min(limits_.burst,
-                           tokens_ + std::chrono::duration<double>(now - refilled_).count() * limits_.lines_per_second);
-    refilled_ = now;
-    if (tokens_ >= 1)
-        return {};
-    return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-        std::chrono::duration<double>((1 - tokens_) / limits_.lines_per_second));
 }
 
 // Telnet: IAC (255) starts a command; WILL/WONT/DO/DONT take one option byte; SB runs to IAC SE.

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "server/net/net.h"
+#include "server/net/token_bucket.h"
 #include "server/proto/line_handler.h"
 
 namespace hisha::server::net {
@@ -54,7 +55,6 @@ private:
     void cut_lines(const char* data, std::size_t n);
     bool telnet_byte(unsigned char c);  // true when `c` belongs to a telnet command
     void end_line();
-    std::chrono::steady_clock::duration token_wait();  // until a line may be handled (0: now)
     void pause();
     void resume();
     asio::awaitable<void> watchdog();
@@ -81,8 +81,7 @@ private:
     std::string partial_;
     bool discarding_ = false;
     int telnet_state_ = 0;
-    double tokens_ = 0;
-    std::chrono::steady_clock::time_point refilled_;
+    TokenBucket bucket_;  // the rate limit
     bool closing_ = false, closed_ = false, writing_ = false, parked_ = false;
     bool in_sender_ = false;  // the write in flight is with the write thread
 };

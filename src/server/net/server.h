@@ -21,7 +21,7 @@ struct ServerOptions {
     service::Config config;
     std::size_t max_connections_per_address = 64;
     int idle_timeout_s = 3600;        // text and CSA connections silent this long are closed
-    double commands_per_second = 20;  // per text/CSA connection, bursts of 3 s allowed (0: no limit)
+    double commands_per_second = 20;  // per text/CSA connection and HTTP connection, bursts of 3 s (0: none)
     std::string bots = "hisha-10kyu=5,hisha-1dan=15,hisha-max=20";  // name=Skill,...; "" none
 };
 

@@ -57,7 +57,7 @@ struct Config {
     Millis csa_reconnect_grace_ms = 0;  // a CSA player who drops out of a game may log in again this
                                         // long (0: the game is lost at once, as on Floodgate)
     AttemptPolicy attempts;             // how often logins and registrations may be tried
-    int hash_threads = 2;               // threads hashing and checking passwords (the network's)
+    int hash_threads = 1;               // threads hashing and checking passwords (the network's)
     std::size_t hash_queue = 32;        // password hashes waiting or running at most; more: "busy"
 };
 

@@ -19,13 +19,6 @@ namespace {
 
 bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
-int count(const std::string& text, const std::string& what) {
-    int n = 0;
-    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-        ++n;
-    return n;
-}
-
 // The N of "retry in N s" in `text` (0 when absent).
 int retry_in(const std::string& text) {
     auto at = text.find("retry in ");
@@ -228,8 +221,9 @@ TEST(LoginLimits, MovesAreRelayedWhileAFloodOfLoginsIsChecked) {
     int early = int(std::count(answered.begin(), answered.end(), true));
     EXPECT_LT(early, flood) << "every login was answered before the moves";
     for (std::size_t i = 0; i < clients.size(); ++i)
-        if (!answered[i])
+        if (!answered[i]) {
             EXPECT_TRUE(has(clients[i]->read_until("hisha> ", 60000), "Error: incorrect name or password"));
+        }
 }
 
 TEST(AttemptLimits, BucketsRefillAndFailedLoginsDoubleTheWaitUntilASuccess) {

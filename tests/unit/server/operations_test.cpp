@@ -129,11 +129,11 @@ TEST(Operations, BadConfigAndBadOptionsStopWithAReason) {
     EXPECT_TRUE(has(idle, "--idle-timeout needs seconds")) << idle;
     auto [rate, rc5] = run_server("--max-commands-per-second fast");
     EXPECT_EQ(rc5, 2);
-    for (const char* bad : {"--login-per-address 20", "--login-per-account 5/x", "--register-per-address -1/3",
-                            "--login-backoff 3/3", "--hash-threads 0", "--hash-queue many"}) {
-        auto [out, rc] = run_server(bad);
-        EXPECT_EQ(rc, 2) << bad;
-        EXPECT_TRUE(has(out, std::string(bad).substr(0, std::string(bad).find(' ')) + " needs")) << out;
+    for (const char* args : {"--login-per-address 20", "--login-per-account 5/x", "--register-per-address -1/3",
+                             "--login-backoff 3/3", "--hash-threads 0", "--hash-queue many"}) {
+        auto [out, rc] = run_server(args);
+        EXPECT_EQ(rc, 2) << args;
+        EXPECT_TRUE(has(out, std::string(args).substr(0, std::string(args).find(' ')) + " needs")) << out;
     }
     auto [help, rc6] = run_server("--help");
     EXPECT_EQ(rc6, 0);
