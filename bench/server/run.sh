@@ -24,10 +24,20 @@
 # microseconds per move of the server's threads (loop, sender, sync, checkpoint) and of the
 # clients: on a busy machine they say more than wall-clock figures.
 # Exits 1 when a run fails (errors, lost moves), never because of the figures.
+#
+# bench/server/run.sh BUILD_DIR attack   runs the attack mode instead: SERVER_ATTACK_GAMES (50)
+# honest paced games of SERVER_ATTACK_PLIES (120) plies at SERVER_ATTACK_RATE (1000) moves/s,
+# quiet, then with SERVER_ATTACKERS (20) hostile clients on 127.0.0.1 flooding wrong-password
+# logins (text, CSA, HTTP) and registrations (text, HTTP) for the whole moves phase, the real
+# argon2id cost (--password-cost interactive), the server's default limits and 20 commands/s a
+# connection, sync=normal (the figure is the event loop's, not the disk's). Alternately,
+# SERVER_RUNS times each; the summary gives the medians, honest moves lost, and the attempts
+# answered by outcome (the password checked, refused by which limit, or busy).
+# SERVER_BIN=PATH runs another hisha-server (e.g. one built before the change).
 set -euo pipefail
 
-if (( $# != 1 )); then
-    echo "usage: $0 BUILD_DIR" >&2
+if (( $# < 1 || $# > 2 )) || [[ $# == 2 && $2 != attack ]]; then
+    echo "usage: $0 BUILD_DIR [attack]" >&2
     exit 2
 fi
 BENCH="$1/bin/server_load_bench"
@@ -39,13 +49,56 @@ if [[ ! -x "$BENCH" ]]; then
     exit 2
 fi
 
+SERVER_ARG=()
+if [[ -n "${SERVER_BIN:-}" ]]; then
+    SERVER_ARG=(--server "$SERVER_BIN")
+fi
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+
+if [[ $# == 2 ]]; then
+    games="${SERVER_ATTACK_GAMES:-50}" plies="${SERVER_ATTACK_PLIES:-120}" rate="${SERVER_ATTACK_RATE:-1000}"
+    attackers="${SERVER_ATTACKERS:-20}"
+    echo "== server under attack: $games paced games at $rate moves/s, $attackers hostile clients (${SERVER_BIN:-$1/bin/hisha-server})"
+    echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    failed=0
+    for ((i = 1; i <= RUNS; ++i)); do
+        for n in 0 "$attackers"; do
+            label=$([[ $n == 0 ]] && echo quiet || echo attack)
+            if out=$("$BENCH" "${SERVER_ARG[@]}" --games "$games" --plies "$plies" --rate "$rate" --sync normal \
+                --password-cost interactive --commands-per-second 20 --attack "$n"); then
+                echo "$label run $i (load $(cut -d' ' -f1 /proc/loadavg)): $(tr '\n' ' ' <<<"$out" | sed 's/^sync=[a-z]* //')"
+                sed -n 's/.*moves=\([0-9]*\) errors=\([0-9]*\).* median_ms=\([0-9.]*\) p99_ms=\([0-9.]*\) .*/\1 \2 \3 \4/p' <<<"$out" >>"$tmp/$label"
+                grep -o ' answered=.*' <<<"$out" | head -1 >>"$tmp/$label.attack" || true
+            else
+                echo "$label run $i: FAILED: $out" >&2
+                failed=1
+            fi
+        done
+    done
+    for label in quiet attack; do
+        [[ -s "$tmp/$label" ]] || continue
+        echo "server: $label: median of $(wc -l <"$tmp/$label") runs: median_ms=$(cut -d' ' -f3 "$tmp/$label" | median)" \
+            "p99_ms=$(cut -d' ' -f4 "$tmp/$label" | median) moves=$(awk '{ s += $1 } END { print s }' "$tmp/$label")" \
+            "of $((games * plies * $(wc -l <"$tmp/$label"))) errors=$(awk '{ s += $2 } END { print s }' "$tmp/$label")"
+    done
+    if [[ -s "$tmp/attack.attack" ]]; then
+        echo "attack, every run's attempts answered by outcome:"
+        sed 's/^ /  /' "$tmp/attack.attack"
+    fi
+    echo "goal: p99 under attack within 2x of the quiet run's, no honest move lost"
+    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    exit "$failed"
+fi
+
 echo "== server load (200 concurrent CSA games, loopback, SQLite)"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$BENCH" --fsync-probe 400 || true
 failed=0
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 for mode in "closed full 0" "paced full $RATE" "paced normal $RATE"; do
     read -r kind sync rate <<<"$mode"
     results="$tmp/$kind-$sync"
@@ -54,7 +107,7 @@ for mode in "closed full 0" "paced full $RATE" "paced normal $RATE"; do
     : >"$results"
     for ((i = 0; i <= RUNS; ++i)); do
         run=$([[ $i == 0 ]] && echo "cold" || echo "warm run $i")
-        if out=$("$BENCH" --games 200 --plies "$PLIES" --sync "$sync" --rate "$rate" --db-dir "$db"); then
+        if out=$("$BENCH" "${SERVER_ARG[@]}" --games 200 --plies "$PLIES" --sync "$sync" --rate "$rate" --db-dir "$db"); then
             echo "$kind sync=$sync $run (load $(cut -d' ' -f1 /proc/loadavg)): $(tr '\n' ' ' <<<"$out" | sed 's/^sync=[a-z]* //')"
             if [[ $i != 0 ]]; then
                 sed -n 's/.*moves_per_s=\([0-9.]*\) median_ms=\([0-9.]*\) p99_ms=\([0-9.]*\) .*/\1 \2 \3/p' <<<"$out" >>"$results"

@@ -22,9 +22,18 @@
 //   that interval); a client sends its move at its slot, or at once if the opponent's move
 //   came after it. This measures latency at a given load (Floodgate's figure, median 16 ms
 //   at 900 moves/s with 200 games, is of this kind). The bench prints the rate achieved.
+//
+// Attack mode (--attack N): while the games are played, N hostile clients on 127.0.0.1 flood
+// the server with logins of a real account with wrong passwords (text, CSA, HTTP) and with
+// registrations (text, HTTP); see attackers.h. The honest clients each come from an address of
+// their own (127.1.x.y), as players do, and retry a login refused for a limit or a full queue
+// when told to (setup, not timed). --password-cost interactive gives the real argon2id cost.
 //   server_load_bench [--server PATH] [--games N] [--plies P] [--sync full|normal] [--seed S]
-//                     [--rate MOVES_PER_S] [--trace FILE] [--db-dir DIR]
+//                     [--rate MOVES_PER_S] [--trace FILE] [--db-dir DIR] [--attack N]
+//                     [--password-cost min|interactive] [--commands-per-second N]
+//                     [--server-arg ARG]...   (ARG passed on to hisha-server; repeatable)
 //   server_load_bench --fsync-probe N   (the disk's fdatasync latency, N samples)
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -44,10 +53,12 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "attackers.h"
 #include "core/game.h"
 #include "core/movegen.h"
 #include "notation/csa.h"
@@ -153,7 +164,10 @@ enum class Phase { Login, Agree, Ready, Playing, Ending, Done, Failed };
 struct Pair;
 
 struct Conn {
+    bool hostile = false;  // (epoll's pointer is a Conn or a Hostile: both start with this flag)
     int fd = -1;
+    int login_refusals = 0;  // a LOGIN refused for a limit or a full queue, tried again
+    std::string login;
     Pair* pair = nullptr;
     bool black = false;
     Phase phase = Phase::Login;
@@ -168,8 +182,14 @@ struct Pair {
     Conn* conn[2] = {nullptr, nullptr};
 };
 
+struct HostileConn {
+    bool hostile = true;
+    bench::Hostile h;
+};
+
 struct Bench {
     int ep = -1;
+    std::vector<std::pair<Clock::time_point, Conn*>> relogin;  // logins to try again, when
     int plies = 0;
     int ready = 0, done = 0, failed = 0, moves = 0;
     bool timing = false;
@@ -187,6 +207,8 @@ struct Bench {
         if (c.phase != Phase::Failed && c.phase != Phase::Done)
             ++failed;
         c.phase = Phase::Failed;
+        if (c.fd >= 0)
+            epoll_ctl(ep, EPOLL_CTL_DEL, c.fd, nullptr);  // (its unread input would wake the loop forever)
     }
 
     void send(Conn& c, const std::string& line) {
@@ -249,6 +271,19 @@ struct Bench {
         return int((wait + 999) / 1000);
     }
 
+    // Logins refused for a limit or a full queue, sent again once their wait is over.
+    void send_relogins() {
+        auto now = Clock::now();
+        for (std::size_t i = 0; i < relogin.size();) {
+            if (relogin[i].first <= now) {
+                send(*relogin[i].second, relogin[i].second->login);
+                relogin.erase(relogin.begin() + std::ptrdiff_t(i));
+            } else {
+                ++i;
+            }
+        }
+    }
+
     void start_all(std::vector<Conn>& conns) {
         timing = true;
         first_sent = Clock::now();
@@ -267,8 +302,20 @@ struct Bench {
     void on_line(Conn& c, std::string_view l, std::vector<Conn>& conns) {
         switch (c.phase) {
         case Phase::Login:
-            if (l == "LOGIN:incorrect" || l.starts_with("##[ERROR]"))
-                return fail(c, std::string(l));
+            if (l == "LOGIN:incorrect") {  // a limit or a full queue (the password is right): again
+                if (++c.login_refusals > 100)
+                    return fail(c, "login refused 100 times");
+                relogin.emplace_back(Clock::now() + std::chrono::seconds(1), &c);
+                return;
+            }
+            if (l.starts_with("##[ERROR]")) {  // why the LOGIN before was refused: when to try again
+                auto at = l.find("retry in ");
+                auto it = std::find_if(relogin.begin(), relogin.end(), [&](const auto& r) { return r.second == &c; });
+                if (at == std::string_view::npos || it == relogin.end())
+                    return fail(c, std::string(l));
+                it->first = Clock::now() + std::chrono::seconds(std::atoi(l.data() + at + 9));
+                return;
+            }
             if (l == "END Game_Summary") {
                 c.phase = Phase::Agree;
                 send(c, "AGREE");
@@ -379,6 +426,150 @@ int fsync_probe(int n) {
     return 0;
 }
 
+// A non-blocking TCP connection to 127.0.0.1:`port` from `from` (0: any address), watched by
+// `ep` with `tag` as its pointer; -1 on failure.
+int open_conn(int ep, int port, std::uint32_t from, void* tag) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    if (from) {
+        addr.sin_addr.s_addr = htonl(from);
+        if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+            close(fd);
+            return -1;
+        }
+    }
+    addr.sin_port = htons(std::uint16_t(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+        close(fd);
+        return -1;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    epoll_event ev{EPOLLIN, {.ptr = tag}};
+    epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+    return fd;
+}
+
+// Registers the account the attackers log in to, over the text port (blocking, before the games).
+bool register_victim(int port) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(std::uint16_t(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
+        return false;
+    std::string in, req = "REGISTER victim victim-secret\r\n";
+    bool sent = false;
+    char buf[4096];
+    while (in.find("created") == std::string::npos) {
+        ssize_t n = recv(fd, buf, sizeof buf, 0);
+        if (n <= 0)
+            break;
+        in.append(buf, std::size_t(n));
+        if (!sent && in.find("hisha> ") != std::string::npos) {
+            sent = ::send(fd, req.data(), req.size(), MSG_NOSIGNAL) == ssize_t(req.size());
+            in.clear();
+        }
+    }
+    close(fd);
+    return in.find("created") != std::string::npos;
+}
+
+// The attack: hostile connections of every kind in turn, each sending its next attempt as soon
+// as the last is answered; stopped when the games' moves are done.
+struct Attack {
+    int ep = -1;
+    std::map<std::string, int> ports;  // text, csa, http
+    std::vector<std::unique_ptr<HostileConn>> conns;
+    std::map<std::string, long> tally;  // "<kind> <outcome>" -> answers
+    long answers = 0;
+    bool running = false;
+
+    void start(int n) {
+        running = true;
+        static constexpr bench::AttackKind KINDS[] = {bench::AttackKind::TextLogin, bench::AttackKind::CsaLogin,
+                                                      bench::AttackKind::HttpLogin, bench::AttackKind::TextRegister,
+                                                      bench::AttackKind::HttpRegister};
+        for (int i = 0; i < n; ++i) {
+            auto c = std::make_unique<HostileConn>();
+            c->h.kind = KINDS[i % 5];
+            c->h.id = i;
+            open(*c);
+            conns.push_back(std::move(c));
+        }
+    }
+    void open(HostileConn& c) {
+        auto k = c.h.kind;
+        const char* port = k == bench::AttackKind::CsaLogin                                          ? "csa"
+                         : k == bench::AttackKind::HttpLogin || k == bench::AttackKind::HttpRegister ? "http"
+                                                                                                     : "text";
+        c.h.fd = open_conn(ep, ports[port], 0, &c);
+        c.h.in.clear();
+        c.h.greeted = c.h.waiting = c.h.reconnect = false;
+        if (c.h.fd >= 0 && std::string(port) != "text")
+            next(c);
+    }
+    void next(HostileConn& c) {
+        std::string req = c.h.next_request("victim");
+        c.h.waiting = ::send(c.h.fd, req.data(), req.size(), MSG_NOSIGNAL) == ssize_t(req.size());
+    }
+    void readable(HostileConn& c) {
+        char buf[8192];
+        ssize_t n = ::recv(c.h.fd, buf, sizeof buf, 0);
+        if (n <= 0) {
+            if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                return;
+            close_one(c);
+            if (running)
+                open(c);  // the server closed it: a new one
+            return;
+        }
+        c.h.in.append(buf, std::size_t(n));
+        int got = c.h.take_answers(tally);
+        answers += got;
+        if (got > 0)
+            c.h.waiting = false;
+        if (c.h.reconnect) {
+            close_one(c);
+            return open(c);
+        }
+        bool text = c.h.kind == bench::AttackKind::TextLogin || c.h.kind == bench::AttackKind::TextRegister;
+        if (!c.h.waiting && (!text || c.h.greeted))
+            next(c);
+    }
+    void close_one(HostileConn& c) {
+        if (c.h.fd >= 0) {
+            epoll_ctl(ep, EPOLL_CTL_DEL, c.h.fd, nullptr);
+            close(c.h.fd);
+        }
+        c.h.fd = -1;
+    }
+    void stop() {
+        running = false;
+        for (auto& c : conns)
+            close_one(*c);
+    }
+    void report() const {
+        std::map<std::string, long> by_outcome;
+        for (auto& [key, n] : tally)
+            by_outcome[key.substr(key.find(' ') + 1)] += n;
+        std::printf("  attack: clients=%zu answered=%ld", conns.size(), answers);
+        for (auto& [o, n] : by_outcome)
+            std::printf(" %s=%ld", o.c_str(), n);
+        std::printf("\n  attack_by_kind:");
+        for (auto& [key, n] : tally)
+            if (n)
+                std::printf(" %s=%ld", std::string(key).replace(key.find(' '), 1, ":").c_str(), n);
+        std::printf("\n");
+    }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -389,7 +580,9 @@ int main(int argc, char** argv) {
     std::uint64_t seed = 1;
     std::string sync = "full";
     double rate = 0;
-    std::string trace, db_dir;
+    std::string trace, db_dir, password_cost = "min", commands_per_second = "0";
+    int attack = 0;
+    std::vector<std::string> server_args;
     for (int i = 1; i < argc; i += 2) {
         std::string a = argv[i];
         if (i + 1 >= argc) {
@@ -412,9 +605,18 @@ int main(int argc, char** argv) {
             db_dir = argv[i + 1];
         else if (a == "--rate")
             rate = std::clamp(std::atof(argv[i + 1]), 0.0, 1e7);
+        else if (a == "--attack")
+            attack = std::clamp(std::atoi(argv[i + 1]), 0, 1000);
+        else if (a == "--password-cost")
+            password_cost = argv[i + 1];
+        else if (a == "--commands-per-second")  // the server's --max-commands-per-second (0: none)
+            commands_per_second = argv[i + 1];
+        else if (a == "--server-arg")  // one more argument for hisha-server (repeatable)
+            server_args.emplace_back(argv[i + 1]);
         else {
             std::cerr << "usage: server_load_bench [--server PATH] [--games N] [--plies P] [--sync full|normal] "
-                         "[--seed S] [--rate MOVES_PER_S] [--trace FILE] [--db-dir DIR]\n";
+                         "[--seed S] [--rate MOVES_PER_S] [--trace FILE] [--db-dir DIR] [--attack N] "
+                         "[--password-cost min|interactive] [--commands-per-second N] [--server-arg ARG]...\n";
             return 2;
         }
     }
@@ -446,9 +648,30 @@ int main(int argc, char** argv) {
     pid_t pid = fork();
     if (pid == 0) {
         dup2(fds[1], 1);
-        execl(server.c_str(), server.c_str(), "--db", db.c_str(), "--csa-port", "0", "--text-port", "-1", "--http-port",
-              "-1", "--password-cost", "min", "--max-per-address", "10000", "--max-commands-per-second", "0", "--log",
-              "off", "--bots", "", static_cast<char*>(nullptr));
+        const char* other_ports = attack > 0 ? "0" : "-1";  // the attackers' text and HTTP ports
+        std::vector<const char*> args = {server.c_str(),
+                                         "--db",
+                                         db.c_str(),
+                                         "--csa-port",
+                                         "0",
+                                         "--text-port",
+                                         other_ports,
+                                         "--http-port",
+                                         other_ports,
+                                         "--password-cost",
+                                         password_cost.c_str(),
+                                         "--max-per-address",
+                                         "10000",
+                                         "--max-commands-per-second",
+                                         commands_per_second.c_str(),
+                                         "--log",
+                                         "off",
+                                         "--bots",
+                                         ""};
+        for (auto& a : server_args)
+            args.push_back(a.c_str());
+        args.push_back(nullptr);
+        execv(server.c_str(), const_cast<char* const*>(args.data()));
         _exit(127);
     }
     close(fds[1]);
@@ -462,36 +685,40 @@ int main(int argc, char** argv) {
         }
         out.append(tmp, std::size_t(n));
     }
-    int port = std::stoi(out.substr(out.find(':', out.find("listening csa")) + 1));
+    Attack att;
+    for (const char* proto : {"csa", "text", "http"})
+        if (auto at = out.find(std::string("listening ") + proto); at != std::string::npos)
+            att.ports[proto] = std::stoi(out.substr(out.find(':', at) + 1));
+    int port = att.ports["csa"];
+    if (attack > 0 && !register_victim(att.ports["text"])) {
+        std::cerr << "server_load_bench: cannot register the attackers' victim\n";
+        kill(pid, SIGTERM);
+        waitpid(pid, nullptr, 0);
+        return 1;
+    }
 
     Bench b;
     b.plies = plies;
     b.rate = rate;
-    b.ep = epoll_create1(0);
+    b.ep = att.ep = epoll_create1(0);
     std::vector<Conn> conns(static_cast<std::size_t>(2 * games));
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(std::uint16_t(port));
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     for (int i = 0; i < 2 * games; ++i) {
         Conn& c = conns[std::size_t(i)];
         Pair& p = pairs[std::size_t(i / 2)];
         c.pair = &p;
         c.black = i % 2 == 0;
         p.conn[i % 2] = &c;
-        c.fd = socket(AF_INET, SOCK_STREAM, 0);
-        int one = 1;
-        setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        if (c.fd < 0 || connect(c.fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+        // Each player from an address of its own: 127.1.x.y (the attackers are on 127.0.0.1).
+        std::uint32_t from = (127u << 24) | (1u << 16) | (std::uint32_t(i / 250) << 8) | std::uint32_t(1 + i % 250);
+        c.fd = open_conn(b.ep, port, from, &c);
+        if (c.fd < 0) {
             b.fail(c, std::string("connect: ") + std::strerror(errno));
             continue;
         }
-        fcntl(c.fd, F_SETFL, fcntl(c.fd, F_GETFL) | O_NONBLOCK);
-        epoll_event ev{EPOLLIN, {.ptr = &c}};
-        epoll_ctl(b.ep, EPOLL_CTL_ADD, c.fd, &ev);
         int g = i / 2;
-        b.send(c, "LOGIN " + std::string(c.black ? "b" : "w") + std::to_string(g) + " load" + std::to_string(g)
-                      + "-600-0" + (c.black ? "-B" : "-W") + ",secret");
+        c.login = "LOGIN " + std::string(c.black ? "b" : "w") + std::to_string(g) + " load" + std::to_string(g)
+                + "-600-0" + (c.black ? "-B" : "-W") + ",secret";
+        b.send(c, c.login);
     }
 
     double server_cpu0 = 0, client_cpu0 = 0, server_cpu1 = 0, client_cpu1 = 0;
@@ -501,8 +728,17 @@ int main(int argc, char** argv) {
     bool measured = false;
     while (b.done + b.failed < 2 * games && Clock::now() < deadline) {
         int wait = b.send_due();
+        if (!b.relogin.empty())
+            wait = wait < 0 ? 50 : std::min(wait, 50);
         int n = epoll_wait(b.ep, events.data(), int(events.size()), wait < 0 ? 1000 : wait);
+        b.send_relogins();
         for (int i = 0; i < n; ++i) {
+            if (*static_cast<bool*>(events[std::size_t(i)].data.ptr)) {  // a hostile client
+                auto& h = *static_cast<HostileConn*>(events[std::size_t(i)].data.ptr);
+                if (h.h.fd >= 0)
+                    att.readable(h);
+                continue;
+            }
             Conn& c = *static_cast<Conn*>(events[std::size_t(i)].data.ptr);
             if (c.phase == Phase::Failed)
                 continue;
@@ -518,6 +754,8 @@ int main(int argc, char** argv) {
                 server_cpu0 = cpu_seconds_of(pid);
                 client_cpu0 = self_cpu_seconds();
                 threads0 = thread_cpu_seconds(pid);
+                if (attack > 0)
+                    att.start(attack);
             }
         }
         if (b.timing && !measured && b.moves == games * plies) {
@@ -525,8 +763,10 @@ int main(int argc, char** argv) {
             client_cpu1 = self_cpu_seconds();
             threads1 = thread_cpu_seconds(pid);
             measured = true;
+            att.stop();
         }
     }
+    att.stop();
     if (!measured) {
         server_cpu1 = cpu_seconds_of(pid);
         client_cpu1 = self_cpu_seconds();
@@ -567,6 +807,8 @@ int main(int argc, char** argv) {
             std::printf(" %s=%.1f", name == "hisha-server" ? "loop" : name.c_str(), d * 1e6 / b.moves);
     }
     std::printf(" client=%.1f\n", b.moves > 0 ? client_cpu * 1e6 / b.moves : 0.0);
+    if (attack > 0)
+        att.report();
     if (!b.first_error.empty())
         std::fprintf(stderr, "server_load_bench: first error: %s\n", b.first_error.c_str());
     return b.failed == 0 && b.moves == games * plies ? 0 : 1;
