@@ -428,6 +428,12 @@ void CsaShell::deliver(const Event& e) {
         return;
     switch (e.kind) {
     case EventKind::Chat: return line("##[CHAT][" + e.from + "] " + e.text);
+    case EventKind::Say:
+        // SAY in a game (from the text protocol or the web page) reaches its CSA players in
+        // shogi-server's x1 chat form; a plain CSA client gets nothing it does not expect.
+        if (x1_ && e.game_id == game_ && service::name_key(e.from) != service::name_key(user_))
+            return line("##[CHAT][" + e.from + "] " + e.text);
+        return;
     case EventKind::GameOffered: {
         const LiveGame* g = svc_.game(e.game_id);
         if (!g || !g->color_of(user_) || state_ != State::Waiting)

@@ -160,6 +160,13 @@ TEST(CsaLoopback, MalformedInputDisconnectAndX1Commands) {
     EXPECT_EQ(c.read_until("\n"), "+2726FU,T0\n");
     csa(c, "%%SHOW 1");
     EXPECT_TRUE(has(c.read_until("##[SHOW] +OK\n"), "+2726FU,T0"));
+    // dave, also on the text protocol, says something in the game: carol (x1) hears it.
+    LineClient t(srv.ports.at("text"));
+    t.read_until("hisha> ");
+    EXPECT_TRUE(has(t.cmd("LOGIN dave secret"), "Welcome, dave"));
+    t.cmd("B 1");
+    EXPECT_TRUE(has(t.cmd("SAY good luck"), "Told carol"));
+    EXPECT_EQ(c.read_until("\n"), "##[CHAT][dave] good luck\n");
     d.reset();  // disconnect: the survivor wins
     EXPECT_TRUE(has(c.read_until("#WIN\n"), "#RESIGN"));
 }
