@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_help.h"
 #include "engine/book.h"
 #include "notation/formats.h"
 #include "notation/usi.h"
@@ -25,7 +26,8 @@ const char* USAGE = "usage: hisha book build [--plies N] [--min-weight W] --out 
                     "       hisha book show BOOK [SFEN|startpos]\n"
                     "  build: an SFEN book from the first N plies (default 30) of each record's main line; moves\n"
                     "  played fewer than W times (default 1; a winner's move counts 2) are left out.\n"
-                    "  show: the book moves of a position (default: the start position) with their weights.\n";
+                    "  show: the book moves of a position (default: the start position) with their weights.\n"
+                    "  example: hisha book build --plies 30 --out my.sfen games/\n";
 
 bool parse_int(const char* text, int lo, int hi, int& v) {
     char* end = nullptr;
@@ -138,6 +140,8 @@ int show(int argc, char** argv) {
 }  // namespace
 
 int book_command(int argc, char** argv) {
+    if (asks_help(argc, argv))
+        return print_help(USAGE);
     if (argc >= 1 && std::string(argv[0]) == "build")
         return build(argc - 1, argv + 1);
     if (argc >= 1 && std::string(argv[0]) == "show")

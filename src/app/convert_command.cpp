@@ -9,22 +9,28 @@
 #include <sstream>
 #include <string>
 
+#include "cli_help.h"
 #include "notation/formats.h"
 
 namespace hisha::app {
 
 namespace {
+const char* const USAGE =
+    "usage: hisha convert [--to FORMAT] [--encoding utf-8|sjis] IN [OUT]\n"
+    "  FORMAT: kif kifu ki2 ki2u csa csa2.2 psn western xshogi sfen usi\n"
+    "  IN/OUT may be '-' (standard input/output); without --to the format comes from OUT's\n"
+    "  extension, else KIF. .kif and .ki2 files are written in Shift_JIS unless --encoding says.\n"
+    "  example: hisha convert game.kif game.csa\n";
+
 int usage() {
-    std::fprintf(stderr,
-                 "usage: hisha convert [--to FORMAT] [--encoding utf-8|sjis] IN [OUT]\n"
-                 "  FORMAT: kif kifu ki2 ki2u csa csa2.2 psn western xshogi sfen usi\n"
-                 "  IN/OUT may be '-' (standard input/output); without --to the format comes from OUT's\n"
-                 "  extension, else KIF. .kif and .ki2 files are written in Shift_JIS unless --encoding says.\n");
+    std::fputs(USAGE, stderr);
     return 2;
 }
 }  // namespace
 
 int convert_command(int argc, char** argv) {
+    if (asks_help(argc, argv))
+        return print_help(USAGE);
     std::string to, encoding, in, out;
     for (int i = 0; i < argc; ++i) {
         std::string a = argv[i];

@@ -6,12 +6,22 @@
 #include <cstdlib>
 #include <string>
 
+#include "cli_help.h"
 #include "core/movegen.h"
 #include "core/position.h"
 
 namespace hisha::app {
 
+namespace {
+const char* const USAGE = "usage: hisha perft DEPTH [--sfen SFEN] [--divide]\n"
+                          "  counts the leaves of the legal move tree from the start position (or SFEN) to DEPTH;\n"
+                          "  --divide first prints one line per root move; the last line is nodes=N time_ms=T nps=X\n"
+                          "  example: hisha perft 5\n";
+}  // namespace
+
 int perft_command(int argc, char** argv) {
+    if (asks_help(argc, argv))
+        return print_help(USAGE);
     int depth = -1;
     std::string sfen(core::START_SFEN);
     bool divide = false;
@@ -24,12 +34,12 @@ int perft_command(int argc, char** argv) {
         else if (depth < 0 && !a.empty() && a.find_first_not_of("0123456789") == std::string::npos && a.size() < 4)
             depth = std::atoi(a.c_str());
         else {
-            std::fprintf(stderr, "hisha perft: unexpected argument '%s'\n", a.c_str());
+            std::fprintf(stderr, "hisha perft: unexpected argument '%s'\n%s", a.c_str(), USAGE);
             return 2;
         }
     }
     if (depth < 0) {
-        std::fprintf(stderr, "usage: hisha perft DEPTH [--sfen SFEN] [--divide]\n");
+        std::fprintf(stderr, "%s", USAGE);
         return 2;
     }
     core::Position pos;
@@ -52,8 +62,8 @@ int perft_command(int argc, char** argv) {
         }
     } else
         nodes = core::perft(pos, depth);
-    auto ms = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count()
-            / 1000.0;
+    auto ms =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count() / 1000.0;
     double nps = ms > 0 ? nodes / (ms / 1000.0) : 0;
     std::printf("nodes=%llu time_ms=%.0f nps=%.0f\n", (unsigned long long)nodes, ms, nps);
     return 0;

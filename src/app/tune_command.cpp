@@ -6,41 +6,80 @@
 #include "tune_command.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "cli_help.h"
 #include "engine/tune.h"
 #include "read_file.h"
 
 namespace hisha::app {
 
 
+namespace {
+
+const char* const SELFPLAY_USAGE =
+    "usage: hisha selfplay --games N [--nodes K] [--threads T] [--seed S] [--random-plies P] --out FILE\n"
+    "  plays the engine against itself and appends quiet positions with the game's result and the\n"
+    "  search's score to FILE (for hisha tune)\n"
+    "  example: hisha selfplay --games 100 --nodes 20000 --out data.txt\n";
+
+// A whole non-negative number for an option, or nothing (then the caller reports it).
+std::optional<unsigned long long> whole_number(const char* text) {
+    if (!text || !*text)
+        return std::nullopt;
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long v = std::strtoull(text, &end, 10);
+    if (*end || errno || text[0] == '-')
+        return std::nullopt;
+    return v;
+}
+
+}  // namespace
+
 int selfplay_command(int argc, char** argv) {
+    if (asks_help(argc, argv))
+        return print_help(SELFPLAY_USAGE);
     engine::SelfPlayOptions o;
     std::string out;
     for (int i = 0; i < argc; ++i) {
         std::string a = argv[i];
-        auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-        if (a == "--games")
-            o.games = std::stoi(next());
-        else if (a == "--nodes")
-            o.nodes = std::stoull(next());
-        else if (a == "--threads")
-            o.threads = std::stoi(next());
-        else if (a == "--seed")
-            o.seed = std::stoull(next());
-        else if (a == "--random-plies")
-            o.random_plies = std::stoi(next());
-        else if (a == "--out")
-            out = next();
-        else {
-            std::fprintf(stderr, "usage: hisha selfplay --games N [--nodes K] [--threads T] [--seed S] --out FILE\n");
+        if (a == "--out") {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "hisha selfplay: --out needs a file\n%s", SELFPLAY_USAGE);
+                return 2;
+            }
+            out = argv[++i];
+            continue;
+        }
+        if (a != "--games" && a != "--nodes" && a != "--threads" && a != "--seed" && a != "--random-plies") {
+            std::fprintf(stderr, "hisha selfplay: unknown option %s\n%s", a.c_str(), SELFPLAY_USAGE);
             return 2;
         }
+        const char* text = i + 1 < argc ? argv[++i] : nullptr;
+        auto v = whole_number(text);
+        bool small = a == "--seed" || a == "--nodes" || (v && *v <= 1'000'000);
+        if (!v || !small) {
+            std::fprintf(stderr, "hisha selfplay: %s wants a whole number, not '%s'\n", a.c_str(), text ? text : "");
+            return 2;
+        }
+        if (a == "--games")
+            o.games = int(*v);
+        else if (a == "--nodes")
+            o.nodes = *v;
+        else if (a == "--threads")
+            o.threads = int(*v);
+        else if (a == "--seed")
+            o.seed = *v;
+        else
+            o.random_plies = int(*v);
     }
     if (out.empty()) {
         std::fprintf(stderr, "hisha selfplay: --out FILE is required\n");
@@ -77,7 +116,12 @@ int tune_command(int argc, char** argv) {
     double validation = 0.1;
     double lambda = 1;
     const char* usage = "usage: hisha tune DATA... [--epochs N] [--rate R] [--min-count N] [--l2 L] "
-                        "[--lambda L] [--validation FRACTION] [--out PARAMS] [--emit-header PATH]\n";
+                        "[--lambda L] [--validation FRACTION] [--out PARAMS] [--emit-header PATH]\n"
+                        "  fits the evaluation's parameters to the results in DATA (hisha selfplay) and reports\n"
+                        "  the loss before and after on held-out games\n"
+                        "  example: hisha tune data.txt --emit-header src/engine/tuned_params.h\n";
+    if (asks_help(argc, argv))
+        return print_help(usage);
     for (int i = 0; i < argc; ++i) {
         std::string a = argv[i];
         auto number = [&](double lo, double hi, double& v) {

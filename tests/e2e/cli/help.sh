@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Every subcommand `hisha help` lists answers --help with its usage on standard output and exit
+# status 0, and both programs do; a bad value exits 2 with one message naming the option (it
+# aborted: `hisha selfplay --games x` died of an uncaught exception, status 134).
+# Usage: help.sh HISHA HISHA_SERVER
+set -euo pipefail
+HISHA=${1:?usage: help.sh HISHA HISHA_SERVER}
+SERVER=${2:?usage: help.sh HISHA HISHA_SERVER}
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+subs=$("$HISHA" help | sed -n 's/^ *\(usage:\)\? *hisha \([a-z][a-z-]*\).*/\2/p' | sort -u | grep -vx help)
+(( $(wc -w <<< "$subs") >= 10 )) || fail "hisha help lists too few subcommands: $subs"
+for sub in $subs; do
+    [[ $sub == usi ]] && continue  # `hisha usi` is the engine: its help is the USI command `help`
+    out=$("$HISHA" "$sub" --help 2>/dev/null) || fail "hisha $sub --help exits $?"
+    grep -q "usage: hisha $sub" <<< "$out" || fail "hisha $sub --help: $out"
+done
+"$HISHA" --help | grep -q "usage: hisha" || fail "hisha --help"
+"$SERVER" --help | grep -q "usage: hisha-server" || fail "hisha-server --help"
+printf 'help\nquit\n' | "$HISHA" usi | grep -q "info string go:" || fail "hisha usi: help"
+
+set +e
+msg=$("$HISHA" selfplay --games x --out /dev/null 2>&1); rc=$?
+set -e
+(( rc == 2 )) || fail "hisha selfplay --games x exits $rc: $msg"
+grep -q -- "--games wants a whole number, not 'x'" <<< "$msg" || fail "hisha selfplay --games x: $msg"
+set +e
+msg=$("$HISHA" bench 99 2>&1); rc=$?
+set -e
+(( rc == 2 )) && grep -q "1..30" <<< "$msg" || fail "hisha bench 99 exits $rc: $msg"
+echo "PASS: --help of $(wc -w <<< "$subs") subcommands and both programs; bad values exit 2"
