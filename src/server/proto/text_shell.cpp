@@ -102,7 +102,7 @@ std::string clock_text(service::Millis ms) {
     return buf;
 }
 
-// "Clocks: Black 9:41, White 10:00 (White to move)": main time left, the mover's running.
+// "Clocks: Black 9:41, White 10:00 (then 30 s a move).": the main time left, the mover's running.
 std::string clocks_line(const LiveGame& g, service::Millis now) {
     service::Millis left[2] = {g.row.remaining[0], g.row.remaining[1]};
     if (g.active())
