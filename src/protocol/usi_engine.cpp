@@ -206,10 +206,14 @@ void UsiEngine::cmd_go(std::istringstream& args) {
         start_mate_search(mate_limit);
         return;
     }
+    // ResignValue: a game's move whose score is that far below even resigns instead (never an
+    // analysis, which has no game to end).
+    int resign_below = std::stoi(engine_.option("ResignValue"));
+    bool may_resign = resign_below < 99999 && !l.infinite && !l.ponder;
     engine_.go(
         *pos_, l, [this](const engine::SearchInfo& info) { send(info_line(info)); },
-        [this](const engine::SearchResult& r) {
-            if (!r.best)
+        [this, may_resign, resign_below](const engine::SearchResult& r) {
+            if (!r.best || (may_resign && r.best != core::Move::win() && r.score <= -resign_below))
                 send("bestmove resign");
             else if (r.ponder)
                 send("bestmove " + to_usi(r.best) + " ponder " + to_usi(r.ponder));

@@ -134,3 +134,17 @@ TEST(UsiEngine, ABookMoveIsAnnouncedWithScoreAndPvBeforeBestmove) {
     EXPECT_NE(info.find(" nodes 0 "), std::string::npos) << info;  // no search: the book's move
     EXPECT_EQ(info.substr(info.size() - move.size() - 4), " pv " + move) << info;
 }
+
+// ResignValue: a game move whose score is that far below even is a resignation; the default
+// never resigns before mate, and an analysis (go infinite) never does.
+TEST(UsiEngine, ResignValueResignsAHopelessPositionOnlyWhenSet) {
+    // Black to move without rook and bishop: far below even.
+    const std::string pos = "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/9/LNSGKGSNL b - 1\n";
+    auto resigned = converse("setoption name ResignValue value 600\n" + pos + "go depth 4\n");
+    EXPECT_TRUE(has_prefix(resigned, "bestmove resign"));
+    auto plays = converse(pos + "go depth 4\n");
+    EXPECT_TRUE(has_prefix(plays, "bestmove ") && !has_prefix(plays, "bestmove resign"));
+    auto even = converse("setoption name ResignValue value 600\nposition startpos\ngo depth 4\n");
+    EXPECT_FALSE(has_prefix(even, "bestmove resign"));
+    EXPECT_TRUE(has_prefix(converse("setoption name ResignValue value 100000\n"), "info string option ResignValue"));
+}
