@@ -52,6 +52,22 @@ Engine::Engine() {
          "",
          "whether an entering-king declaration wins (bestmove win)"},
         {"Contempt", T::Spin, "0", -1000, 1000, {}, "", "centipawns by which a draw counts as a loss for the engine"},
+        {"DrawValueBlack",
+         T::Spin,
+         "0",
+         -30000,
+         30000,
+         {},
+         "",
+         "centipawns a draw by repetition is worth to the engine playing Black (YaneuraOu's option)"},
+        {"DrawValueWhite",
+         T::Spin,
+         "0",
+         -30000,
+         30000,
+         {},
+         "",
+         "centipawns a draw by repetition is worth to the engine playing White"},
         {"ResignValue",
          T::Spin,
          "99999",
@@ -205,12 +221,15 @@ std::string Engine::grade(int skill) {
     return skill < 15 ? std::to_string(15 - skill) + " kyu" : std::to_string(skill - 14) + " dan";
 }
 
-SearchOptions Engine::search_options() const {
+SearchOptions Engine::search_options(core::Color root) const {
     SearchOptions s;
     s.multipv = std::stoi(option("MultiPV"));
     s.threads = std::stoi(option("Threads"));
     s.declaration_rule = option("EnteringKingRule") == "CSARule27";
-    s.contempt = std::stoi(option("Contempt"));
+    // A draw's worth to the engine: -Contempt, plus what DrawValueBlack/White says for its side;
+    // kept below the known-win scores so that a draw never reads as a mate.
+    int draw_value = std::stoi(option(root == core::BLACK ? "DrawValueBlack" : "DrawValueWhite"));
+    s.contempt = std::clamp(std::stoi(option("Contempt")) - draw_value, -(VALUE_KNOWN_WIN - 1), VALUE_KNOWN_WIN - 1);
     s.skill = skill();
     s.mate_search_share = std::stoi(option("MateSearchShare"));
     s.interior_mate_nodes = std::stoi(option("MateSearchNodes"));
@@ -232,7 +251,7 @@ void Engine::go(const core::Position& pos, const Limits& limits, std::function<v
         if (m && (search_moves.empty() || std::find(search_moves.begin(), search_moves.end(), m) != search_moves.end()))
             pool_.book_move = m;
     }
-    pool_.start(pos, limits, search_options(), start, std::move(search_moves));
+    pool_.start(pos, limits, search_options(pos.side_to_move()), start, std::move(search_moves));
 }
 
 void Engine::stop() { pool_.stop(); }

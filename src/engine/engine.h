@@ -65,7 +65,7 @@ public:
 
 private:
     void apply(const EngineOption& o);
-    SearchOptions search_options() const;
+    SearchOptions search_options(core::Color root) const;
     ThreadPool pool_;
     Book book_;
     std::string book_error_;  // why the last BookFile did not load

@@ -148,3 +148,18 @@ TEST(UsiEngine, ResignValueResignsAHopelessPositionOnlyWhenSet) {
     EXPECT_FALSE(has_prefix(even, "bestmove resign"));
     EXPECT_TRUE(has_prefix(converse("setoption name ResignValue value 100000\n"), "info string option ResignValue"));
 }
+
+// DrawValueBlack/White: what a draw by repetition is worth to the engine on each side. White to
+// move can repeat the start position a fourth time (7b8b): it does when a draw is worth much to
+// White, and avoids it when a draw is worth little.
+TEST(UsiEngine, DrawValueDecidesWhetherTheEngineRepeats) {
+    const std::string pos = "position startpos moves 2h3h 8b7b 3h2h 7b8b 2h3h 8b7b 3h2h 7b8b 2h3h 8b7b 3h2h\n";
+    auto wants = converse("setoption name DrawValueWhite value 3000\n" + pos + "go depth 3\n");
+    EXPECT_TRUE(has_prefix(wants, "bestmove 7b8b"));
+    auto avoids = converse("setoption name DrawValueWhite value -3000\n" + pos + "go depth 3\n");
+    EXPECT_TRUE(has_prefix(avoids, "bestmove ") && !has_prefix(avoids, "bestmove 7b8b"));
+    // Black's value does not matter to White.
+    auto other = converse("setoption name DrawValueBlack value 3000\nsetoption name DrawValueWhite value -3000\n" + pos
+                          + "go depth 3\n");
+    EXPECT_FALSE(has_prefix(other, "bestmove 7b8b"));
+}
