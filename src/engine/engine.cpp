@@ -68,6 +68,14 @@ Engine::Engine() {
          {},
          "",
          "centipawns a draw by repetition is worth to the engine playing White"},
+        {"MaxMovesToDraw",
+         T::Spin,
+         "0",
+         0,
+         100000,
+         {},
+         "",
+         "the game is drawn once this many moves are played, as the GUI or server rules (0: no limit)"},
         {"ResignValue",
          T::Spin,
          "99999",
@@ -232,6 +240,7 @@ SearchOptions Engine::search_options(core::Color root) const {
     s.contempt = std::clamp(std::stoi(option("Contempt")) - draw_value, -(VALUE_KNOWN_WIN - 1), VALUE_KNOWN_WIN - 1);
     s.skill = skill();
     s.mate_search_share = std::stoi(option("MateSearchShare"));
+    s.max_moves_to_draw = std::stoi(option("MaxMovesToDraw"));
     s.interior_mate_nodes = std::stoi(option("MateSearchNodes"));
     return s;
 }

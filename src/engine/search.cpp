@@ -196,6 +196,13 @@ int Worker::interior_mate(Stack* ss, Depth depth, bool pv_node, Move& first) {
     return length;
 }
 
+Value Worker::move_limit_value(const Position& p, bool in_check) const {
+    int limit = pool_.options.max_moves_to_draw;
+    if (limit == 0 || in_check || p.game_ply() - 1 < limit)  // game_ply() is the SFEN move number
+        return VALUE_NONE;
+    return p.side_to_move() == pool_.root_color ? -pool_.options.contempt : pool_.options.contempt;
+}
+
 // The value of a position that repeats one earlier in the game or the search: a draw, unless
 // one side gave check with every move since then (that side loses). VALUE_NONE when no
 // repetition.
@@ -242,6 +249,8 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
         if (pool_.stop_.load(std::memory_order_relaxed) || ss->ply >= MAX_PLY)
             return ss->in_check || ss->ply < MAX_PLY ? VALUE_DRAW : pool_.evaluator->evaluate(p);
         if (Value r = repetition_value(ss->ply); r != VALUE_NONE)
+            return r;
+        if (Value r = move_limit_value(p, ss->in_check); r != VALUE_NONE)
             return r;
         if (pool_.options.declaration_rule && check_declaration(p).ok())
             return mate_in(ss->ply + 1);
@@ -488,6 +497,8 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, Depth depth) {
     if (pool_.stop_.load(std::memory_order_relaxed) || ss->ply >= MAX_PLY)
         return ss->ply >= MAX_PLY && !ss->in_check ? pool_.evaluator->evaluate(p) : VALUE_DRAW;
     if (Value r = repetition_value(ss->ply); r != VALUE_NONE)
+        return r;
+    if (Value r = move_limit_value(p, ss->in_check); r != VALUE_NONE)
         return r;
     if (pool_.options.declaration_rule && check_declaration(p).ok())
         return mate_in(ss->ply + 1);

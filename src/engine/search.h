@@ -63,6 +63,7 @@ struct SearchOptions {
     int skill = 20;                // 0 (15 kyu) .. 19 (5 dan), 20 = full strength
     int mate_search_share = 10;    // % of a timed move's optimum spent on a df-pn mate search first
     int interior_mate_nodes = 0;   // df-pn nodes per mate search at promising interior nodes (0 = off)
+    int max_moves_to_draw = 0;     // a game is drawn once this many moves are played (0 = no limit)
 };
 
 /// Nodes a search may spend at a skill level below 20 (weaker levels see less).
@@ -111,6 +112,9 @@ private:
     template <NodeType NT>
     Value qsearch(Stack* ss, Value alpha, Value beta, Depth depth = 0);
     Value repetition_value(int ply) const;
+    /// The draw score when the game has reached MaxMovesToDraw and the side to move is not in
+    /// check (a check may still be mate), else VALUE_NONE.
+    Value move_limit_value(const core::Position& p, bool in_check) const;
     void update_quiet_stats(Stack* ss, core::Move m, int bonus, const core::Move* quiets, int quiet_count);
     void update_continuation(Stack* ss, core::Piece pc, core::Square to, int bonus);
     void check_time();

@@ -163,3 +163,22 @@ TEST(UsiEngine, DrawValueDecidesWhetherTheEngineRepeats) {
                           + "go depth 3\n");
     EXPECT_FALSE(has_prefix(other, "bestmove 7b8b"));
 }
+
+// MaxMovesToDraw: once that many moves are played the game is a draw, so a won position at the
+// limit scores as a draw (0 from the engine's view); without the limit it scores as won.
+TEST(UsiEngine, MaxMovesToDrawScoresTheLimitAsADraw) {
+    // Black a rook up, move 101 (100 moves played): the next move reaches a limit of 101.
+    const std::string pos = "position sfen lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 101\n";
+    auto score_of = [](const std::vector<std::string>& lines) {
+        std::string last;
+        for (const auto& l : lines)
+            if (l.rfind("info depth 4 ", 0) == 0)
+                last = l;
+        auto at = last.find(" score cp ");
+        return at == std::string::npos ? std::string("?") : last.substr(at + 10, last.find(' ', at + 10) - at - 10);
+    };
+    EXPECT_EQ(score_of(converse("setoption name MaxMovesToDraw value 101\n" + pos + "go depth 4\n")), "0");
+    std::string free = score_of(converse(pos + "go depth 4\n"));
+    ASSERT_NE(free, "?");
+    EXPECT_GT(std::stoi(free), 500);
+}
