@@ -15,9 +15,11 @@ for sub in $subs; do
     out=$("$HISHA" "$sub" --help 2>/dev/null) || fail "hisha $sub --help exits $?"
     grep -q "usage: hisha $sub" <<< "$out" || fail "hisha $sub --help: $out"
 done
-"$HISHA" --help | grep -q "usage: hisha" || fail "hisha --help"
-"$SERVER" --help | grep -q "usage: hisha-server" || fail "hisha-server --help"
-printf 'help\nquit\n' | "$HISHA" usi | grep -q "info string go:" || fail "hisha usi: help"
+# Outputs are read whole before they are searched: `grep -q` in a pipe would close it early, and
+# under pipefail the writer's SIGPIPE would fail the test at random.
+out=$("$HISHA" --help) && grep -q "usage: hisha" <<< "$out" || fail "hisha --help"
+out=$("$SERVER" --help) && grep -q "usage: hisha-server" <<< "$out" || fail "hisha-server --help"
+out=$(printf 'help\nquit\n' | "$HISHA" usi) && grep -q "info string go:" <<< "$out" || fail "hisha usi: help"
 
 set +e
 msg=$("$HISHA" selfplay --games x --out /dev/null 2>&1); rc=$?

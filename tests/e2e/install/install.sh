@@ -46,9 +46,10 @@ http_get() {  # PATH -> the whole response, CRs removed
 index=$(http_get /)
 head -n 1 <<< "$index" | grep -q ' 200 ' || fail "GET / of the installed server: $(head -n 1 <<< "$index")"
 grep -q '<main id="app"' <<< "$index" || fail "GET / is not the web UI: $index"
-script=$(grep -o 'src="/assets/[^"]*\.js"' <<< "$index" | head -n 1 | sed 's/^src="//; s/"$//')
+script=$(grep -o 'src="/assets/[^"]*\.js"' <<< "$index" | sed -n '1{s/^src="//; s/"$//; p}')  # sed reads all
 [[ -n $script ]] || fail "the index page loads no script"
-http_get "$script" | head -n 1 | grep -q ' 200 ' || fail "GET $script"
+asset=$(http_get "$script")
+head -n 1 <<< "$asset" | grep -q ' 200 ' || fail "GET $script: $(head -n 1 <<< "$asset")"
 kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
 
 # The manual pages cover the programs' own lists.

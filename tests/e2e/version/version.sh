@@ -17,7 +17,8 @@ echo "version: $v"
 usi=$(printf 'usi\nquit\n' | "$HISHA" usi | grep '^id name')
 [[ $usi == "id name Hisha $v" ]] || fail "USI: '$usi'"
 [[ $("$HISHA" -v) == "hisha version $v (GNU Shogi compatible)" ]] || fail "hisha -v: $("$HISHA" -v)"
-banner=$(printf 'quit\n' | "$HISHA" -X | head -n 1)
+banner=$(printf 'quit\n' | "$HISHA" -X)  # read whole: `head` would close the pipe early
+banner=${banner%%$'\n'*}
 [[ $banner == "Hisha $v (GNU Shogi compatible)" ]] || fail "xshogi banner: '$banner'"
 
 tmp=$(mktemp -d)
@@ -53,7 +54,8 @@ body='{"name":"versioncheck","password":"secret-pw"}'
 exec 3<>"/dev/tcp/127.0.0.1/$http"
 printf 'POST /api/register HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s' \
     "${#body}" "$body" >&3
-timeout 10 cat <&3 | head -n 1 | grep -q ' 200 ' || fail "could not register an account"
+registered=$(timeout 10 cat <&3)
+[[ ${registered%%$'\r'*} == *" 200 "* ]] || fail "could not register an account: $registered"
 exec 3<&-
 exec 3<>"/dev/tcp/127.0.0.1/$csa"
 printf 'LOGIN versioncheck secret-pw x1\n%%%%VERSION\n' >&3
