@@ -42,6 +42,14 @@ Engine::Engine() {
         {"MultiPV", T::Spin, "1", 1, 600, {}, "", "number of best lines to show"},
         {"USI_Ponder", T::Check, "false", 0, 0, {}, "", "think on the opponent's time"},
         {"NetworkDelay", T::Spin, "120", 0, 10000, {}, "", "ms kept in reserve on every move"},
+        {"NetworkDelay2",
+         T::Spin,
+         "120",
+         0,
+         10000,
+         {},
+         "",
+         "ms kept in reserve when a move thinks to the end of its time (the end of a byoyomi)"},
         {"MinimumThinkingTime", T::Spin, "20", 0, 10000, {}, "", "least ms spent on a move"},
         {"EnteringKingRule",
          T::Combo,
@@ -196,6 +204,8 @@ void Engine::apply(const EngineOption& o) {
         pool_.set_threads(std::stoi(o.value));
     else if (o.name == "NetworkDelay")
         pool_.network_delay = std::stoi(o.value);
+    else if (o.name == "NetworkDelay2")
+        pool_.network_delay2 = std::stoi(o.value);
     else if (o.name == "MinimumThinkingTime")
         pool_.minimum_thinking = std::stoi(o.value);
     else if (o.name == "Evaluation") {

@@ -679,7 +679,7 @@ void ThreadPool::start(const Position& pos, const Limits& l, const SearchOptions
     stop_ = false;
     pondering_ = l.ponder;
     root_color = pos.side_to_move();
-    time.init(l, root_color, pos.game_ply(), start_time, network_delay, minimum_thinking);
+    time.init(l, root_color, pos.game_ply(), start_time, network_delay, minimum_thinking, network_delay2);
     tt.new_search();
     if (options.skill < 20) {
         options.multipv = std::max(options.multipv, 4);

@@ -175,6 +175,7 @@ public:
     core::Move book_move;  // when set, start() reports it without searching
     core::Color root_color = core::BLACK;
     int network_delay = 120;    // ms kept in reserve on every move
+    int network_delay2 = 120;   // ms kept in reserve when a move thinks to the end of its time
     int minimum_thinking = 20;  // ms
 
 private:

@@ -29,8 +29,10 @@ struct Limits {
 class TimeManager {
 public:
     /// Plans the time for the side to move `us` at game ply `ply`. `delay` (ms) is kept in
-    /// reserve for transmission; `minimum` (ms) is the least time worth thinking.
-    void init(const Limits& l, core::Color us, int ply, TimePoint start, int delay, int minimum);
+    /// reserve for transmission; `minimum` (ms) is the least time worth thinking;
+    /// `final_delay` (USI NetworkDelay2; -1: the same as `delay`) is kept instead when the move
+    /// may think to the very end of what it has (the maximum, and the whole of a byoyomi).
+    void init(const Limits& l, core::Color us, int ply, TimePoint start, int delay, int minimum, int final_delay = -1);
     int optimum() const { return optimum_; }  // stop after an iteration past this
     int maximum() const { return maximum_; }  // never think longer than this
     int elapsed() const {

@@ -78,7 +78,7 @@ for name, text in pages.items():
 declared = set(re.findall(r"^option name (\S+)", run([hisha, "usi"], "usi\nquit\n"), re.M))
 listed = set()
 for row in re.findall(r"^\| (`[^|]+) \|", pages["engine.md"], re.M):
-    listed |= set(re.findall(r"`([A-Za-z_]+)`", row))
+    listed |= set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", row))
 for opt in sorted(listed - declared):
     fail("engine.md", f"USI option {opt} is not declared by hisha usi")
 for opt in sorted(declared - listed):

@@ -98,3 +98,22 @@ TEST(TimeManager, InfiniteAndDepthAreUnlimited) {
     d.depth = 5;
     EXPECT_FALSE(plan(d).limited());
 }
+
+// NetworkDelay2: the margin kept when a move may think to the very end of its time (the whole
+// byoyomi, the maximum); the optimum keeps NetworkDelay's.
+TEST(TimeManager, TheFinalDelayIsKeptAtTheEndOfTheTime) {
+    Limits l;
+    l.byoyomi = 10000;
+    TimeManager t;
+    t.init(l, BLACK, 20, Clock::now(), 100, 20, 600);
+    EXPECT_EQ(t.maximum(), 9400);
+    EXPECT_EQ(t.optimum(), 9400);
+    Limits m;
+    m.time[BLACK] = 60000;
+    m.byoyomi = 10000;
+    TimeManager a, b;
+    a.init(m, BLACK, 20, Clock::now(), 100, 20);       // the same delay throughout
+    b.init(m, BLACK, 20, Clock::now(), 100, 20, 600);  // 500 ms more kept at the end
+    EXPECT_EQ(a.maximum() - b.maximum(), 500);
+    EXPECT_EQ(a.optimum(), b.optimum());
+}
