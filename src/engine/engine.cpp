@@ -34,9 +34,12 @@ const char* const BENCH_POSITIONS[] = {
 // The built-in opening book (book/default_book.sfen, compiled in).
 extern const char DEFAULT_BOOK_TEXT[];
 
-Engine::Engine() {
+namespace {
+
+// Every option as `usi` declares it, with its default.
+std::vector<EngineOption> declared_options() {
     using T = EngineOption::Type;
-    options_ = {
+    return {
         {"USI_Hash", T::Spin, "64", 1, 65536, {}, "", "transposition table size in MB"},
         {"Threads", T::Spin, "1", 1, 256, {}, "", "search threads (Lazy SMP)"},
         {"MultiPV", T::Spin, "1", 1, 600, {}, "", "number of best lines to show"},
@@ -138,6 +141,11 @@ Engine::Engine() {
          "df-pn nodes per mate search at PV nodes where a mate is plausible, four times that at such a root "
          "(0 = off)"},
     };
+}
+
+}  // namespace
+
+Engine::Engine() : options_(declared_options()) {
     for (auto& o : options_) {
         o.value = o.default_value;
         apply(o);

@@ -309,108 +309,121 @@ void TextShell::answer(std::string_view text) {
     while (!a.empty() && a.back() == ' ' && a.size() > 1)
         a.pop_back();
     switch (mode_) {
-    case Mode::ConfirmPlay:
-        if (a == "P" || a == "O") {
-            const LiveGame* g = svc_.game(current_);
-            if (!g)
-                break;
-            auto pos = g->game.position().clone();
-            if (auto m = notation::parse_usi_move(*pos, pending_move_))
-                pos->play(*m);
-            bool white = my_view_is_white(*g);
-            send(board_text(*pos, a == "P" ? white : !white));
-            return;
-        }
-        if (a == "Y" || a == "YES") {
-            mode_ = Mode::Command;
-            return do_play(pending_move_);
-        }
-        if (a == "N" || a == "NO") {
-            mode_ = Mode::Command;
-            return line("Move not made.");
-        }
-        return leave_prompt("Move not made.", text);
-    case Mode::Promote: {
-        // y/n, or the promotion marks of the Western notation: + promotes, = does not.
-        if (a == "+")
-            a = "Y";
-        else if (a == "=")
-            a = "N";
-        if (a != "Y" && a != "N" && a != "YES" && a != "NO")
-            return leave_prompt("Move not made.", text);
-        const LiveGame* g = svc_.game(current_);
-        mode_ = Mode::Command;
-        if (!g)
-            return error("the game is gone");
-        core::Move m = pending_promote_;
-        if (a[0] == 'Y')
-            m = g->game.position().make_move(m.from(), m.to(), true);
-        pending_move_ = core::to_usi(m);
-        pending_display_ = notation::write_western(g->game.position(), m);
-        if (g->row.tc.realtime())
-            return do_play(pending_move_);
-        mode_ = Mode::ConfirmPlay;
-        return;
-    }
-    case Mode::ConfirmResign:
-        mode_ = Mode::Command;
-        if (a != "YES")
-            return a == "NO" || a == "N" || a == "Y" || a.empty() ? line("Resignation not made.")
-                                                                  : leave_prompt("Resignation not made.", text);
-        if (auto r = svc_.resign(user_, current_); !r)
-            return error(r.error());
-        return line("You resigned game " + std::to_string(current_) + ".");
-    case Mode::LeaveMessage: {
-        mode_ = Mode::Command;
-        if (a != "YES" && a != "Y")
-            return a == "NO" || a == "N" || a.empty() ? line("Message not left.")
-                                                      : leave_prompt("Message not left.", text);
-        auto r = pending_gid_ ? svc_.say(user_, pending_gid_, pending_text_, true)
-                              : svc_.tell(user_, pending_to_, pending_text_, true);
-        if (!r)
-            return error(r.error());
-        return line("Message left for " + pending_to_ + ".");
-    }
-    case Mode::More:
-        if (a == "P" || a == "O") {
-            const LiveGame* g = svc_.game(pager_gid_);
-            if (g) {
-                // The board after the moves listed so far.
-                int shown = 0;
-                for (std::size_t i = 0; i < pager_pos_ && i < pager_.size(); ++i)
-                    shown += pager_[i].size() > 5 && pager_[i][4] == '.' ? 1 : 0;
-                auto pos = service::Service::position_at(g->row, shown);
-                bool stm_white = pos->side_to_move() == core::WHITE;
-                send(board_text(*pos, a == "P" ? stm_white : !stm_white));
-            }
-            return;
-        }
-        if (a == "Q" || a == "N") {
-            mode_ = Mode::Command;
-            pager_.clear();
-            pager_done_ = {};
-            return;
-        }
-        if (a.empty()) {
-            if (pager_pos_ < pager_.size())
-                line(pager_[pager_pos_++]);
-        } else if (a == "Y" || a == " " || a == "") {
-            for (int i = 0; i < page_lines && pager_pos_ < pager_.size(); ++i)
-                line(pager_[pager_pos_++]);
-        } else {
-            pager_.clear();
-            pager_done_ = {};
-            return leave_prompt("", text);
-        }
-        if (pager_pos_ >= pager_.size()) {
-            mode_ = Mode::Command;
-            auto done = std::move(pager_done_);
-            pager_done_ = {};
-            if (done)
-                done();
-        }
-        return;
+    case Mode::ConfirmPlay: return answer_play(a, text);
+    case Mode::Promote: return answer_promote(a, text);
+    case Mode::ConfirmResign: return answer_resign(a, text);
+    case Mode::LeaveMessage: return answer_message(a, text);
+    case Mode::More: return answer_more(a, text);
     case Mode::Command: break;
+    }
+}
+
+// Play ...? <p,o,n,y>: the board after the move from either side, play it, or not.
+void TextShell::answer_play(const std::string& a, std::string_view text) {
+    if (a == "P" || a == "O") {
+        const LiveGame* g = svc_.game(current_);
+        if (!g)
+            return;
+        auto pos = g->game.position().clone();
+        if (auto m = notation::parse_usi_move(*pos, pending_move_))
+            pos->play(*m);
+        bool white = my_view_is_white(*g);
+        send(board_text(*pos, a == "P" ? white : !white));
+        return;
+    }
+    if (a == "Y" || a == "YES") {
+        mode_ = Mode::Command;
+        return do_play(pending_move_);
+    }
+    if (a == "N" || a == "NO") {
+        mode_ = Mode::Command;
+        return line("Move not made.");
+    }
+    leave_prompt("Move not made.", text);
+}
+
+// Promote? y/n, or the promotion marks of the Western notation: + promotes, = does not.
+void TextShell::answer_promote(std::string a, std::string_view text) {
+    if (a == "+")
+        a = "Y";
+    else if (a == "=")
+        a = "N";
+    if (a != "Y" && a != "N" && a != "YES" && a != "NO")
+        return leave_prompt("Move not made.", text);
+    const LiveGame* g = svc_.game(current_);
+    mode_ = Mode::Command;
+    if (!g)
+        return error("the game is gone");
+    core::Move m = pending_promote_;
+    if (a[0] == 'Y')
+        m = g->game.position().make_move(m.from(), m.to(), true);
+    pending_move_ = core::to_usi(m);
+    pending_display_ = notation::write_western(g->game.position(), m);
+    if (g->row.tc.realtime())
+        return do_play(pending_move_);
+    mode_ = Mode::ConfirmPlay;
+}
+
+// RESIGN's (yes/no): only a whole "yes" resigns.
+void TextShell::answer_resign(const std::string& a, std::string_view text) {
+    mode_ = Mode::Command;
+    if (a != "YES")
+        return a == "NO" || a == "N" || a == "Y" || a.empty() ? line("Resignation not made.")
+                                                              : leave_prompt("Resignation not made.", text);
+    if (auto r = svc_.resign(user_, current_); !r)
+        return error(r.error());
+    line("You resigned game " + std::to_string(current_) + ".");
+}
+
+// Leave the message for the absent player?
+void TextShell::answer_message(const std::string& a, std::string_view text) {
+    mode_ = Mode::Command;
+    if (a != "YES" && a != "Y")
+        return a == "NO" || a == "N" || a.empty() ? line("Message not left.") : leave_prompt("Message not left.", text);
+    auto r = pending_gid_ ? svc_.say(user_, pending_gid_, pending_text_, true)
+                          : svc_.tell(user_, pending_to_, pending_text_, true);
+    if (!r)
+        return error(r.error());
+    line("Message left for " + pending_to_ + ".");
+}
+
+// -- More -- (p,o,y/<space>,<enter>,q/n): a board, a page, a line, or the end of the listing.
+void TextShell::answer_more(const std::string& a, std::string_view text) {
+    if (a == "P" || a == "O") {
+        if (const LiveGame* g = svc_.game(pager_gid_)) {
+            // The board after the moves listed so far.
+            int shown = 0;
+            for (std::size_t i = 0; i < pager_pos_ && i < pager_.size(); ++i)
+                shown += pager_[i].size() > 5 && pager_[i][4] == '.' ? 1 : 0;
+            auto pos = service::Service::position_at(g->row, shown);
+            bool stm_white = pos->side_to_move() == core::WHITE;
+            send(board_text(*pos, a == "P" ? stm_white : !stm_white));
+        }
+        return;
+    }
+    if (a == "Q" || a == "N") {
+        mode_ = Mode::Command;
+        pager_.clear();
+        pager_done_ = {};
+        return;
+    }
+    if (a.empty()) {
+        if (pager_pos_ < pager_.size())
+            line(pager_[pager_pos_++]);
+    } else if (a == "Y" || a == " " || a == "") {
+        for (int i = 0; i < page_lines && pager_pos_ < pager_.size(); ++i)
+            line(pager_[pager_pos_++]);
+    } else {
+        pager_.clear();
+        pager_done_ = {};
+        return leave_prompt("", text);
+    }
+    if (pager_pos_ >= pager_.size()) {
+        mode_ = Mode::Command;
+        auto done = std::move(pager_done_);
+        pager_done_ = {};
+        if (done)
+            done();
     }
 }
 

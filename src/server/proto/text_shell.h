@@ -71,8 +71,13 @@ private:
     void dispatch(std::string_view line);
     void answer(std::string_view line);                                    // a reply in one of the prompt modes
     void leave_prompt(const std::string& message, std::string_view line);  // not a reply: a command
-    void send(std::string_view text);                                      // as is
-    void line(std::string_view text);                                      // plus CR LF
+    void answer_play(const std::string& a, std::string_view line);         // a: the reply upper-cased
+    void answer_promote(std::string a, std::string_view line);
+    void answer_resign(const std::string& a, std::string_view line);
+    void answer_message(const std::string& a, std::string_view line);
+    void answer_more(const std::string& a, std::string_view line);
+    void send(std::string_view text);  // as is
+    void line(std::string_view text);  // plus CR LF
     void error(std::string_view text);
     void prompt();
     void page(std::vector<std::string> lines, std::function<void()> done = {});
