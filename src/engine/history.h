@@ -41,6 +41,13 @@ struct History {
     // [piece][to] of a move one, two or four plies back -> [piece][to] of the quiet move now
     PieceToHistory continuation[32][81];
 
+    // Correction history: how far the static evaluation has been from what the search found,
+    // by side to move and by a hash of the pawn placement, and of the hands (units: 1/32 cp).
+    static constexpr int CORRECTION_SIZE = 16384;
+    static constexpr int CORRECTION_LIMIT = 16384;
+    StatEntry<CORRECTION_LIMIT> pawn_correction[2][CORRECTION_SIZE];
+    StatEntry<CORRECTION_LIMIT> hand_correction[2][CORRECTION_SIZE];
+
     void clear() { std::memset(static_cast<void*>(this), 0, sizeof(*this)); }
 };
 

@@ -18,17 +18,18 @@ namespace hisha::engine {
 using namespace core;
 
 namespace {
-// Late-move reduction table, indexed by depth and move number.
+// Late-move reduction table, indexed by depth and move number, in 1/1024 of a ply.
 struct Reductions {
     int r[64][64];
     Reductions() {
         for (int d = 1; d < 64; ++d)
             for (int m = 1; m < 64; ++m)
-                r[d][m] = int(0.5 + std::log(double(d)) * std::log(double(m)) / 2.1);
+                r[d][m] = int(1024 * (0.5 + std::log(double(d)) * std::log(double(m)) / 2.1));
     }
 };
 const Reductions REDUCTIONS;
-int reduction(Depth d, int move_count) { return REDUCTIONS.r[std::min(d, 63)][std::min(move_count, 63)]; }
+int reduction1024(Depth d, int move_count) { return REDUCTIONS.r[std::min(d, 63)][std::min(move_count, 63)]; }
+int reduction(Depth d, int move_count) { return reduction1024(d, move_count) / 1024; }
 
 int stat_bonus(Depth d) { return std::min(16 * d * d + 100 * d - 80, 1600); }
 bool is_capture(const Position& pos, Move m) { return !m.is_drop() && pos.piece_on(m.to()) != NO_PIECE; }
@@ -52,6 +53,17 @@ bool mate_plausible(const Position& p) {
     }
     return free <= 2 && attacked >= (p.hand(us).empty() ? 3 : 2);
 }
+
+// The correction-history slots of a position: a hash of the pawns of each side on the board,
+// and of the hands.
+int pawn_slot(const Position& p) {
+    Bitboard b = p.pieces(BLACK, PAWN), w = p.pieces(WHITE, PAWN);
+    std::uint64_t h = (b.p[0] * 0x9E3779B97F4A7C15ULL) ^ (b.p[1] * 0xC2B2AE3D27D4EB4FULL)
+                    ^ (w.p[0] * 0x165667B19E3779F9ULL) ^ (w.p[1] * 0xD6E8FEB86659FD93ULL);
+    return int(h >> 50);
+}
+int hand_slot(const Position& p) { return int((p.hand_key() * 0x9E3779B97F4A7C15ULL) >> 50); }
+static_assert(History::CORRECTION_SIZE == 1 << 14);
 
 // pv = m followed by the child's PV (none-terminated).
 void update_pv(Move* pv, Move m, const Move* child) {
@@ -83,6 +95,7 @@ void Worker::iterative_deepening() {
         stack_[i].ply = i - 4;
         stack_[i].current_move = Move::none();
         stack_[i].killers[0] = stack_[i].killers[1] = Move::none();
+        stack_[i].excluded_move = Move::none();
         stack_[i].static_eval = VALUE_NONE;
         stack_[i].pv = nullptr;
         stack_[i].cont_hist = &history_.continuation[0][0];
@@ -236,6 +249,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
 
     Position& p = *pos;
     Move pv[MAX_PLY + 1];
+    Move excluded = ss->excluded_move;
     ss->in_check = p.in_check();
     ss->move_count = 0;
     (ss + 1)->killers[0] = (ss + 1)->killers[1] = Move::none();
@@ -268,16 +282,16 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
     Value tt_value = tt_hit ? value_from_tt(tt.value, ss->ply) : VALUE_NONE;
     Move tt_move = ROOT_NODE ? root_moves[pv_index_].move : tt_hit ? p.to_move(tt.move) : Move::none();
     bool tt_pv = PV_NODE || (tt_hit && tt.is_pv);
-    if (!PV_NODE && tt_hit && tt.depth >= depth && tt_value != VALUE_NONE
+    if (!PV_NODE && !excluded && tt_hit && tt.depth >= depth && tt_value != VALUE_NONE
         && (tt.bound & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER)))
         return tt_value;
 
     // Step 3. Static evaluation; a mate in one ends the search here.
-    Value eval;
+    Value eval, raw_eval = VALUE_NONE;
     if (ss->in_check)
         eval = ss->static_eval = VALUE_NONE;
     else {
-        if (!ROOT_NODE && depth >= 1) {
+        if (!ROOT_NODE && !excluded && depth >= 1) {
             Move mate = mate_in_one(p);
             if (mate) {
                 Value v = mate_in(ss->ply + 1);
@@ -299,13 +313,14 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
                 }
             }
         }
-        ss->static_eval = eval = tt_hit && tt.eval != VALUE_NONE ? tt.eval : pool_.evaluator->evaluate(p);
+        raw_eval = tt_hit && tt.eval != VALUE_NONE ? tt.eval : pool_.evaluator->evaluate(p);
+        ss->static_eval = eval = corrected_eval(raw_eval);
         if (tt_value != VALUE_NONE && (tt.bound & (tt_value > eval ? BOUND_LOWER : BOUND_UPPER)))
             eval = tt_value;
     }
     bool improving = !ss->in_check && (ss - 2)->static_eval != VALUE_NONE && ss->static_eval > (ss - 2)->static_eval;
 
-    if (!PV_NODE && !ss->in_check) {
+    if (!PV_NODE && !ss->in_check && !excluded) {
         // Step 4. Razoring: hopeless at low depth, verify with qsearch.
         if (depth <= 3 && eval + 250 + 200 * depth * depth < alpha) {
             Value v = qsearch<NON_PV>(ss, alpha - 1, alpha);
@@ -331,7 +346,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
     }
 
     // Step 7. Internal iterative reduction: no TT move in a PV or cut node.
-    if ((PV_NODE || cut_node) && depth >= 6 && !tt_move)
+    if ((PV_NODE || cut_node) && depth >= 6 && !tt_move && !excluded)
         depth -= 2;
 
     // Step 8. Moves loop.
@@ -356,7 +371,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
             if (!listed)
                 continue;
         }
-        if (!p.legal(m))
+        if (m == excluded || !p.legal(m))
             continue;
         ++ss->move_count;
         int mc = ss->move_count;
@@ -388,7 +403,25 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
 
         // Step 10. Extensions: checks that do not lose material.
         Depth extension = 0;
-        if (gives_check && (depth > 6 || see_ge(p, m, 0)))
+        // Singular extension: when the TT move is far better than every other move (a search
+        // without it, reduced and below the TT value, fails low), it is extended; when even
+        // without it the search beats beta, several moves do (multi-cut); when the TT move's
+        // value is no sure thing, it is searched less deep.
+        if (!ROOT_NODE && depth >= 7 && m == tt_move && !excluded && tt_value != VALUE_NONE
+            && std::abs(tt_value) < VALUE_KNOWN_WIN && (tt.bound & BOUND_LOWER) && tt.depth >= depth - 3) {
+            Value singular_beta = tt_value - 2 * depth;
+            Depth singular_depth = (depth - 1) / 2;
+            ss->excluded_move = m;
+            Value sv = search<NON_PV>(ss, singular_beta - 1, singular_beta, singular_depth, cut_node);
+            ss->excluded_move = Move::none();
+            ss->move_count = mc;
+            if (sv < singular_beta)
+                extension = 1;
+            else if (singular_beta >= beta)
+                return singular_beta;
+            else if (tt_value >= beta || cut_node)
+                extension = -1;
+        } else if (gives_check && (depth > 6 || see_ge(p, m, 0)))
             extension = 1;
         Depth new_depth = depth - 1 + extension;
 
@@ -402,16 +435,17 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
 
         // Step 12. Late-move reduction, then full-depth and PV re-searches.
         if (depth >= 2 && mc > 1 + ROOT_NODE && (quiet || !tt_pv)) {
-            int r = reduction(depth, mc);
-            r += cut_node;
-            r -= tt_pv;
-            r -= gives_check;
+            // In 1/1024 of a ply: more at cut nodes and where the position is not improving,
+            // less on the PV, for checks and for moves with a good history.
+            int r = reduction1024(depth, mc);
+            r += 2048 * cut_node + 512 * !improving;
+            r -= 1024 * tt_pv + 1024 * gives_check;
             if (quiet) {
                 int stat = 2 * history_.main[us][from_index(m)][m.to()] + (*cont[0])[m.piece_after()][m.to()]
                          + (*cont[1])[m.piece_after()][m.to()] - 3000;
-                r -= std::clamp(stat / 10000, -2, 2);
+                r -= std::clamp(stat * 1024 / 10000, -2048, 2048);
             }
-            Depth d = std::clamp(new_depth - r, 1, new_depth + 1);
+            Depth d = std::clamp(new_depth - r / 1024, 1, new_depth + 1);
             v = -search<NON_PV>(ss + 1, -(alpha + 1), -alpha, d, true);
             if (v > alpha && d < new_depth)
                 v = -search<NON_PV>(ss + 1, -(alpha + 1), -alpha, new_depth, !cut_node);
@@ -460,9 +494,10 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
         }
     }
 
-    // Step 13. No legal move: in shogi that loses, in check or not.
+    // Step 13. No legal move: in shogi that loses, in check or not. Without the excluded move
+    // the singular search has merely found nothing else.
     if (!ss->move_count)
-        return mated_in(ss->ply);
+        return excluded ? alpha : mated_in(ss->ply);
 
     // Step 14. Learn from the cutoff.
     if (best_move && best >= beta) {
@@ -479,8 +514,16 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
         }
     }
 
+    if (excluded)
+        return best;
+    // Learn how far the static evaluation was from the search's result, where the result
+    // says something about it: not in check, no capture as the best move (the evaluation is
+    // of a quiet position), and not a bound on the wrong side of the evaluation.
+    if (!ss->in_check && !(best_move && is_capture(p, best_move)) && !is_mate_score(best)
+        && !(best >= beta && best <= ss->static_eval) && !(!best_move && best >= ss->static_eval))
+        update_correction(best - ss->static_eval, depth);
     Bound b = best >= beta ? BOUND_LOWER : PV_NODE && best_move ? BOUND_EXACT : BOUND_UPPER;
-    pool_.tt.store(slot, key, value_to_tt(best, ss->ply), tt_pv, b, depth, best_move.to_move16(), ss->static_eval);
+    pool_.tt.store(slot, key, value_to_tt(best, ss->ply), tt_pv, b, depth, best_move.to_move16(), raw_eval);
     return best;
 }
 
@@ -513,19 +556,19 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, Depth depth) {
         && (tt.bound & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER)))
         return tt_value;
 
-    Value best, futility_base;
+    Value best, futility_base, raw_eval = VALUE_NONE;
     if (ss->in_check) {
         best = futility_base = -VALUE_INFINITE;
         ss->static_eval = VALUE_NONE;
     } else {
-        ss->static_eval = best = tt_hit && tt.eval != VALUE_NONE ? tt.eval : pool_.evaluator->evaluate(p);
+        raw_eval = tt_hit && tt.eval != VALUE_NONE ? tt.eval : pool_.evaluator->evaluate(p);
+        ss->static_eval = best = corrected_eval(raw_eval);
         if (tt_value != VALUE_NONE && (tt.bound & (tt_value > best ? BOUND_LOWER : BOUND_UPPER)))
             best = tt_value;
         // Stand pat.
         if (best >= beta) {
             if (!tt_hit)
-                pool_.tt.store(slot, key, value_to_tt(best, ss->ply), false, BOUND_LOWER, -6, Move16(),
-                               ss->static_eval);
+                pool_.tt.store(slot, key, value_to_tt(best, ss->ply), false, BOUND_LOWER, -6, Move16(), raw_eval);
             return best;
         }
         alpha = std::max(alpha, best);
@@ -583,8 +626,23 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, Depth depth) {
     if (ss->in_check && move_count == 0)
         return mated_in(ss->ply);
     pool_.tt.store(slot, key, value_to_tt(best, ss->ply), false, best >= beta ? BOUND_LOWER : BOUND_UPPER, tt_depth,
-                   best_move.to_move16(), ss->static_eval);
+                   best_move.to_move16(), raw_eval);
     return best;
+}
+
+Value Worker::corrected_eval(Value raw) const {
+    const Position& p = *pos;
+    Color us = p.side_to_move();
+    int c = history_.pawn_correction[us][pawn_slot(p)] + history_.hand_correction[us][hand_slot(p)];
+    return std::clamp(raw + c / 128, -VALUE_KNOWN_WIN + 1, VALUE_KNOWN_WIN - 1);
+}
+
+void Worker::update_correction(Value diff, Depth depth) {
+    const Position& p = *pos;
+    Color us = p.side_to_move();
+    int bonus = std::clamp(diff * 32 * depth / 8, -History::CORRECTION_LIMIT / 4, History::CORRECTION_LIMIT / 4);
+    history_.pawn_correction[us][pawn_slot(p)].update(bonus);
+    history_.hand_correction[us][hand_slot(p)].update(bonus);
 }
 
 void Worker::update_quiet_stats(Stack* ss, Move m, int bonus, const Move* quiets, int quiet_count) {

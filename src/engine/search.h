@@ -1,7 +1,8 @@
 // Search: iterative deepening with aspiration windows over a principal variation search with
-// a transposition table, quiescence over captures and promotions, check extensions, null-move
-// pruning, late-move reductions, futility pruning and razoring, killer/history/counter-move
-// ordering and SEE. Shogi rules enter through the core: a repeated position is a draw unless
+// a transposition table, quiescence over captures and promotions, check and singular
+// extensions (with multi-cut), null-move pruning, late-move reductions, futility pruning and
+// razoring, killer/history/counter-move ordering, SEE, and a static evaluation corrected by
+// what earlier searches of similar positions found (correction history). Shogi rules enter through the core: a repeated position is a draw unless
 // one side checked all the way (that side loses), a valid entering-king declaration wins,
 // and a side with no legal move has lost. Several threads search the same tree (Lazy SMP).
 #pragma once
@@ -97,6 +98,7 @@ private:
         core::Move* pv;
         core::Move current_move;
         core::Move killers[2];
+        core::Move excluded_move;  // the move a singular-extension search leaves out
         PieceToHistory* cont_hist;  // the continuation table of current_move
         Value static_eval;
         int ply;
@@ -117,6 +119,9 @@ private:
     Value move_limit_value(const core::Position& p, bool in_check) const;
     void update_quiet_stats(Stack* ss, core::Move m, int bonus, const core::Move* quiets, int quiet_count);
     void update_continuation(Stack* ss, core::Piece pc, core::Square to, int bonus);
+    /// The static evaluation corrected by what searches of similar positions found.
+    Value corrected_eval(Value raw) const;
+    void update_correction(Value diff, Depth depth);
     void check_time();
     void report(int depth, Value alpha, Value beta);
     int interior_mate(Stack* ss, Depth depth, bool pv_node, core::Move& first);
