@@ -59,52 +59,11 @@
 #include <vector>
 
 #include "attackers.h"
-#include "core/game.h"
-#include "core/movegen.h"
-#include "notation/csa.h"
+#include "random_game.h"
 
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-// One random legal game of `plies` plies in CSA notation; no move of it ends the game (mate,
-// fourfold repetition, perpetual check), so the server must accept every one of them.
-std::vector<std::string> random_game(int plies, std::uint64_t seed) {
-    auto next = [&seed] {  // xorshift64*
-        seed ^= seed >> 12;
-        seed ^= seed << 25;
-        seed ^= seed >> 27;
-        return seed * 2685821657736338717ULL;
-    };
-    for (;;) {
-        hisha::core::Game g;
-        std::vector<std::string> out;
-        while (int(out.size()) < plies) {
-            hisha::core::MoveList<hisha::core::LEGAL, true> list(g.position());
-            std::vector<hisha::core::Move> moves;
-            for (const auto& sm : list)
-                moves.push_back(sm.move);
-            bool played = false;
-            while (!moves.empty() && !played) {
-                std::size_t i = next() % moves.size();
-                hisha::core::Move m = moves[i];
-                moves.erase(moves.begin() + std::ptrdiff_t(i));
-                if (!g.play(m))
-                    continue;
-                if (g.over()) {
-                    g.undo();
-                    continue;
-                }
-                out.push_back(hisha::notation::format_csa_move(m));
-                played = true;
-            }
-            if (!played)
-                break;  // a dead end: start over with the generator where it is
-        }
-        if (int(out.size()) == plies)
-            return out;
-    }
-}
 
 double cpu_seconds_of(pid_t pid) {  // user + system time of a process, from /proc
     std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
@@ -633,7 +592,7 @@ int main(int argc, char** argv) {
 
     std::vector<Pair> pairs(static_cast<std::size_t>(games));
     for (int i = 0; i < games; ++i)
-        pairs[std::size_t(i)].moves = random_game(plies, seed * 1000003 + std::uint64_t(i) + 1);
+        pairs[std::size_t(i)].moves = bench::random_game(plies, seed * 1000003 + std::uint64_t(i) + 1);
 
     // The database: in a directory of its own, removed at the end; or in DIR, kept for the next
     // run (a server's database as it is after serving a while: its write-ahead log at size).
