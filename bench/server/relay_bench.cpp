@@ -167,7 +167,7 @@ struct Watcher {
                 std::string_view l(in.data() + start, nl - start);
                 if (l.find(" played ") != std::string_view::npos)
                     ++moves;
-                else if (l.starts_with("Watching game "))
+                else if (l.find("Watching game ") != std::string_view::npos)  // (after a prompt)
                     ++oks;
                 start = nl + 1;
             }

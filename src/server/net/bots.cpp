@@ -112,7 +112,7 @@ void Bot::think_next() {
                     else if (!best)
                         (void)self->svc_.resign(self->name_, id);
                     else
-                        (void)self->svc_.play(self->name_, id, core::to_usi(best));
+                        (void)self->svc_.play(self->name_, id, best);
                 }
                 self->think_next();
             });

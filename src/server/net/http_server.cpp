@@ -552,7 +552,7 @@ void WsSession::on_done(int id, const engine::SearchResult& r) {
 void WsSession::deliver(const service::Event& e) {
     if (!open_)
         return;
-    send(server_.api.event_json(e).dump());
+    send(server_.api.event_text(e));
     if (e.kind == service::EventKind::Move && e.game_id) {
         const service::LiveGame* g = server_.svc.game(e.game_id);
         if (g && g->color_of(user_))

@@ -147,7 +147,7 @@ void CsaShell::on_line(std::string_view text) {
             state_ = State::Playing;
             const LiveGame* g = svc_.game(game_);
             line("START:" + game_id(*g));
-            auto log = service::Service::move_log(g->row);  // moves made while we agreed
+            const auto& log = g->log;  // moves made while we agreed
             for (std::size_t i = std::size_t(resume_plies_); i < log.size(); ++i)
                 if (!log[i].csa.empty() && log[i].csa[0] != '%')
                     line(log[i].csa + ",T" + std::to_string(log[i].spent_ms / 1000));
@@ -322,7 +322,7 @@ void CsaShell::command(std::string_view text) {
         line(tag + "Name+:" + g->row.black);
         line(tag + "Name-:" + g->row.white);
         line(tag + "Time:" + g->row.tc.describe());
-        for (auto& m : service::Service::move_log(g->row))
+        for (auto& m : g->log)
             line(tag + m.csa + ",T" + std::to_string(m.spent_ms / 1000));
         line(tag + "Status:" + (g->finished() ? "finished " + g->row.winner + " " + g->row.reason : "playing"));
         return line("##[SHOW] +OK");
@@ -378,7 +378,7 @@ void CsaShell::send_summary(const LiveGame& g) {
     // The start, then the moves played so far (a resumed game) with their times.
     std::string moves;
     int plies = 0;
-    for (auto& m : service::Service::move_log(g.row))
+    for (auto& m : g.log)
         if (!m.csa.empty() && m.csa[0] != '%') {
             moves += m.csa + ",T" + std::to_string(m.spent_ms / 1000) + "\n";
             ++plies;
@@ -453,9 +453,9 @@ void CsaShell::deliver(const Event& e) {
     case EventKind::GameRejected: line("REJECT:" + game_id(*g) + " by " + e.from); return wait_again();
     case EventKind::GameStarted: state_ = State::Playing; return line("START:" + game_id(*g));
     case EventKind::Move:
-        if (e.csa.empty() || state_ == State::Resuming)
+        if (!e.facts || e.facts->record.csa.empty() || state_ == State::Resuming)
             return;  // a resuming player gets the moves after START
-        line(e.csa + ",T" + std::to_string(e.spent_ms / 1000));
+        line(e.facts->record.csa + ",T" + std::to_string(e.facts->record.spent_ms / 1000));
         if (!deferred_move_.empty() && my_turn())
             game_line(std::exchange(deferred_move_, {}));
         return;

@@ -157,6 +157,37 @@ json JsonApi::challenge_json(const ChallengeRow& c) {
             {"time_control", c.tc.describe()}};
 }
 
+json JsonApi::clock_json(const LiveGame& g) {
+    json c{{"black_ms", g.row.remaining[0]},
+           {"white_ms", g.row.remaining[1]},
+           {"turn_started", g.row.turn_started},
+           {"allowed_ms", g.deadline()},
+           {"now", svc_.now()}};
+    if (g.row.tc.kind == service::TimeKind::Correspondence)
+        c["days_per_move"] = g.row.tc.days_per_move;
+    return c;
+}
+
+std::string JsonApi::start_sfen(const LiveGame& g) {
+    // The start after a handicap removal: the position the record's moves begin from.
+    bool handicap = !g.log.empty() && g.log[0].kind == service::MoveKind::Handicap;
+    core::Position pos;
+    (void)pos.set(handicap ? g.log[0].start_sfen : g.row.start_sfen);
+    return pos.sfen();
+}
+
+std::string JsonApi::event_text(const service::Event& e) {
+    // Every listener of a move gets the same message: it is made once.
+    if (e.kind != service::EventKind::Move || !e.facts)
+        return event_json(e).dump();
+    if (e.facts != cached_facts_ || e.game_id != cached_game_) {
+        cached_text_ = event_json(e).dump();
+        cached_facts_ = e.facts;
+        cached_game_ = e.game_id;
+    }
+    return cached_text_;
+}
+
 json JsonApi::game_json(const LiveGame& g, bool with_moves) {
     json j{{"id", g.row.id},
            {"black", g.row.black},
@@ -169,40 +200,20 @@ json JsonApi::game_json(const LiveGame& g, bool with_moves) {
            {"sfen", g.game.position().sfen()},
            {"winner", g.row.winner},
            {"reason", g.row.reason},
-           {"clock",
-            {{"black_ms", g.row.remaining[0]},
-             {"white_ms", g.row.remaining[1]},
-             {"turn_started", g.row.turn_started},
-             {"allowed_ms", g.deadline()},
-             {"now", svc_.now()}}}};
-    if (g.row.tc.kind == service::TimeKind::Correspondence)
-        j["clock"]["days_per_move"] = g.row.tc.days_per_move;
+           {"clock", clock_json(g)}};
     if (with_moves) {
         json moves = json::array();
-        auto log = service::Service::move_log(g.row);
-        std::unique_ptr<core::Position> pos;
-        core::Move previous = core::Move::none();
-        for (std::size_t i = 0; i < log.size(); ++i) {
-            const auto& m = log[i];
+        for (const auto& m : g.log) {
             json mj{{"ply", m.ply + 1},    {"by", m.mover == core::BLACK ? "black" : "white"},
                     {"usi", m.text},       {"western", m.western},
                     {"csa", m.csa},        {"spent_ms", m.spent_ms},
                     {"notices", m.notices}};
-            if (m.move) {
-                if (!pos)
-                    pos = service::Service::position_at(g.row, int(i));
-                mj["ja"] = ki2_text(*pos, m.move, previous);
-                pos->play(m.move);
-                previous = m.move;
-            } else {
-                pos.reset();  // a handicap or an ending: replay from the log at the next move
-            }
+            if (m.board())
+                mj["ja"] = m.ja;
             moves.push_back(mj);
         }
         j["moves"] = moves;
-        j["start_sfen"] = service::Service::position_at(g.row, 0)->sfen();
-        if (!log.empty() && log[0].text.starts_with("HANDICAP:"))
-            j["start_sfen"] = service::Service::position_at(g.row, 1)->sfen();
+        j["start_sfen"] = start_sfen(g);
         json pj = position_json(g.game.position());
         j["check"] = pj["check"];
         j["legal"] = g.active() ? pj["legal"] : json::array();
@@ -214,35 +225,31 @@ json JsonApi::event_json(const service::Event& e) {
     using service::EventKind;
     json j{{"game", e.game_id}};
     switch (e.kind) {
-    case EventKind::Move:
+    case EventKind::Move: {
+        // From the facts the service worked out once: nothing is parsed or replayed here.
         j["type"] = "move";
         j["ply"] = e.ply + 1;
         j["by"] = e.from;
-        j["usi"] = e.usi;
-        j["csa"] = e.csa;
-        j["western"] = e.western;
-        j["spent_ms"] = e.spent_ms;
-        j["notices"] = e.notices;
+        if (!e.facts)
+            break;
+        const service::MoveRecord& m = e.facts->record;
+        j["usi"] = m.text;
+        j["csa"] = m.csa;
+        j["western"] = m.western;
+        j["spent_ms"] = m.spent_ms;
+        j["notices"] = m.notices;
         if (const LiveGame* g = svc_.game(e.game_id)) {
-            j["clock"] = game_json(*g, false)["clock"];
-            auto before = service::Service::position_at(g->row, e.ply);
-            if (auto m = notation::parse_usi_move(*before, e.usi)) {
-                core::Move previous = core::Move::none();
-                if (e.ply > 0)
-                    if (auto prev = service::Service::position_at(g->row, e.ply - 1);
-                        prev && std::size_t(e.ply) <= g->row.moves.size())
-                        if (auto pm = notation::parse_usi_move(*prev, g->row.moves[std::size_t(e.ply - 1)].text))
-                            previous = *pm;
-                j["ja"] = ki2_text(*before, *m, previous);
-            }
-            if (std::size_t(e.ply + 1) == g->row.moves.size()) {
-                json pj = position_json(g->game.position());
-                j["sfen"] = pj["sfen"];
-                j["check"] = pj["check"];
-                j["legal"] = g->active() ? pj["legal"] : json::array();
+            j["clock"] = clock_json(*g);
+            if (m.board())
+                j["ja"] = m.ja;
+            if (e.facts->latest && std::size_t(e.ply + 1) == g->row.moves.size()) {
+                j["sfen"] = e.facts->sfen;
+                j["check"] = e.facts->check;
+                j["legal"] = g->active() ? legal_json(g->game.position()) : json::array();
             }
         }
         break;
+    }
     case EventKind::Undo:
         j["type"] = "undo";
         j["by"] = e.from;
@@ -304,11 +311,10 @@ std::string JsonApi::record(const LiveGame& g, std::string_view format, std::str
     rec.set_header(notation::key::WHITE, g.row.white);
     rec.set_header(notation::key::EVENT, "hisha game " + std::to_string(g.row.id));
     rec.set_header(notation::key::TIME_CONTROL, g.row.tc.describe());
-    auto log = service::Service::move_log(g.row);
+    const auto& log = g.log;
     std::size_t first = 0;
-    if (!log.empty() && log[0].text.starts_with("HANDICAP:")) {
-        auto pos = service::Service::position_at(g.row, 1);
-        rec.start_sfen = pos->sfen();
+    if (!log.empty() && log[0].kind == service::MoveKind::Handicap) {
+        rec.start_sfen = start_sfen(g);
         if (auto h = core::handicap_from_sfen(rec.start_sfen))
             rec.set_handicap(*h);
         first = 1;
@@ -342,10 +348,15 @@ json JsonApi::move_json(const core::Position& pos, core::Move m, core::Move prev
             {"kif", kif_text(pos, m, previous)}};
 }
 
-json JsonApi::position_json(const core::Position& pos) {
+json JsonApi::legal_json(const core::Position& pos) {
     json legal = json::array();
     for (const auto& sm : core::MoveList<core::LEGAL, true>(pos))
         legal.push_back(core::to_usi(sm.move));
+    return legal;
+}
+
+json JsonApi::position_json(const core::Position& pos) {
+    json legal = legal_json(pos);
     std::string over;
     if (legal.empty())
         over = pos.in_check() ? "checkmate" : "no_moves";

@@ -45,11 +45,15 @@ public:
     /// A WebSocket message from `user`: the reply to send back.
     nlohmann::json on_ws_message(const std::string& user, std::string_view text);
     nlohmann::json event_json(const service::Event& e);
+    /// The event as the WebSocket message every listener gets (a move's is made once).
+    std::string event_text(const service::Event& e);
     nlohmann::json game_json(const service::LiveGame& g, bool with_moves = true);
     std::string record(const service::LiveGame& g, std::string_view format, std::string& filename, bool& ok);
 
     /// A move in every spelling the UI shows: usi, western, ja (KI2 with its side mark), kif.
     static nlohmann::json move_json(const core::Position& pos, core::Move m, core::Move previous);
+    /// The legal moves of the side to move (USI, promotion choices included).
+    static nlohmann::json legal_json(const core::Position& pos);
     /// The side to move, check, the legal moves (USI, promotion choices included) and whether the
     /// side to move is checkmated or has no move.
     static nlohmann::json position_json(const core::Position& pos);
@@ -62,7 +66,13 @@ private:
     HttpReply account_reply(bool registering, const service::AuthReply& r);
     nlohmann::json user_json(const UserRow& u);
     nlohmann::json challenge_json(const ChallengeRow& c);
+    nlohmann::json clock_json(const service::LiveGame& g);
+    /// The position the game's moves start from (after a handicap removal).
+    static std::string start_sfen(const service::LiveGame& g);
     service::Service& svc_;
+    std::shared_ptr<const service::MoveFacts> cached_facts_;  // event_text(): the last move's
+    std::int64_t cached_game_ = 0;
+    std::string cached_text_;
 };
 
 }  // namespace hisha::server::proto

@@ -325,15 +325,15 @@ void TextShell::answer_play(const std::string& a, std::string_view text) {
         if (!g)
             return;
         auto pos = g->game.position().clone();
-        if (auto m = notation::parse_usi_move(*pos, pending_move_))
-            pos->play(*m);
+        if (pending_board_)
+            pos->play(pending_board_);
         bool white = my_view_is_white(*g);
         send(board_text(*pos, a == "P" ? white : !white));
         return;
     }
     if (a == "Y" || a == "YES") {
         mode_ = Mode::Command;
-        return do_play(pending_move_);
+        return do_play();
     }
     if (a == "N" || a == "NO") {
         mode_ = Mode::Command;
@@ -357,10 +357,10 @@ void TextShell::answer_promote(std::string a, std::string_view text) {
     core::Move m = pending_promote_;
     if (a[0] == 'Y')
         m = g->game.position().make_move(m.from(), m.to(), true);
-    pending_move_ = core::to_usi(m);
+    pending_board_ = m;
     pending_display_ = notation::write_western(g->game.position(), m);
     if (g->row.tc.realtime())
-        return do_play(pending_move_);
+        return do_play();
     mode_ = Mode::ConfirmPlay;
 }
 
@@ -455,10 +455,10 @@ void TextShell::deliver(const Event& e) {
     std::vector<std::string> out;
     switch (e.kind) {
     case EventKind::Move: {
-        if (service::name_key(e.from) == service::name_key(user_))
+        if (service::name_key(e.from) == service::name_key(user_) || !e.facts)
             return;  // the mover has had the reply
-        out.push_back(g + ": " + e.from + " played " + e.western + ".");
-        for (auto& n : e.notices)
+        out.push_back(g + ": " + e.from + " played " + e.facts->record.western + ".");
+        for (auto& n : e.facts->record.notices)
             out.push_back(notice(n));
         // The notice shows the move: the player it reaches has seen it, whether or not the game
         // is loaded. Only UNDO asks, and only in correspondence games, so a real-time game's
@@ -636,12 +636,9 @@ void TextShell::show_board(std::int64_t gid, bool other_view) {
             turn += " Clocks: Black " + std::to_string(g->row.remaining[0] / 1000) + " s, White "
                   + std::to_string(g->row.remaining[1] / 1000) + " s.";
         line(turn);
-        if (!g->row.moves.empty()) {
-            auto log = service::Service::move_log(g->row);
-            if (!log.empty())
-                for (auto& n : log.back().notices)
-                    line(notice(n));
-        }
+        if (!g->log.empty())
+            for (auto& n : g->log.back().notices)
+                line(notice(n));
     }
 }
 
@@ -681,7 +678,7 @@ void TextShell::cmd_moves(const Args& a) {
     std::vector<std::string> lines;
     lines.push_back("Game " + std::to_string(*gid) + ": " + g->row.black + " (Black) vs " + g->row.white + " (White), "
                     + g->row.tc.describe());
-    for (auto& m : service::Service::move_log(g->row)) {
+    for (auto& m : g->log) {
         char num[16];
         std::snprintf(num, sizeof num, "%4d.", m.ply + 1);
         lines.push_back(std::string(num) + " " + pad(m.western, 14) + pad(g->player(m.mover), 18)
@@ -857,34 +854,36 @@ void TextShell::cmd_play(const Args& a) {
     if (!load_current(true))
         return;
     std::string text = rest_of(raw_line_, 1);
-    auto m = svc_.check_move(user_, current_, text);
+    auto m = svc_.check_move(user_, current_, text);  // the move is read here, once
     if (!m)
         return error(m.error());
     const LiveGame* g = svc_.game(current_);
-    if (*m == core::Move::null()) {  // a handicap removal
+    if (m->move == core::Move::null()) {  // a handicap removal
+        pending_board_ = core::Move::none();
         pending_move_ = upper(text).starts_with("HANDICAP:") ? "HANDICAP:" + text.substr(9) : "HANDICAP:" + text;
         pending_display_ = pending_move_;
         mode_ = Mode::ConfirmPlay;
         return;
     }
-    auto spec = notation::parse_western_spec(text);
-    bool open = spec && spec->promotion == notation::MoveSpec::Promotion::Open;
-    if (open && !m->is_promotion() && !m->is_drop() && notation::promotion_possible(g->game.position(), *m)
-        && g->game.position().is_legal(g->game.position().make_move(m->from(), m->to(), true))) {
-        pending_promote_ = *m;
+    const core::Position& pos = g->game.position();
+    core::Move mv = m->move;
+    if (m->promotion_open && !mv.is_promotion() && !mv.is_drop() && notation::promotion_possible(pos, mv)
+        && pos.is_legal(pos.make_move(mv.from(), mv.to(), true))) {
+        pending_promote_ = mv;
         mode_ = Mode::Promote;
         return;
     }
-    pending_move_ = core::to_usi(*m);
-    pending_display_ = notation::write_western(g->game.position(), *m);
+    pending_board_ = mv;
+    pending_display_ = notation::write_western(pos, mv);
     // On a clock the move is played at once: a confirmation would spend the player's time.
     if (g->row.tc.realtime())
-        return do_play(pending_move_);
+        return do_play();
     mode_ = Mode::ConfirmPlay;
 }
 
-void TextShell::do_play(const std::string& text) {
-    auto r = svc_.play(user_, current_, text);
+void TextShell::do_play() {
+    // A board move as check_move() read it (not parsed again), or a handicap removal's text.
+    auto r = pending_board_ ? svc_.play(user_, current_, pending_board_) : svc_.play(user_, current_, pending_move_);
     if (!r)
         return error(r.error());
     line("Game " + std::to_string(current_) + ": you played " + r->western + ".");

@@ -93,7 +93,7 @@ private:
     std::string board_text(const core::Position& pos, bool from_white) const;
     BoardStyle board_style() const;
     bool my_view_is_white(const service::LiveGame& g) const;
-    void do_play(const std::string& text);
+    void do_play();
     void send_message(const std::string& to, std::int64_t gid, const std::string& text);
     std::string rest_of(std::string_view line, std::size_t words) const;
     std::string encode(std::string text) const;         // SET KANJI output encoding
@@ -107,7 +107,8 @@ private:
     std::string raw_line_;         // the line being dispatched (for message text)
     std::int64_t current_ = 0;     // the current game
     bool loaded_ = false;          // all its moves were shown (BOARD, or MOVES to the end)
-    std::string pending_move_;     // PLAY waiting for confirmation (USI)
+    core::Move pending_board_;     // PLAY waiting for confirmation: a board move (none: a handicap)
+    std::string pending_move_;     // ... or a handicap removal
     std::string pending_display_;  // its 003 spelling
     core::Move pending_promote_;   // PLAY waiting for a promotion answer
     std::string pending_to_;       // TELL/SAY waiting for "leave a message?"

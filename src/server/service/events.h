@@ -3,12 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/game.h"
-#include "core/move.h"
-#include "server/service/clock.h"
+#include "server/service/move_record.h"
 
 namespace hisha::server::service {
 
@@ -31,11 +31,10 @@ struct Event {
     std::int64_t game_id = 0;
     int ply = 0;                    // Move: index of the move; Undo: the new length
     std::string from;               // who caused it (mover, sender)
-    std::string text;               // message text, notice, handicap move text
-    core::Move move;                // Move: the board move (none for a handicap removal)
-    std::string usi, csa, western;  // Move: its spellings
-    Millis spent_ms = 0;            // Move: time charged
-    std::vector<std::string> notices;  // Move: "White's king is checked by 3c." ...
+    std::string text;               // message text, notice
+    // Move: the entry played (a board move or a handicap removal) with its spellings and the
+    // position after it, made once and shared by every listener.
+    std::shared_ptr<const MoveFacts> facts;
     core::Winner winner = core::Winner::None;   // GameEnded
     core::EndReason reason = core::EndReason::None;
     std::string detail;

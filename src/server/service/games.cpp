@@ -4,10 +4,7 @@
 // taken back.
 #include <algorithm>
 
-#include "core/handicap.h"
-#include "notation/coordinate.h"
-#include "notation/csa.h"
-#include "notation/usi.h"
+#include "notation/record.h"
 #include "notation/western.h"
 #include "server/service/glicko.h"
 #include "server/service/log.h"
@@ -19,82 +16,6 @@ using core::BLACK;
 using core::WHITE;
 
 namespace {
-
-bool is_handicap_text(std::string_view t) {
-    return t.starts_with("HANDICAP:") || t.find('@') != std::string_view::npos;
-}
-
-char sfen_letter(core::Piece pc) {
-    static const char* letters = " PLNSBRGK";
-    char c = letters[core::unpromote(core::type_of(pc))];
-    return core::color_of(pc) == BLACK ? c : char(c - 'A' + 'a');
-}
-
-// Reads "HANDICAP:L@1a,R@8b" (the prefix optional, letters in either case) in the even start
-// with Black to move; gives the start SFEN after the removal (White to move) and the
-// canonical text.
-Reply<std::string> handicap_sfen(const core::Position& pos, std::string_view text, std::string& canonical) {
-    std::string_view t = text;
-    if (t.starts_with("HANDICAP:") || t.starts_with("handicap:"))
-        t.remove_prefix(9);
-    if (pos.sfen(false) != core::Position().sfen(false))
-        return fail("a handicap can only be the first move of an even game");
-    core::Piece board[core::SQ_NB];
-    for (int s = 0; s < core::SQ_NB; ++s)
-        board[s] = pos.piece_on(core::Square(s));
-    canonical = "HANDICAP:";
-    bool first = true;
-    while (!t.empty()) {
-        auto comma = t.find(',');
-        std::string_view item = t.substr(0, comma);
-        if (item.size() != 4 || item[1] != '@')
-            return fail("bad handicap item '" + std::string(item) + "' (use L@1a,R@8b)");
-        core::PieceType pt = notation::piece_from_letter(char(std::toupper(static_cast<unsigned char>(item[0]))));
-        int file = item[2] - '1', rank = std::tolower(static_cast<unsigned char>(item[3])) - 'a';
-        if (pt == core::NO_PIECE_TYPE || pt == core::KING || file < 0 || file > 8 || rank < 0 || rank > 8)
-            return fail("bad handicap item '" + std::string(item) + "'");
-        core::Square s = core::make_square(core::File(file), core::Rank(rank));
-        if (board[s] != core::make_piece(WHITE, pt))
-            return fail("there is no White " + notation::piece_name(pt) + " on " + core::square_to_usi(s));
-        board[s] = core::NO_PIECE;
-        canonical += (first ? "" : ",") + std::string(1, notation::piece_letter(pt)) + "@" + core::square_to_usi(s);
-        first = false;
-        if (comma == std::string_view::npos)
-            break;
-        t.remove_prefix(comma + 1);
-    }
-    if (first)
-        return fail("no handicap pieces given");
-    std::string sfen;
-    for (int r = 0; r < 9; ++r) {
-        int empty = 0;
-        for (int f = 8; f >= 0; --f) {
-            core::Piece pc = board[core::make_square(core::File(f), core::Rank(r))];
-            if (pc == core::NO_PIECE) {
-                ++empty;
-                continue;
-            }
-            if (empty)
-                sfen += char('0' + empty);
-            empty = 0;
-            if (core::is_promoted(core::type_of(pc)))
-                sfen += '+';
-            sfen += sfen_letter(pc);
-        }
-        if (empty)
-            sfen += char('0' + empty);
-        if (r < 8)
-            sfen += '/';
-    }
-    return sfen + " w - 1";
-}
-
-void reset_to(core::Game& game, const std::string& sfen) {
-    if (auto h = core::handicap_from_sfen(sfen))
-        game.reset(*h);
-    else
-        (void)game.reset(sfen);
-}
 
 bool end_caused_by_move(core::EndReason r) {
     switch (r) {
@@ -136,35 +57,10 @@ Reply<void> Service::rebuild(LiveGame& g) {
     core::GameRules rules;
     rules.max_plies = max_moves(g.row);
     g.game = core::Game(rules);
-    if (auto r = g.game.reset(g.row.start_sfen); !r)
-        return fail("bad start position: " + r.error().message);
-    g.movers.clear();
-    for (std::size_t i = 0; i < g.row.moves.size(); ++i) {
-        const std::string& t = g.row.moves[i].text;
-        core::Color side = g.game.position().side_to_move();
-        if (t.starts_with("HANDICAP:")) {
-            std::string canonical;
-            auto sfen = handicap_sfen(g.game.position(), t, canonical);
-            if (!sfen || i != 0)
-                return fail("bad handicap move at ply " + std::to_string(i));
-            reset_to(g.game, *sfen);
-            g.movers.push_back(BLACK);
-        } else if (t == "RESIGN:B" || t == "RESIGN:W") {
-            core::Color c = t.back() == 'B' ? BLACK : WHITE;
-            g.game.resign(c);
-            g.movers.push_back(c);
-        } else if (t == "DECLARE") {
-            (void)g.game.declare();
-            g.movers.push_back(side);
-        } else {
-            auto m = notation::parse_usi_move(g.game.position(), t);
-            if (!m)
-                return fail("bad move " + t + " at ply " + std::to_string(i));
-            if (auto r = g.game.play(*m); !r)
-                return fail("illegal move " + t + " at ply " + std::to_string(i));
-            g.movers.push_back(side);
-        }
-    }
+    Replayed r = replay(g.row, g.game);
+    g.log = std::move(r.log);
+    if (!r.error.empty())
+        return fail(r.error);
     return {};
 }
 
@@ -296,12 +192,12 @@ Reply<std::int64_t> Service::create_game(std::string_view black, std::string_vie
     row.origin = std::string(origin);
     std::vector<MoveRow> first;
     if (!handicap_move.empty()) {
-        std::string canonical;
         core::Position start;
-        auto sfen = handicap_sfen(start, handicap_move, canonical);
-        if (!sfen)
-            return fail(sfen.error());
-        first.push_back({0, canonical, 0, 0, true, false});
+        auto h = read_handicap(handicap_move, start);
+        if (!h)
+            return fail(h.error());
+        h->forced = true;
+        first.push_back(to_row(*h));
     }
     auto id = insert_game(std::move(row), std::move(first));
     if (!id)
@@ -317,7 +213,7 @@ Reply<std::int64_t> Service::create_game(std::string_view black, std::string_vie
 
 // --- moves
 
-Reply<core::Move> Service::check_move(std::string_view user, std::int64_t game_id, std::string_view text) {
+Reply<CheckedMove> Service::check_move(std::string_view user, std::int64_t game_id, std::string_view text) {
     LiveGame* g = live(game_id);
     if (!g)
         return fail("no such game: " + std::to_string(game_id));
@@ -328,21 +224,25 @@ Reply<core::Move> Service::check_move(std::string_view user, std::int64_t game_i
         return fail("game " + std::to_string(game_id) + " is over");
     if (g->to_move() != *c)
         return fail("it is not your turn");
+    CheckedMove out;
     if (is_handicap_text(text)) {
-        std::string canonical;
         if (!g->row.moves.empty())
             return fail("a handicap can only be the first move of an even game");
-        auto sfen = handicap_sfen(g->game.position(), text, canonical);
-        if (!sfen)
-            return fail(sfen.error());
-        return core::Move::null();
+        if (auto h = read_handicap(text, g->game.position()); !h)
+            return fail(h.error());
+        out.move = core::Move::null();
+        return out;
     }
-    auto m = parse_move(g->game.position(), text);
+    const core::Position& pos = g->game.position();
+    auto m = parse_move(pos, text);
     if (!m)
-        return m;
-    if (auto r = g->game.position().check_move(*m); !r)
-        return fail(notation::explain_illegal(g->game.position(), *m, r.error()));
-    return m;
+        return fail(m.error());
+    if (auto r = pos.check_move(*m); !r)
+        return fail(notation::explain_illegal(pos, *m, r.error()));
+    out.move = *m;
+    auto spec = notation::parse_western_spec(text);
+    out.promotion_open = spec && spec->promotion == notation::MoveSpec::Promotion::Open;
+    return out;
 }
 
 // --- commands judged again after a lost write race (several servers on one database)
@@ -374,7 +274,15 @@ R Service::again_after_race(std::int64_t game_id, Attempt attempt) {
 }
 
 Reply<Played> Service::play(std::string_view user, std::int64_t game_id, std::string_view text, bool illegal_loses) {
-    return again_after_race<Reply<Played>>(game_id, [&] { return play_once(user, game_id, text, illegal_loses); });
+    MoveInput in{text, core::Move::none()};
+    return again_after_race<Reply<Played>>(game_id, [&] { return play_once(user, game_id, in, illegal_loses); });
+}
+
+Reply<Played> Service::play(std::string_view user, std::int64_t game_id, core::Move move) {
+    if (!move.is_ok())
+        return fail("no move given");
+    MoveInput in{{}, move};
+    return again_after_race<Reply<Played>>(game_id, [&] { return play_once(user, game_id, in, false); });
 }
 
 Reply<void> Service::resign(std::string_view user, std::int64_t game_id) {
@@ -393,7 +301,7 @@ Reply<void> Service::undo(std::string_view user, std::int64_t game_id, bool oppo
     return again_after_race<Reply<void>>(game_id, [&] { return undo_once(user, game_id, opponents); });
 }
 
-Reply<Played> Service::play_once(std::string_view user, std::int64_t game_id, std::string_view text,
+Reply<Played> Service::play_once(std::string_view user, std::int64_t game_id, const MoveInput& in,
                                  bool illegal_loses) {
     LiveGame* gp = live(game_id);
     if (!gp)
@@ -418,21 +326,19 @@ Reply<Played> Service::play_once(std::string_view user, std::int64_t game_id, st
         return fail("time is up");
     }
 
-    // Step 2. The move: a handicap removal or a board move checked by the core.
-    MoveRow mr;
-    Played out;
+    // Step 2. The move, read once: a handicap removal or a board move checked by the core;
+    // spelled for every protocol, then played.
+    MoveRecord rec;
     const core::Position& before_pos = g.game.position();
-    if (is_handicap_text(text)) {
+    if (!in.move && is_handicap_text(in.text)) {
         if (!g.row.moves.empty())
             return fail("a handicap can only be the first move of an even game");
-        auto sfen = handicap_sfen(before_pos, text, mr.text);
-        if (!sfen)
-            return fail(sfen.error());
-        reset_to(g.game, *sfen);
-        out.western = mr.text;
-        out.usi = mr.text;
+        auto h = read_handicap(in.text, before_pos);
+        if (!h)
+            return fail(h.error());
+        rec = std::move(*h);
     } else {
-        auto m = parse_move(before_pos, text);
+        Reply<core::Move> m = in.move ? Reply<core::Move>(in.move) : parse_move(before_pos, in.text);
         core::Result<void, core::IllegalMove> legal =
             m ? before_pos.check_move(*m) : core::Result<void, core::IllegalMove>{};
         if (!m || !legal) {
@@ -444,30 +350,34 @@ Reply<Played> Service::play_once(std::string_view user, std::int64_t game_id, st
             }
             return fail(why);
         }
-        out.move = *m;
-        out.western = notation::write_western(before_pos, *m);
-        out.usi = core::to_usi(*m);
-        out.csa = notation::format_csa_move(*m);
-        (void)g.game.play(*m);
-        mr.text = out.usi;
-        out.notices = check_notices(g.game.position());
+        rec.move = *m;
+        rec.mover = side;
     }
+    core::Move previous = !g.log.empty() && g.log.back().board() ? g.log.back().move : core::Move::none();
+    spell(rec, before_pos, previous);
+    (void)apply(g.game, rec);  // legal: checked above
 
     // Step 3. Record it; a move replayed after an undo is locked against another undo.
     int ply = int(g.row.moves.size());
-    mr.ply = ply;
-    mr.spent_ms = ch.spent;
-    mr.at = t;
-    mr.locked = ply == g.row.undone_ply && mr.text == g.row.undone_text;
-    g.row.moves.push_back(mr);
-    g.movers.push_back(side);
+    rec.ply = ply;
+    rec.spent_ms = ch.spent;
+    rec.at = t;
+    rec.locked = ply == g.row.undone_ply && rec.text == g.row.undone_text;
+    g.row.moves.push_back(to_row(rec));
+    g.log.push_back(rec);
     g.row.undone_ply = -1;
     g.row.undone_text.clear();
     if (g.row.tc.realtime())
         g.row.remaining[side] = ch.remaining;
     g.row.turn_started = t;
     g.row.seen[side] = ply + 1;
+    Played out;
+    out.move = rec.move;
+    out.western = rec.western;
+    out.usi = rec.text;
+    out.csa = rec.csa;
     out.spent_ms = ch.spent;
+    out.notices = rec.notices;
     if (g.game.over()) {
         const auto& res = g.game.result();
         end_game(g, res.winner, res.reason, res.detail);
@@ -485,23 +395,30 @@ Reply<Played> Service::play_once(std::string_view user, std::int64_t game_id, st
         return fail(r.error());
     }
     arm_timer(g);
-    Event e;
-    e.kind = EventKind::Move;
-    e.ply = ply;
-    e.from = g.player(side);
-    e.move = out.move;
-    e.usi = out.usi;
-    e.csa = out.csa;
-    e.western = out.western;
-    e.spent_ms = ch.spent;
-    e.notices = out.notices;
-    // The Move event goes before any GameEnded that end_game queued.
+    // Step 5. The event, with the position's facts worked out once for every listener. It goes
+    // before any GameEnded that end_game queued.
     std::vector<std::pair<std::weak_ptr<Listener>, Event>> ended = std::move(pending_);
     pending_.clear();
-    emit_game(g, e);
+    emit_game(g, move_event(g, g.log.back(), true));
     pending_.insert(pending_.end(), ended.begin(), ended.end());
     flush();
     return out;
+}
+
+Event Service::move_event(const LiveGame& g, const MoveRecord& r, bool latest) const {
+    auto facts = std::make_shared<MoveFacts>();
+    facts->record = r;
+    facts->latest = latest;
+    if (latest) {
+        facts->sfen = g.game.position().sfen();
+        facts->check = g.game.position().in_check();
+    }
+    Event e;
+    e.kind = EventKind::Move;
+    e.ply = r.ply;
+    e.from = g.player(r.mover);
+    e.facts = std::move(facts);
+    return e;
 }
 
 Reply<void> Service::resign_once(std::string_view user, std::int64_t game_id) {
@@ -515,12 +432,18 @@ Reply<void> Service::resign_once(std::string_view user, std::int64_t game_id) {
         return fail("game " + std::to_string(game_id) + " is over");
     int ply = int(g->row.moves.size());
     Millis t = env_.now();
-    MoveRow mr{ply, *c == BLACK ? "RESIGN:B" : "RESIGN:W", t - g->row.turn_started, t, false, false};
+    MoveRecord rec;
+    rec.kind = MoveKind::Resign;
+    rec.mover = *c;
+    rec.ply = ply;
+    rec.at = t;
+    rec.spent_ms = t - g->row.turn_started;
+    spell(rec, g->game.position(), core::Move::none());
     if (g->row.tc.realtime() && g->to_move() == *c)
-        mr.spent_ms = charge_move(g->row.tc, g->row.remaining[*c], mr.spent_ms).spent;
-    mr.locked = ply == g->row.undone_ply && mr.text == g->row.undone_text;
-    g->row.moves.push_back(mr);
-    g->movers.push_back(*c);
+        rec.spent_ms = charge_move(g->row.tc, g->row.remaining[*c], rec.spent_ms).spent;
+    rec.locked = ply == g->row.undone_ply && rec.text == g->row.undone_text;
+    g->row.moves.push_back(to_row(rec));
+    g->log.push_back(rec);
     g->row.seen[*c] = ply + 1;
     g->game.resign(*c);
     end_game(*g, core::winner_of(~*c), core::EndReason::Resignation);
@@ -563,8 +486,15 @@ Reply<void> Service::declare_once(std::string_view user, std::int64_t game_id) {
         flush();
         return fail(std::string("declaration failed: ") + core::describe(r.error()));
     }
-    g->row.moves.push_back({ply, "DECLARE", ch.spent, t, false, false});
-    g->movers.push_back(*c);
+    MoveRecord rec;
+    rec.kind = MoveKind::Declare;
+    rec.mover = *c;
+    rec.ply = ply;
+    rec.spent_ms = ch.spent;
+    rec.at = t;
+    spell(rec, g->game.position(), core::Move::none());
+    g->row.moves.push_back(to_row(rec));
+    g->log.push_back(rec);
     end_game(*g, core::winner_of(*c), core::EndReason::Declaration);
     (void)save(*g, ply);
     flush();
@@ -585,7 +515,7 @@ Reply<void> Service::undo_once(std::string_view user, std::int64_t game_id, bool
         return fail("there is no move to undo");
     int n = int(g.row.moves.size());
     const MoveRow& last = g.row.moves.back();
-    core::Color mover = g.movers.back();
+    core::Color mover = g.log.back().mover;
     // The first reason that holds whoever has seen what.
     if (last.forced)
         return fail("the first move forced with NEW cannot be undone");
@@ -675,63 +605,15 @@ void Service::watch(std::string_view user, std::int64_t game_id, bool on) {
 
 // --- move logs
 
-std::vector<LoggedMove> Service::move_log(const GameRow& row) {
-    std::vector<LoggedMove> out;
-    auto pos = std::make_unique<core::Position>();
-    if (!pos->set(row.start_sfen))
-        return out;
-    for (std::size_t i = 0; i < row.moves.size(); ++i) {
-        const MoveRow& mr = row.moves[i];
-        LoggedMove lm;
-        lm.ply = int(i);
-        lm.mover = pos->side_to_move();
-        lm.text = mr.text;
-        lm.spent_ms = mr.spent_ms;
-        lm.at = mr.at;
-        if (mr.text.starts_with("HANDICAP:")) {
-            std::string canonical;
-            auto sfen = handicap_sfen(*pos, mr.text, canonical);
-            if (!sfen || !pos->set(*sfen))
-                break;
-            lm.mover = BLACK;
-            lm.western = canonical;
-        } else if (mr.text.starts_with("RESIGN:")) {
-            lm.mover = mr.text.back() == 'B' ? BLACK : WHITE;
-            lm.western = "RESIGN";
-            lm.csa = "%TORYO";
-        } else if (mr.text == "DECLARE") {
-            lm.western = "DECLARE";
-            lm.csa = "%KACHI";
-        } else {
-            auto m = notation::parse_usi_move(*pos, mr.text);
-            if (!m)
-                break;
-            lm.move = *m;
-            lm.western = notation::write_western(*pos, *m);
-            lm.csa = notation::format_csa_move(*m);
-            pos->play(*m);
-            lm.notices = check_notices(*pos);
-        }
-        out.push_back(std::move(lm));
-    }
-    return out;
+std::vector<MoveRecord> Service::move_log(const GameRow& row) {
+    core::Game game;
+    return replay(row, game).log;
 }
 
 std::unique_ptr<core::Position> Service::position_at(const GameRow& row, int plies) {
-    auto pos = std::make_unique<core::Position>();
-    (void)pos->set(row.start_sfen);
-    int n = plies < 0 ? int(row.moves.size()) : std::min(plies, int(row.moves.size()));
-    for (int i = 0; i < n; ++i) {
-        const std::string& t = row.moves[std::size_t(i)].text;
-        if (t.starts_with("HANDICAP:")) {
-            std::string canonical;
-            if (auto sfen = handicap_sfen(*pos, t, canonical))
-                (void)pos->set(*sfen);
-        } else if (auto m = notation::parse_usi_move(*pos, t)) {
-            pos->play(*m);
-        }
-    }
-    return pos;
+    core::Game game;
+    (void)replay(row, game, plies);
+    return game.position().clone();
 }
 
 // --- endings, ratings, timers
@@ -757,7 +639,7 @@ void Service::finalize_if_seen(LiveGame& g, std::vector<UserRow*>& changed) {
         return;
     core::EndReason r = reason_from_name(g.row.reason);
     bool undoable = !g.row.tc.realtime() && !g.row.moves.empty() && end_caused_by_move(r);
-    if (undoable && g.row.seen[~g.movers.back()] < int(g.row.moves.size()))
+    if (undoable && !g.log.empty() && g.row.seen[~g.log.back().mover] < int(g.row.moves.size()))
         return;  // the mover may still take it back
     apply_rating(g, changed);
 }

@@ -60,8 +60,6 @@ std::string token_hash(std::string_view token) {
     return to_hex(h, sizeof h);
 }
 
-const char* color_name(core::Color c) { return c == BLACK ? "Black" : "White"; }
-
 // How long an offered CSA game may wait for its AGREEs before a server starting on the same
 // database takes it for the leftover of one that stopped.
 constexpr Millis SHARED_OFFER_MS = 60'000;
@@ -763,22 +761,11 @@ void Service::refresh(std::int64_t id) {
     env_.cancel(id);  // the server that wrote last keeps the clock
     int n = int(ref.row.moves.size());
     if (n > old_n) {
-        auto log = move_log(ref.row);
-        for (int p = old_n; p < n && p < int(log.size()); ++p) {
-            const LoggedMove& m = log[std::size_t(p)];
-            if (m.text.starts_with("RESIGN") || m.text == "DECLARE")
+        for (int p = old_n; p < n && p < int(ref.log.size()); ++p) {
+            const MoveRecord& m = ref.log[std::size_t(p)];
+            if (m.kind == MoveKind::Resign || m.kind == MoveKind::Declare)
                 continue;  // the end says it
-            Event e;
-            e.kind = EventKind::Move;
-            e.ply = p;
-            e.from = ref.player(m.mover);
-            e.move = m.move;
-            e.usi = m.text;
-            e.csa = m.csa;
-            e.western = m.western;
-            e.spent_ms = m.spent_ms;
-            e.notices = m.notices;
-            emit_local(ref, e);
+            emit_local(ref, move_event(ref, m, p + 1 == n));
         }
     } else if (n < old_n) {
         Event e;
@@ -833,28 +820,6 @@ Reply<core::Move> Service::parse_move(const core::Position& pos, std::string_vie
     if (!m)
         return fail(m.error().message);
     return *m;
-}
-
-std::vector<std::string> Service::check_notices(const core::Position& pos) {
-    std::vector<std::string> out;
-    if (!pos.in_check())
-        return out;
-    core::Color c = pos.side_to_move();
-    core::Bitboard checkers = pos.checkers();
-    while (checkers.any()) {
-        core::Square s = checkers.pop_lsb();
-        out.push_back(std::string(color_name(c)) + "'s king is checked by " + core::square_to_usi(s) + ".");
-    }
-    core::MoveList<core::LEGAL, true> moves(pos);
-    for (auto& sm : moves)
-        if (!sm.move.is_drop() && sm.move.from() == pos.king_square(c)) {
-            out.push_back(std::string(color_name(c)) + "'s king could escape to the square "
-                          + core::square_to_usi(sm.move.to()) + ".");
-            break;
-        }
-    if (moves.size() == 0)
-        out.push_back(std::string(color_name(c)) + "'s king is checkmated.");
-    return out;
 }
 
 }  // namespace hisha::server::service

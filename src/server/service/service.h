@@ -13,17 +13,14 @@
 #include <vector>
 
 #include "core/game.h"
-#include "core/result.h"
 #include "server/service/attempt_limits.h"
 #include "server/service/events.h"
+#include "server/service/move_record.h"
+#include "server/service/reply.h"
 #include "server/store/records.h"
 #include "server/store/store.h"
 
 namespace hisha::server::service {
-
-template <typename T>
-using Reply = core::Result<T, std::string>;
-inline core::Unexpected<std::string> fail(std::string msg) { return {std::move(msg)}; }
 
 /// Real time and timers; the network layer implements it with Asio, tests with a fake.
 class Environment {
@@ -72,11 +69,11 @@ struct AuthReply {
 };
 using AuthDone = std::function<void(const AuthReply&)>;
 
-/// A game in memory: its row, the move list replayed through the core, and who made each move.
+/// A game in memory: its row, the move list replayed through the core, and each entry typed.
 struct LiveGame {
     GameRow row;
     core::Game game;
-    std::vector<core::Color> movers;       // the side that made each entry of row.moves
+    std::vector<MoveRecord> log;           // row.moves typed, with their spellings (as many)
     bool agreed[2] = {false, false};       // CSA: AGREE received from black/white
     bool agreed_here[2] = {false, false};  // ... by this server (another server's is published)
     std::set<std::string> spectators;      // name keys
@@ -100,16 +97,11 @@ struct OnlineUser {
 
 enum class TellResult { Delivered, Offline, Stored };
 
-/// One entry of a game's move log (MOVES): the mover, the 003 spelling and the notices.
-struct LoggedMove {
-    int ply = 0;
-    core::Color mover = core::BLACK;
-    std::string text;     // as stored (USI, HANDICAP:..., RESIGN:B, DECLARE)
-    std::string western;  // P-7f, HANDICAP:L@1a, RESIGN
-    std::string csa;      // +7776FU, %TORYO, %KACHI ("" for a handicap)
-    core::Move move;      // none for the specials
-    std::vector<std::string> notices;
-    Millis spent_ms = 0, at = 0;
+/// A move checked before it is played (PLAY's confirmation prompt).
+struct CheckedMove {
+    core::Move move;              // null for a handicap removal
+    bool promotion_open = false;  // a Western move that may promote and said neither + nor =
+    std::string handicap;         // a handicap removal: its canonical text
 };
 
 /// Outcome of a move for the protocol: the canonical spellings and any check notices.
@@ -200,11 +192,14 @@ public:
     /// Creates an active game directly (web API, bots, tests).
     Reply<std::int64_t> create_game(std::string_view black, std::string_view white, const TimeControl& tc,
                                     std::string_view origin, std::string_view handicap_move = {});
-    /// Checks a move without playing it (PLAY's confirmation prompt): the parsed move.
-    Reply<core::Move> check_move(std::string_view user, std::int64_t game_id, std::string_view text);
+    /// Checks a move without playing it (PLAY's confirmation prompt): the move read once,
+    /// to be played by play(user, id, move).
+    Reply<CheckedMove> check_move(std::string_view user, std::int64_t game_id, std::string_view text);
     /// Plays a move in 003, USI or CSA notation (or a HANDICAP:... removal). With
     /// `illegal_loses` an illegal move ends the game (CSA); otherwise it is only refused.
     Reply<Played> play(std::string_view user, std::int64_t game_id, std::string_view text, bool illegal_loses = false);
+    /// Plays a move already read (check_move(), an engine's best move): not parsed again.
+    Reply<Played> play(std::string_view user, std::int64_t game_id, core::Move move);
     Reply<void> resign(std::string_view user, std::int64_t game_id);
     /// Entering-king declaration by the side to move (CSA %KACHI): a wrong one loses.
     Reply<void> declare(std::string_view user, std::int64_t game_id);
@@ -240,12 +235,11 @@ public:
     static std::string csa_start_sfen(std::string_view game_name);
 
     // --- helpers shared with the protocols
-    /// Check notices for the position after a move ("White's king is checked by 3c.").
-    static std::vector<std::string> check_notices(const core::Position& pos);
     /// Parses a move in any notation the server accepts.
     static Reply<core::Move> parse_move(const core::Position& pos, std::string_view text);
-    /// The move log of a game, replayed from its start.
-    static std::vector<LoggedMove> move_log(const GameRow& row);
+    /// The move log of a game replayed from its start (replay(); a game in memory has it as
+    /// LiveGame::log), up to the first entry that does not replay.
+    static std::vector<MoveRecord> move_log(const GameRow& row);
     /// The position after the first `plies` entries of the move log (all when -1).
     static std::unique_ptr<core::Position> position_at(const GameRow& row, int plies = -1);
     Millis now() { return env_.now(); }
@@ -294,7 +288,14 @@ private:
     Reply<void> rebuild(LiveGame& g);
     Reply<std::int64_t> insert_game(GameRow row, std::vector<MoveRow> first_moves);
     Reply<void> save(LiveGame& g, int from_ply);
-    Reply<Played> play_once(std::string_view user, std::int64_t game_id, std::string_view text, bool illegal_loses);
+    /// A move to play: `text` to read, or `move` when it is read already.
+    struct MoveInput {
+        std::string_view text;
+        core::Move move;
+    };
+    Reply<Played> play_once(std::string_view user, std::int64_t game_id, const MoveInput& in, bool illegal_loses);
+    /// The Move event of the game's last entry (the position's facts from the game as it stands).
+    Event move_event(const LiveGame& g, const MoveRecord& r, bool latest) const;
     Reply<void> resign_once(std::string_view user, std::int64_t game_id);
     Reply<void> declare_once(std::string_view user, std::int64_t game_id);
     Reply<void> undo_once(std::string_view user, std::int64_t game_id, bool opponents);
