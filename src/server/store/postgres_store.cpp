@@ -3,6 +3,7 @@
 // every multi-row write is one transaction, a savepoint inside a group-commit batch. Migrations
 // run under an advisory lock so that two servers starting on one database do not race.
 #include "server/store/postgres_store.h"
+#include "server/store/row_codec.h"
 
 #include <libpq-fe.h>
 
@@ -85,12 +86,8 @@ constexpr const char* SESSION_ALIVE =
 constexpr const char* MIGRATION_LOCK = "SELECT pg_advisory_lock(72687368)";
 constexpr const char* MIGRATION_UNLOCK = "SELECT pg_advisory_unlock(72687368)";
 
-std::string key_of(std::string_view name) {
-    std::string k(name);
-    for (char& c : k)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return k;
-}
+using rows::key_of;
+using rows::USER_COLUMNS;
 
 /// A result with column reading in order (row by row).
 class Rows {
@@ -165,13 +162,13 @@ private:
     std::vector<const char*> ptrs_;
 };
 
-constexpr const char* GAME_COLUMNS =
-    "id, black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, csa_seconds, status, "
-    "winner, reason, seen_black, seen_white, rem_black, rem_white, turn_started, created, updated, origin, "
-    "csa_game_name, rated_applied, undone_ply, undone_text, version";
+/// The columns of rows::read_game(), then the version.
+const std::string GAME_COLUMNS = std::string(rows::GAME_COLUMNS) + ", version";
 
-constexpr const char* USER_COLUMNS =
-    "id, name, password_hash, rating, deviation, volatility, wins, losses, draws, created, last_login, settings, bot";
+/// The values of a statement in turn, for the row codec.
+auto adder(Params& p) {
+    return [&p](const auto& v) { p.add(v); };
+}
 
 class PostgresStore final : public Store {
 public:
@@ -203,19 +200,7 @@ public:
     bool save_user(UserRow& u) override {
         if (u.id == 0) {
             Params p;
-            p.add(u.name)
-                .add(key_of(u.name))
-                .add(u.password_hash)
-                .add(u.rating)
-                .add(u.deviation)
-                .add(u.volatility)
-                .add(u.wins)
-                .add(u.losses)
-                .add(u.draws)
-                .add(u.created)
-                .add(u.last_login)
-                .add(u.settings)
-                .add(u.bot);
+            rows::put_new_user(adder(p), u);
             Rows r(query("INSERT INTO users (name, name_key, password_hash, rating, deviation, volatility, wins, "
                          "losses, draws, created, last_login, settings, bot) "
                          "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13) RETURNING id",
@@ -226,17 +211,7 @@ public:
             return true;
         }
         Params p;
-        p.add(u.password_hash)
-            .add(u.rating)
-            .add(u.deviation)
-            .add(u.volatility)
-            .add(u.wins)
-            .add(u.losses)
-            .add(u.draws)
-            .add(u.last_login)
-            .add(u.settings)
-            .add(u.bot)
-            .add(u.id);
+        rows::put_user_update(adder(p), u);
         return command("UPDATE users SET password_hash=$1, rating=$2, deviation=$3, volatility=$4, wins=$5, "
                        "losses=$6, draws=$7, last_login=$8, settings=$9, bot=$10 WHERE id=$11",
                        p);
@@ -248,7 +223,7 @@ public:
         Rows r(query(std::string("SELECT ") + USER_COLUMNS + " FROM users WHERE name_key=$1", p));
         if (!r.row())
             return std::nullopt;
-        return read_user(r);
+        return rows::read_user(r);
     }
 
     std::vector<UserRow> all_users() override {
@@ -256,7 +231,7 @@ public:
         Rows r(query(std::string("SELECT ") + USER_COLUMNS + " FROM users ORDER BY name_key", p));
         std::vector<UserRow> out;
         while (r.row())
-            out.push_back(read_user(r));
+            out.push_back(rows::read_user(r));
         return out;
     }
 
@@ -285,23 +260,7 @@ public:
         if (!begin())
             return false;
         Params p;
-        p.add(g.black).add(g.white).add(g.start_sfen);
-        add_tc(p, g.tc).add(g.tc.csa_seconds);
-        p.add(int(g.status))
-            .add(g.winner)
-            .add(g.reason)
-            .add(g.seen[0])
-            .add(g.seen[1])
-            .add(g.remaining[0])
-            .add(g.remaining[1])
-            .add(g.turn_started)
-            .add(g.created)
-            .add(g.updated)
-            .add(g.origin)
-            .add(g.csa_game_name)
-            .add(g.rated_applied)
-            .add(g.undone_ply)
-            .add(g.undone_text);
+        rows::put_new_game(adder(p), g);
         Rows r(query("INSERT INTO games (black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, "
                      "csa_seconds, status, winner, reason, seen_black, seen_white, rem_black, rem_white, "
                      "turn_started, created, updated, origin, csa_game_name, rated_applied, undone_ply, undone_text) "
@@ -406,8 +365,7 @@ public:
 
     bool insert_challenge(ChallengeRow& c) override {
         Params p;
-        p.add(c.challenger).add(c.pattern).add(c.challenger_color).add(c.first_move).add(c.comment);
-        add_tc(p, c.tc).add(c.created);
+        rows::put_challenge(adder(p), c);
         Rows r(query("INSERT INTO challenges (challenger, pattern, color, first_move, comment, tc_kind, days, "
                      "main_ms, byoyomi_ms, increment_ms, created) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) "
                      "RETURNING id",
@@ -437,24 +395,14 @@ public:
                      "byoyomi_ms, increment_ms, created FROM challenges ORDER BY id",
                      p));
         std::vector<ChallengeRow> out;
-        while (r.row()) {
-            ChallengeRow c;
-            c.id = r.i64();
-            c.challenger = r.str();
-            c.pattern = r.str();
-            c.challenger_color = r.i32();
-            c.first_move = r.str();
-            c.comment = r.str();
-            read_tc(r, c.tc);
-            c.created = r.i64();
-            out.push_back(std::move(c));
-        }
+        while (r.row())
+            out.push_back(rows::read_challenge(r));
         return out;
     }
 
     bool insert_message(MessageRow& m) override {
         Params p;
-        p.add(key_of(m.to)).add(m.to).add(m.from).add(m.text).add(m.kind).add(m.at);
+        rows::put_message(adder(p), m);
         Rows r(query("INSERT INTO messages (recipient_key, recipient, sender, text, kind, at) "
                      "VALUES ($1,$2,$3,$4,$5,$6) RETURNING id",
                      p));
@@ -469,16 +417,8 @@ public:
         Rows r(
             query("SELECT id, recipient, sender, text, kind, at FROM messages WHERE recipient_key=$1 ORDER BY id", p));
         std::vector<MessageRow> out;
-        while (r.row()) {
-            MessageRow m;
-            m.id = r.i64();
-            m.to = r.str();
-            m.from = r.str();
-            m.text = r.str();
-            m.kind = r.str();
-            m.at = r.i64();
-            out.push_back(std::move(m));
-        }
+        while (r.row())
+            out.push_back(rows::read_message(r));
         return out;
     }
     bool delete_messages(const std::vector<std::int64_t>& ids) override {
@@ -726,58 +666,8 @@ private:
         return true;
     }
 
-    static Params& add_tc(Params& p, const TimeControl& tc) {
-        return p.add(int(tc.kind)).add(tc.days_per_move).add(tc.main_ms).add(tc.byoyomi_ms).add(tc.increment_ms);
-    }
-    static void read_tc(Rows& r, TimeControl& tc) {
-        tc.kind = service::TimeKind(r.i32());
-        tc.days_per_move = r.i32();
-        tc.main_ms = r.i64();
-        tc.byoyomi_ms = r.i64();
-        tc.increment_ms = r.i64();
-    }
-
-    static UserRow read_user(Rows& r) {
-        UserRow u;
-        u.id = r.i64();
-        u.name = r.str();
-        u.password_hash = r.str();
-        u.rating = r.dbl();
-        u.deviation = r.dbl();
-        u.volatility = r.dbl();
-        u.wins = r.i32();
-        u.losses = r.i32();
-        u.draws = r.i32();
-        u.created = r.i64();
-        u.last_login = r.i64();
-        u.settings = r.str();
-        u.bot = r.str();
-        return u;
-    }
-
     static GameRow read_game(Rows& r) {
-        GameRow g;
-        g.id = r.i64();
-        g.black = r.str();
-        g.white = r.str();
-        g.start_sfen = r.str();
-        read_tc(r, g.tc);
-        g.tc.csa_seconds = r.i32() != 0;
-        g.status = GameStatus(r.i32());
-        g.winner = r.str();
-        g.reason = r.str();
-        g.seen[0] = r.i32();
-        g.seen[1] = r.i32();
-        g.remaining[0] = r.i64();
-        g.remaining[1] = r.i64();
-        g.turn_started = r.i64();
-        g.created = r.i64();
-        g.updated = r.i64();
-        g.origin = r.str();
-        g.csa_game_name = r.str();
-        g.rated_applied = r.i32() != 0;
-        g.undone_ply = r.i32();
-        g.undone_text = r.str();
+        GameRow g = rows::read_game(r);
         g.version = r.i64();
         return g;
     }
@@ -795,23 +685,15 @@ private:
         Params p;
         p.add(g.id);
         Rows r(query("SELECT ply, text, spent_ms, at, forced, locked FROM moves WHERE game_id=$1 ORDER BY ply", p));
-        while (r.row()) {
-            MoveRow m;
-            m.ply = r.i32();
-            m.text = r.str();
-            m.spent_ms = r.i64();
-            m.at = r.i64();
-            m.forced = r.i32() != 0;
-            m.locked = r.i32() != 0;
-            g.moves.push_back(std::move(m));
-        }
+        while (r.row())
+            g.moves.push_back(rows::read_move(r));
     }
 
     bool insert_moves(const GameRow& g, int from_ply) {
         for (std::size_t i = std::size_t(std::max(0, from_ply)); i < g.moves.size(); ++i) {
             const MoveRow& m = g.moves[i];
             Params p;
-            p.add(g.id).add(int(i)).add(m.text).add(m.spent_ms).add(m.at).add(m.forced).add(m.locked);
+            rows::put_move(adder(p), g.id, int(i), m);
             if (!command("INSERT INTO moves (game_id, ply, text, spent_ms, at, forced, locked) "
                          "VALUES ($1,$2,$3,$4,$5,$6,$7)",
                          p))

@@ -2,7 +2,7 @@
 // write is one transaction.
 #include "server/store/sqlite_store.h"
 
-#include "server/store/postgres_store.h"
+#include "server/store/row_codec.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -81,12 +81,9 @@ ALTER TABLE moves_by_game RENAME TO moves;
 )sql",
 };
 
-std::string key_of(std::string_view name) {
-    std::string k(name);
-    for (char& c : k)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return k;
-}
+using rows::key_of;
+using rows::GAME_COLUMNS;
+using rows::USER_COLUMNS;
 
 // Prepared statements, kept for the life of the connection: a move's writes are the same
 // few statements every time, and parsing them again cost more than running them. A look-up
@@ -214,13 +211,10 @@ private:
     int n_ = 0, col_ = 0, rc_ = 0;
 };
 
-constexpr const char* GAME_COLUMNS =
-    "id, black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, csa_seconds, status, "
-    "winner, reason, seen_black, seen_white, rem_black, rem_white, turn_started, created, updated, origin, "
-    "csa_game_name, rated_applied, undone_ply, undone_text";
-
-constexpr const char* USER_COLUMNS =
-    "id, name, password_hash, rating, deviation, volatility, wins, losses, draws, created, last_login, settings, bot";
+/// The values of a statement in turn, for the row codec.
+auto binder(Stmt& s) {
+    return [&s](const auto& v) { s.bind(v); };
+}
 
 class SqliteStore final : public Store {
 public:
@@ -325,19 +319,7 @@ public:
         if (u.id == 0) {
             Stmt s(stmts_, "INSERT INTO users (name, name_key, password_hash, rating, deviation, volatility, wins, "
                            "losses, draws, created, last_login, settings, bot) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
-            s.bind(u.name)
-                .bind(key_of(u.name))
-                .bind(u.password_hash)
-                .bind(u.rating)
-                .bind(u.deviation)
-                .bind(u.volatility)
-                .bind(u.wins)
-                .bind(u.losses)
-                .bind(u.draws)
-                .bind(u.created)
-                .bind(u.last_login)
-                .bind(u.settings)
-                .bind(u.bot);
+            rows::put_new_user(binder(s), u);
             if (!s.exec())
                 return fail();
             u.id = sqlite3_last_insert_rowid(db_);
@@ -345,17 +327,7 @@ public:
         }
         Stmt s(stmts_, "UPDATE users SET password_hash=?, rating=?, deviation=?, volatility=?, wins=?, losses=?, "
                        "draws=?, last_login=?, settings=?, bot=? WHERE id=?");
-        s.bind(u.password_hash)
-            .bind(u.rating)
-            .bind(u.deviation)
-            .bind(u.volatility)
-            .bind(u.wins)
-            .bind(u.losses)
-            .bind(u.draws)
-            .bind(u.last_login)
-            .bind(u.settings)
-            .bind(u.bot)
-            .bind(u.id);
+        rows::put_user_update(binder(s), u);
         return s.exec() || fail();
     }
 
@@ -365,7 +337,7 @@ public:
         s.bind(key_of(name));
         if (!s.row())
             return std::nullopt;
-        return read_user(s);
+        return rows::read_user(s);
     }
 
     std::vector<UserRow> all_users() override {
@@ -373,7 +345,7 @@ public:
         Stmt s(stmts_, sql.c_str());
         std::vector<UserRow> out;
         while (s.row())
-            out.push_back(read_user(s));
+            out.push_back(rows::read_user(s));
         return out;
     }
 
@@ -403,23 +375,7 @@ public:
                "csa_seconds, status, winner, reason, seen_black, seen_white, rem_black, rem_white, turn_started, "
                "created, updated, origin, csa_game_name, rated_applied, undone_ply, undone_text) "
                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-        s.bind(g.black).bind(g.white).bind(g.start_sfen);
-        bind_tc(s, g.tc).bind(g.tc.csa_seconds);
-        s.bind(int(g.status))
-            .bind(g.winner)
-            .bind(g.reason)
-            .bind(g.seen[0])
-            .bind(g.seen[1])
-            .bind(g.remaining[0])
-            .bind(g.remaining[1])
-            .bind(g.turn_started)
-            .bind(g.created)
-            .bind(g.updated)
-            .bind(g.origin)
-            .bind(g.csa_game_name)
-            .bind(g.rated_applied)
-            .bind(g.undone_ply)
-            .bind(g.undone_text);
+        rows::put_new_game(binder(s), g);
         if (!s.exec())
             return rollback();
         g.id = sqlite3_last_insert_rowid(db_);
@@ -514,7 +470,7 @@ public:
         s.bind(id);
         if (!s.row())
             return std::nullopt;
-        GameRow g = read_game(s);
+        GameRow g = rows::read_game(s);
         load_moves(g);
         return g;
     }
@@ -538,8 +494,7 @@ public:
         Stmt s(stmts_,
                "INSERT INTO challenges (challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, "
                "byoyomi_ms, increment_ms, created) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
-        s.bind(c.challenger).bind(c.pattern).bind(c.challenger_color).bind(c.first_move).bind(c.comment);
-        bind_tc(s, c.tc).bind(c.created);
+        rows::put_challenge(binder(s), c);
         if (!s.exec())
             return fail();
         c.id = sqlite3_last_insert_rowid(db_);
@@ -555,24 +510,14 @@ public:
                "SELECT id, challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, byoyomi_ms, "
                "increment_ms, created FROM challenges ORDER BY id");
         std::vector<ChallengeRow> out;
-        while (s.row()) {
-            ChallengeRow c;
-            c.id = s.i64();
-            c.challenger = s.str();
-            c.pattern = s.str();
-            c.challenger_color = s.i32();
-            c.first_move = s.str();
-            c.comment = s.str();
-            read_tc(s, c.tc);
-            c.created = s.i64();
-            out.push_back(std::move(c));
-        }
+        while (s.row())
+            out.push_back(rows::read_challenge(s));
         return out;
     }
 
     bool insert_message(MessageRow& m) override {
         Stmt s(stmts_, "INSERT INTO messages (recipient_key, recipient, sender, text, kind, at) VALUES (?,?,?,?,?,?)");
-        s.bind(key_of(m.to)).bind(m.to).bind(m.from).bind(m.text).bind(m.kind).bind(m.at);
+        rows::put_message(binder(s), m);
         if (!s.exec())
             return fail();
         m.id = sqlite3_last_insert_rowid(db_);
@@ -582,16 +527,8 @@ public:
         Stmt s(stmts_, "SELECT id, recipient, sender, text, kind, at FROM messages WHERE recipient_key=? ORDER BY id");
         s.bind(key_of(user));
         std::vector<MessageRow> out;
-        while (s.row()) {
-            MessageRow m;
-            m.id = s.i64();
-            m.to = s.str();
-            m.from = s.str();
-            m.text = s.str();
-            m.kind = s.str();
-            m.at = s.i64();
-            out.push_back(std::move(m));
-        }
+        while (s.row())
+            out.push_back(rows::read_message(s));
         return out;
     }
     bool delete_messages(const std::vector<std::int64_t>& ids) override {
@@ -694,65 +631,10 @@ private:
         return true;
     }
 
-    static Stmt& bind_tc(Stmt& s, const TimeControl& tc) {
-        return s.bind(int(tc.kind)).bind(tc.days_per_move).bind(tc.main_ms).bind(tc.byoyomi_ms).bind(tc.increment_ms);
-    }
-    static void read_tc(Stmt& s, TimeControl& tc) {
-        tc.kind = service::TimeKind(s.i32());
-        tc.days_per_move = s.i32();
-        tc.main_ms = s.i64();
-        tc.byoyomi_ms = s.i64();
-        tc.increment_ms = s.i64();
-    }
-
-    static UserRow read_user(Stmt& s) {
-        UserRow u;
-        u.id = s.i64();
-        u.name = s.str();
-        u.password_hash = s.str();
-        u.rating = s.dbl();
-        u.deviation = s.dbl();
-        u.volatility = s.dbl();
-        u.wins = s.i32();
-        u.losses = s.i32();
-        u.draws = s.i32();
-        u.created = s.i64();
-        u.last_login = s.i64();
-        u.settings = s.str();
-        u.bot = s.str();
-        return u;
-    }
-
-    static GameRow read_game(Stmt& s) {
-        GameRow g;
-        g.id = s.i64();
-        g.black = s.str();
-        g.white = s.str();
-        g.start_sfen = s.str();
-        read_tc(s, g.tc);
-        g.tc.csa_seconds = s.i32() != 0;
-        g.status = GameStatus(s.i32());
-        g.winner = s.str();
-        g.reason = s.str();
-        g.seen[0] = s.i32();
-        g.seen[1] = s.i32();
-        g.remaining[0] = s.i64();
-        g.remaining[1] = s.i64();
-        g.turn_started = s.i64();
-        g.created = s.i64();
-        g.updated = s.i64();
-        g.origin = s.str();
-        g.csa_game_name = s.str();
-        g.rated_applied = s.i32() != 0;
-        g.undone_ply = s.i32();
-        g.undone_text = s.str();
-        return g;
-    }
-
     std::vector<GameRow> read_games(Stmt& s) {
         std::vector<GameRow> out;
         while (s.row())
-            out.push_back(read_game(s));
+            out.push_back(rows::read_game(s));
         for (auto& g : out)
             load_moves(g);
         return out;
@@ -761,16 +643,8 @@ private:
     void load_moves(GameRow& g) {
         Stmt s(stmts_, "SELECT ply, text, spent_ms, at, forced, locked FROM moves WHERE game_id=? ORDER BY ply");
         s.bind(g.id);
-        while (s.row()) {
-            MoveRow m;
-            m.ply = s.i32();
-            m.text = s.str();
-            m.spent_ms = s.i64();
-            m.at = s.i64();
-            m.forced = s.i32() != 0;
-            m.locked = s.i32() != 0;
-            g.moves.push_back(std::move(m));
-        }
+        while (s.row())
+            g.moves.push_back(rows::read_move(s));
     }
 
     bool insert_moves(const GameRow& g, int from_ply) {
@@ -778,7 +652,7 @@ private:
             const MoveRow& m = g.moves[i];
             Stmt s(stmts_,
                    "INSERT INTO moves (game_id, ply, text, spent_ms, at, forced, locked) VALUES (?,?,?,?,?,?,?)");
-            s.bind(g.id).bind(int(i)).bind(m.text).bind(m.spent_ms).bind(m.at).bind(m.forced).bind(m.locked);
+            rows::put_move(binder(s), g.id, int(i), m);
             if (!s.exec())
                 return false;
         }
@@ -932,54 +806,6 @@ std::unique_ptr<Store> open_sqlite(const std::string& path, std::string& error, 
         return nullptr;
     }
     return s;
-}
-
-std::unique_ptr<Store> open_store(const std::string& url, std::string& error) {
-    std::string path = url;
-    if (path.starts_with("sqlite://"))
-        path = path.substr(9);
-    else if (path.starts_with("sqlite:"))
-        path = path.substr(7);
-    if (url.starts_with("postgresql://") || url.starts_with("postgres://"))
-        return open_postgres(url, error);
-    // Options after '?', joined by '&':
-    // - sync=normal: commits survive a crash of the process (kill -9) but not of the machine;
-    //   the default, full, also survives a power cut;
-    // - wal_mb=N: the size in MB the write-ahead log is brought back from (default 64).
-    std::string sync = "FULL";
-    int wal_mb = 64;
-    if (auto q = path.find('?'); q != std::string::npos) {
-        std::string_view rest = std::string_view(path).substr(q + 1);
-        while (!rest.empty()) {
-            auto amp = rest.find('&');
-            std::string_view opt = rest.substr(0, amp);
-            rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
-            auto eq = opt.find('=');
-            std::string_view key = opt.substr(0, eq), value = eq == std::string_view::npos ? "" : opt.substr(eq + 1);
-            if (key == "sync") {
-                sync.clear();
-                for (char c : value)
-                    sync += char(std::toupper(static_cast<unsigned char>(c)));
-            } else if (key == "wal_mb") {
-                int v = 0;
-                auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-                if (ec != std::errc() || end != value.data() + value.size() || v < 1 || v > 65536) {
-                    error = "wal_mb must be a number of MB from 1 to 65536: " + std::string(value);
-                    return nullptr;
-                }
-                wal_mb = v;
-            } else {
-                error = "unknown database option '" + std::string(key) + "' (sync, wal_mb)";
-                return nullptr;
-            }
-        }
-        path.resize(q);
-    }
-    if (path.empty()) {
-        error = "empty database path";
-        return nullptr;
-    }
-    return open_sqlite(path, error, sync, wal_mb);
 }
 
 }  // namespace hisha::server::store
