@@ -626,7 +626,9 @@ int main(int argc, char** argv) {
                                          "--log",
                                          "off",
                                          "--bots",
-                                         ""};
+                                         "",
+                                         "--csa-auto-register",  // the players are fresh names
+                                         "on"};
         for (auto& a : server_args)
             args.push_back(a.c_str());
         args.push_back(nullptr);

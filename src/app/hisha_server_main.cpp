@@ -10,11 +10,17 @@
 #include "core/version.h"
 #include "server/net/server.h"
 #include "server/service/log.h"
+#include "server/store/backup.h"
 
 namespace {
 
 void usage() {
     std::cout << "usage: hisha-server [options]\n"
+                 "       hisha-server backup --to FILE [--db URL | --config FILE]\n"
+                 "  backup                copy the SQLite database (--db, or the db of --config) to the new\n"
+                 "  --to FILE             file FILE while the server runs (SQLite's online backup: one\n"
+                 "                        consistent snapshot); PostgreSQL: pg_dump\n"
+                 "options of the server:\n"
                  "  --db URL              sqlite:PATH[?sync=normal&wal_mb=64] (default sqlite:var/hisha.db), or\n"
                  "                        postgresql://USER@HOST:PORT/DB (libpq URI; several servers may share one)\n"
                  "  --text-port P         text protocol, Shoogi Server commands (default 5000; -1 off; 0 any)\n"
@@ -28,6 +34,9 @@ void usage() {
                  "  --max-per-address N   connections allowed from one address (default 64)\n"
                  "  --group-commit on|off commit the moves of one event-loop turn together, holding replies\n"
                  "                        until they are durable (default on)\n"
+                 "  --csa-auto-register on|off   a CSA LOGIN with an unknown name creates that account, as\n"
+                 "                        on Floodgate (default off: refused like a wrong password; players\n"
+                 "                        register through the text protocol or the web page)\n"
                  "  --csa-max-moves N     CSA games are drawn (#MAX_MOVES) after N moves (default 256; 0 none)\n"
                  "  --csa-reconnect-grace S   a CSA player who drops out of a game may log in again within S\n"
                  "                        seconds and play on (the clock runs); default 0: lost at once\n"
@@ -41,6 +50,12 @@ void usage() {
                  "                        (default 1: more take memory bandwidth and cores from the loop)\n"
                  "  --hash-queue N        password checks waiting or running at most; beyond, logins and\n"
                  "                        registrations are answered \"server busy\" at once (HTTP 503; default 32)\n"
+                 "  --solver-threads N    tsume solves and engine analyses (logged-in users only) running at\n"
+                 "                        once (default 1)\n"
+                 "  --solver-queue N      solves and analyses waiting for a thread at most; beyond, \"server\n"
+                 "                        busy, retry in N s\" at once (HTTP 503; default 8)\n"
+                 "  --solver-jobs-per-account N   solves and analyses of one account running or waiting\n"
+                 "                        at most; beyond, \"retry in N s\" (HTTP 429; default 1)\n"
                  "  --login-per-address B/M   login attempts from one address: B at once, then M a minute\n"
                  "                        (default 20/30; 0: no limit); beyond, \"retry in N s\" (HTTP 429)\n"
                  "  --login-per-account B/M   the same for one account (default 10/10)\n"
@@ -164,9 +179,56 @@ std::string installed_web_dir() {
     return "";
 }
 
+// hisha-server backup --to FILE [--db URL | --config FILE]
+int backup_main(int argc, char** argv) {
+    std::string db = hisha::server::net::ServerOptions{}.db, to;
+    for (int i = 2; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--help" || a == "-h") {
+            usage();
+            return 0;
+        }
+        if ((a == "--db" || a == "--to" || a == "--config") && i + 1 < argc) {
+            std::string v = argv[++i];
+            if (a == "--db")
+                db = v;
+            else if (a == "--to")
+                to = v;
+            else {
+                std::vector<std::string> args;
+                std::string error;
+                if (!read_config(v, args, error)) {
+                    std::cerr << "hisha-server: " << error << "\n";
+                    return 2;
+                }
+                for (std::size_t k = 0; k + 1 < args.size(); ++k)
+                    if (args[k] == "--db")
+                        db = args[k + 1];
+            }
+        } else {
+            std::cerr << "hisha-server backup: unknown or incomplete argument " << a
+                      << " (usage: hisha-server backup --to FILE [--db URL | --config FILE])\n";
+            return 2;
+        }
+    }
+    if (to.empty()) {
+        std::cerr << "hisha-server backup: --to FILE is missing\n";
+        return 2;
+    }
+    std::string error, summary;
+    if (!hisha::server::store::backup(db, to, error, summary)) {
+        std::cerr << "hisha-server backup: " << error << "\n";
+        return 1;
+    }
+    std::cout << summary << "\n";
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::strcmp(argv[1], "backup") == 0)
+        return backup_main(argc, argv);
     hisha::server::net::ServerOptions opt;
     opt.config.group_commit = true;
     std::vector<std::string> args;
@@ -219,6 +281,13 @@ int main(int argc, char** argv) {
         } else if (a == "--group-commit") {
             std::string v = value();
             opt.config.group_commit = v == "on";
+        } else if (a == "--csa-auto-register") {
+            std::string v = value();
+            if (v != "on" && v != "off") {
+                std::cerr << "hisha-server: --csa-auto-register is on or off\n";
+                return 2;
+            }
+            opt.config.csa_auto_register = v == "on";
         } else if (a == "--csa-max-moves") {
             char* end = nullptr;
             const char* v = value();
@@ -273,6 +342,19 @@ int main(int argc, char** argv) {
                 opt.config.hash_threads = int(n);
             else
                 opt.config.hash_queue = std::size_t(n);
+        } else if (a == "--solver-threads" || a == "--solver-queue" || a == "--solver-jobs-per-account") {
+            long lo = a == "--solver-queue" ? 0 : 1, hi = a == "--solver-threads" ? 64 : 100000;
+            long n = 0;
+            if (!count_arg(value(), lo, hi, n)) {
+                std::cerr << "hisha-server: " << a << " needs a number, " << lo << ".." << hi << "\n";
+                return 2;
+            }
+            if (a == "--solver-threads")
+                opt.jobs.workers = int(n);
+            else if (a == "--solver-queue")
+                opt.jobs.queue = std::size_t(n);
+            else
+                opt.jobs.per_account = std::size_t(n);
         } else if (a == "--login-per-address" || a == "--login-per-account" || a == "--register-per-address") {
             auto& p = opt.config.attempts;
             auto& limit = a == "--login-per-address" ? p.login_per_address

@@ -256,6 +256,10 @@ export function analysisView(arg: string): View {
   // --- tsume
   async function solve(): Promise<void> {
     const sfen = editing ? editorSfen() : info?.sfen || startSfen;
+    if (!token()) {  // the solver serves logged-in players only
+      clear(tsumeOut, h('p.meta', t('login') + ' — ' + t('tsume')));
+      return;
+    }
     clear(tsumeOut, t('solving'));
     try {
       const r = await call<TsumeAnswer>('POST', 'tsume', { sfen, convention: 'tsume', time_limit_s: 20 });

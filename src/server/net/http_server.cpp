@@ -9,16 +9,16 @@
 #include <boost/beast/websocket.hpp>
 
 #include <deque>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "core/version.h"
 #include "engine/engine.h"
 #include "engine/value.h"
+#include "server/net/job_queue.h"
+#include "server/net/metrics.h"
 #include "server/net/output_gate.h"
+#include "server/net/static_files.h"
 #include "server/net/token_bucket.h"
 #include "server/proto/json_api.h"
 #include "tsume/solver.h"
@@ -33,21 +33,17 @@ namespace {
 
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
-std::string mime_type(const std::string& path) {
-    static const std::pair<const char*, const char*> TYPES[] = {{".html", "text/html; charset=utf-8"},
-                                                                {".js", "text/javascript"},
-                                                                {".mjs", "text/javascript"},
-                                                                {".css", "text/css"},
-                                                                {".json", "application/json"},
-                                                                {".svg", "image/svg+xml"},
-                                                                {".png", "image/png"},
-                                                                {".ico", "image/x-icon"},
-                                                                {".woff2", "font/woff2"},
-                                                                {".txt", "text/plain; charset=utf-8"}};
-    for (auto& [ext, type] : TYPES)
-        if (path.ends_with(ext))
-            return type;
-    return "application/octet-stream";
+// On every response: what a browser may load for the page (its own scripts, styles and
+// sockets only, no frames around it), no sniffing of types, no Referer to other sites.
+template <class Body>
+void secure(http::response<Body>& res) {
+    res.set("Content-Security-Policy",
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+            "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+            "frame-ancestors 'none'");
+    res.set("X-Content-Type-Options", "nosniff");
+    res.set("Referrer-Policy", "no-referrer");
+    res.set("X-Frame-Options", "DENY");
 }
 
 std::string bearer_token(const http::request<http::string_body>& req) {
@@ -74,12 +70,12 @@ std::string bearer_token(const http::request<http::string_body>& req) {
 // write in flight.
 class WsSession : public service::Listener, public std::enable_shared_from_this<WsSession> {
 public:
-    WsSession(tcp::socket socket, HttpServer::Impl& server, std::string user)
-        : ws_(std::move(socket)), server_(server), user_(std::move(user)) {}
+    WsSession(tcp::socket socket, HttpServer::Impl& server, std::string user, std::string peer);
     void start(http::request<http::string_body> req);
     void deliver(const service::Event& e) override;
     ~WsSession() override {
         stop_analysis();
+        end_job();
         if (engine_)
             --*engines_;
     }
@@ -93,13 +89,20 @@ private:
     asio::awaitable<void> run(http::request<http::string_body> req);
     void pump();
     // Analysis: the engine searches a position sent by the client; its lines stream back as
-    // {"type":"analysis"} messages, the end as {"type":"analysis_done"}.
+    // {"type":"analysis"} messages, the end as {"type":"analysis_done"}. Each analysis is a job
+    // of the server's JobQueue (shared with the tsume solver): it waits for a worker, and a new
+    // position sent meanwhile replaces the one waiting or the one being searched.
     void analyze(const nlohmann::json& in);
+    void search();  // the job's worker is ours: search the latest position asked for
     void stop_analysis() {
         if (engine_) {
             engine_->stop();
             engine_->wait();
         }
+    }
+    void end_job() {  // the job is over (or given up while it waited): the worker goes on
+        if (job_)
+            jobs_->finish(std::exchange(job_, 0));
     }
     void on_info(int id, const engine::SearchInfo& info);
     void on_done(int id, const engine::SearchResult& r);
@@ -110,7 +113,15 @@ private:
     std::string analysis_sfen_;
     int analysis_id_ = 0;
     nlohmann::json analysis_tag_;
+    std::shared_ptr<JobQueue> jobs_;  // the server's (shared: outlives either side)
+    std::uint64_t job_ = 0;           // the analysis job, waiting or running (0: none)
+    bool searching_ = false;          // the engine searches for the job
+    int search_id_ = 0;               // the analysis_id_ of that search
+    std::string peer_;                // the client's address
+    std::string pending_sfen_;        // what the job searches when it starts
+    int pending_multipv_ = 1, pending_ms_ = 10000;
 
+    OpenConnection counted_{"websocket"};  // in /metrics while it lives
     websocket::stream<beast::tcp_stream> ws_;
     HttpServer::Impl& server_;
     std::string user_;
@@ -133,6 +144,7 @@ struct HttpServer::Impl {
     service::Service& svc;
     asio::io_context& ioc;
     std::string static_dir;
+    StaticFiles files;  // static_dir's, read once
     proto::JsonApi api;
     tcp::acceptor* acceptor = nullptr;
     std::set<std::weak_ptr<WsSession>, std::owner_less<std::weak_ptr<WsSession>>> sockets;
@@ -140,29 +152,43 @@ struct HttpServer::Impl {
     // Analysis engines (one per WebSocket session that asked for one), at most MAX_ANALYSIS.
     static constexpr int MAX_ANALYSIS = 8;
     std::shared_ptr<int> analysis_engines = std::make_shared<int>(0);
-    // The tsume solver runs on a thread of its own, one problem at a time.
-    asio::thread_pool solver_pool{1};
-    tsume::Solver solver;
+    // Tsume solves and analyses: a job each, on jobs->options().workers workers at once. A
+    // solve runs on a thread of solver_pool (one per worker, each with its own solver), an
+    // analysis on its session's engine thread.
+    std::shared_ptr<JobQueue> jobs;
+    asio::thread_pool solver_pool;
     std::atomic<bool> stop_solver{false};
 
     double requests_per_second;  // per connection (0: no limit)
 
-    Impl(service::Service& s, asio::io_context& i, std::string dir, double rate)
-        : svc(s), ioc(i), static_dir(std::move(dir)), api(s), requests_per_second(rate) {}
+    Impl(service::Service& s, asio::io_context& i, std::string dir, double rate, JobQueue::Options job_options)
+        : svc(s), ioc(i), static_dir(std::move(dir)), files(static_dir), api(s),
+          jobs(std::make_shared<JobQueue>(job_options)), solver_pool(std::size_t(jobs->options().workers)),
+          requests_per_second(rate) {}
     ~Impl() {
+        jobs->stop();
         stop_solver = true;
         solver_pool.join();
     }
 
-    // POST /api/tsume {sfen, moves, convention: tsume|ordinary, time_limit_s}:
-    // {status: mate|nomate|timeout|error, length, exact, moves, nodes, time_ms, unique, error}.
-    asio::awaitable<http::response<http::string_body>> tsume(const http::request<http::string_body>& req) {
+    // POST /api/tsume {sfen, moves, convention: tsume|ordinary, time_limit_s}, with a login:
+    // {status: mate|nomate|timeout|error, length, exact, moves, nodes, time_ms, unique, error};
+    // 401 without a login, 429 when the account has a job already, 503 when the queue is full.
+    asio::awaitable<http::response<http::string_body>> tsume(const http::request<http::string_body>& req,
+                                                             const std::string& peer) {
         using nlohmann::json;
         http::response<http::string_body> res;
         res.version(req.version());
         res.keep_alive(req.keep_alive());
         res.set(http::field::server, std::string("hisha-server/") + version());
         res.set(http::field::content_type, "application/json");
+        auto user = svc.token_user(bearer_token(req));
+        if (!user) {
+            res.result(http::status::unauthorized);
+            res.body() = json{{"error", "log in first (Authorization: Bearer <token>)"}}.dump();
+            res.prepare_payload();
+            co_return res;
+        }
         json in = json::parse(req.body(), nullptr, false);
         std::string err;
         std::shared_ptr<core::Position> pos;
@@ -187,15 +213,35 @@ struct HttpServer::Impl {
         limits.stop = &stop_solver;
         if (limits.convention == tsume::Convention::Tsume)
             tsume::complete_defender_hand(*pos);
+        // A worker of its own, now or once one is free.
+        auto ex = co_await asio::this_coro::executor;
+        auto turn = std::make_shared<asio::steady_timer>(ex, asio::steady_timer::time_point::max());
+        auto started = std::make_shared<bool>(false);
+        JobQueue::Admission job = jobs->submit(service::name_key(*user), "tsume", peer,
+                                               std::llround(limits.time_limit_s * 1000) + 1000, [turn, started] {
+                                                   *started = true;
+                                                   turn->cancel();
+                                               });
+        if (!job) {
+            bool busy = job.refusal == JobQueue::Refusal::Busy;
+            res.result(busy ? http::status::service_unavailable : http::status::too_many_requests);
+            res.set(http::field::retry_after, std::to_string(job.retry_after_s));
+            res.body() = json{{"error", job.error}, {"retry_after_s", job.retry_after_s}}.dump();
+            res.prepare_payload();
+            co_return res;
+        }
+        if (!*started)
+            co_await turn->async_wait(use_tuple);
         // The work and the awaitable are named locals: GCC 12 destroys temporaries of a co_await
         // expression twice, which freed the position under the solver.
         core::Position* problem = pos.get();
-        tsume::Solver* solver_ptr = &solver;
-        auto work = [problem, solver_ptr, limits]() -> asio::awaitable<tsume::Result> {
-            co_return solver_ptr->solve(*problem, limits);
+        auto work = [problem, limits]() -> asio::awaitable<tsume::Result> {
+            thread_local tsume::Solver solver;  // one per worker thread, its table kept
+            co_return solver.solve(*problem, limits);
         };
         auto solving = asio::co_spawn(solver_pool, std::move(work), asio::use_awaitable);
         tsume::Result r = co_await std::move(solving);
+        jobs->finish(job.id);
         static const char* STATUS[] = {"mate", "nomate", "timeout", "error"};
         json moves = json::array();
         core::Move previous = core::Move::none();
@@ -245,8 +291,41 @@ struct HttpServer::Impl {
         return res;
     }
 
+    // GET /healthz: 200 {"ok":true,"database":true} while the database answers, else 503 with
+    // {"ok":false,"database":false,"error":...}.
+    http::response<http::string_body> health(const http::request<http::string_body>& req) {
+        auto res = response_to(req);
+        bool db = svc.store_reachable();
+        nlohmann::json j{{"ok", db}, {"database", db}, {"version", version()}};
+        if (!db)
+            j["error"] = svc.store_error();
+        res.result(db ? http::status::ok : http::status::service_unavailable);
+        res.set(http::field::content_type, "application/json");
+        res.set(http::field::cache_control, "no-store");
+        res.body() = j.dump();
+        return res;
+    }
+
     http::response<http::string_body> respond(const http::request<http::string_body>& req) {
         std::string target(req.target());
+        std::string path = target.substr(0, target.find('?'));
+        if (path == "/healthz" || path == "/metrics") {
+            auto res = response_to(req);
+            if (req.method() != http::verb::get && req.method() != http::verb::head) {
+                res.result(http::status::method_not_allowed);
+                res.set(http::field::allow, "GET, HEAD");
+            } else if (path == "/healthz") {
+                res = health(req);
+            } else {
+                res.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
+                res.set(http::field::cache_control, "no-store");
+                res.body() = metrics_text(svc, *jobs);
+            }
+            if (req.method() == http::verb::head)
+                res.body().clear();
+            res.prepare_payload();
+            return res;
+        }
         if (target.starts_with("/api/")) {
             proto::HttpReply r;
             try {
@@ -306,29 +385,26 @@ struct HttpServer::Impl {
                          "(`make web` writes web/dist).\n";
             return;
         }
-        if (target.find("..") != std::string::npos || target.find('\\') != std::string::npos) {
-            res.result(http::status::bad_request);
-            res.body() = "bad path\n";
-            return;
-        }
-        std::string path = static_dir + (target == "/" ? "/index.html" : target);
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(path, ec))
-            path = static_dir + "/index.html";  // client-side routes
-        std::ifstream f(path, std::ios::binary);
+        const StaticFiles::File* f = files.find(target);
         if (!f) {
             res.result(http::status::not_found);
+            res.set(http::field::content_type, "text/plain; charset=utf-8");
             res.body() = "not found\n";
             return;
         }
-        std::ostringstream ss;
-        ss << f.rdbuf();
-        res.set(http::field::content_type, mime_type(path));
+        res.set(http::field::etag, f->etag);
+        res.set(http::field::cache_control, f->cache_control);
+        if (StaticFiles::matches(req[http::field::if_none_match], f->etag)) {
+            res.result(http::status::not_modified);
+            return;
+        }
+        res.set(http::field::content_type, f->content_type);
         if (req.method() == http::verb::get)
-            res.body() = ss.str();
+            res.body() = f->body;
     }
 
     asio::awaitable<void> session(tcp::socket socket) {
+        auto open = std::make_unique<OpenConnection>("http");  // (a WebSocket counts as such instead)
         boost::system::error_code pec;
         std::string peer = socket.remote_endpoint(pec).address().to_string();
         beast::tcp_stream stream(std::move(socket));
@@ -354,6 +430,7 @@ struct HttpServer::Impl {
                 res.body() = R"({"error":"bad request: )" + ec.message() + "\"}";
                 res.keep_alive(false);
                 res.prepare_payload();
+                secure(res);
                 co_await http::async_write(stream, res, use_tuple);
                 break;
             }
@@ -362,8 +439,9 @@ struct HttpServer::Impl {
                 std::string target(req.target());
                 auto user = svc.token_user(bearer_token(req));
                 if (target.starts_with("/api/ws") && user) {
+                    open.reset();
                     stream.expires_never();
-                    auto ws = std::make_shared<WsSession>(stream.release_socket(), *this, *user);
+                    auto ws = std::make_shared<WsSession>(stream.release_socket(), *this, *user, peer);
                     sockets.insert(ws);
                     ws->start(std::move(req));
                     co_return;
@@ -373,15 +451,17 @@ struct HttpServer::Impl {
                 res.body() = R"({"error":"WebSocket needs /api/ws?token=<token>"})";
                 res.keep_alive(false);
                 res.prepare_payload();
+                secure(res);
                 co_await http::async_write(stream, res, use_tuple);
                 break;
             }
             http::response<http::string_body> res;
             if (req.method() == http::verb::post && req.target() == "/api/tsume")
-                res = co_await tsume(req);  // (not in a ?: expression: GCC miscompiles co_await there)
+                res = co_await tsume(req, peer);  // (not in a ?: expression: GCC miscompiles co_await there)
             else
                 res = co_await answer(req, peer);
             bool keep = res.keep_alive();
+            secure(res);
             co_await gate_open();
             auto [wec, wn] = co_await http::async_write(stream, res, use_tuple);
             if (wec || !keep)
@@ -403,6 +483,9 @@ struct HttpServer::Impl {
         }
     }
 };
+
+WsSession::WsSession(tcp::socket socket, HttpServer::Impl& server, std::string user, std::string peer)
+    : jobs_(server.jobs), peer_(std::move(peer)), ws_(std::move(socket)), server_(server), user_(std::move(user)) {}
 
 void WsSession::start(http::request<http::string_body> req) {
     auto self = shared_from_this();
@@ -435,9 +518,11 @@ asio::awaitable<void> WsSession::run(http::request<http::string_body> req) {
         try {
             if (type == "analyze")
                 analyze(in);
-            else if (type == "analyze_stop" && engine_)
-                engine_->stop();
-            else if (type != "analyze_stop")
+            else if (type == "analyze_stop" && searching_)
+                engine_->stop();  // (the job ends with the search: on_done)
+            else if (type == "analyze_stop")
+                end_job();  // still waiting: given up
+            else
                 send(server_.api.on_ws_message(user_, text).dump());
         } catch (const std::exception& e) {  // a field of the wrong JSON type
             send(nlohmann::json{{"type", "error"}, {"message", std::string("bad message: ") + e.what()}}.dump());
@@ -445,6 +530,7 @@ asio::awaitable<void> WsSession::run(http::request<http::string_body> req) {
     }
     open_ = false;
     stop_analysis();
+    end_job();
     server_.svc.disconnect(self);
 }
 
@@ -458,14 +544,49 @@ void WsSession::analyze(const nlohmann::json& in) {
         send(json{{"type", "error"}, {"message", err}, {"tag", analysis_tag_}}.dump());
         return;
     }
+    if (!engine_ && *server_.analysis_engines >= HttpServer::Impl::MAX_ANALYSIS) {
+        send(json{{"type", "error"},
+                  {"message", "the server is analysing for too many people; try again later"},
+                  {"tag", analysis_tag_}}
+                 .dump());
+        return;
+    }
+    auto number = [&](const char* key, int fallback) {
+        auto it = in.find(key);
+        return it != in.end() && it->is_number() ? int(std::clamp(it->get<double>(), -1e9, 1e9)) : fallback;
+    };
+    pending_sfen_ = pos->sfen();
+    pending_multipv_ = std::clamp(number("multipv", 1), 1, 5);
+    pending_ms_ = std::clamp(number("movetime_ms", 10000), 100, 60000);
+    if (searching_) {  // the job goes on with the new position
+        stop_analysis();
+        jobs_->restart(job_, pending_ms_ + 1000);
+        search();
+        return;
+    }
+    if (job_)  // waiting: it will search the new position
+        return;
+    std::weak_ptr<WsSession> weak = shared_from_this();
+    auto job = jobs_->submit(service::name_key(user_), "analysis", peer_, pending_ms_ + 1000, [weak] {
+        if (auto s = weak.lock())
+            s->search();
+    });
+    if (!job) {
+        send(json{
+            {"type", "error"}, {"message", job.error}, {"retry_after_s", job.retry_after_s}, {"tag", analysis_tag_}}
+                 .dump());
+        return;
+    }
+    job_ = job.id;  // (after search() when a worker was free)
+}
+
+void WsSession::search() {
+    using nlohmann::json;
+    if (!open_) {  // gone while waiting
+        end_job();
+        return;
+    }
     if (!engine_) {
-        if (*server_.analysis_engines >= HttpServer::Impl::MAX_ANALYSIS) {
-            send(json{{"type", "error"},
-                      {"message", "the server is analysing for too many people; try again later"},
-                      {"tag", analysis_tag_}}
-                     .dump());
-            return;
-        }
         engines_ = server_.analysis_engines;
         ++*engines_;
         engine_ = std::make_unique<engine::Engine>();
@@ -473,22 +594,21 @@ void WsSession::analyze(const nlohmann::json& in) {
         engine_->set_option("Threads", "1");
         engine_->set_option("OwnBook", "false");  // analysis shows the engine's own lines, never book moves
     }
-    stop_analysis();
-    auto number = [&](const char* key, int fallback) {
-        auto it = in.find(key);
-        return it != in.end() && it->is_number() ? int(std::clamp(it->get<double>(), -1e9, 1e9)) : fallback;
-    };
-    int multipv = number("multipv", 1);
-    engine_->set_option("MultiPV", std::to_string(std::clamp(multipv, 1, 5)));
+    searching_ = true;
+    core::Position pos;
+    if (!pos.set(pending_sfen_, core::SfenRules::Relaxed)) {  // (read once already: cannot fail)
+        end_job();
+        return;
+    }
+    engine_->set_option("MultiPV", std::to_string(pending_multipv_));
     engine::Limits limits;
-    int ms = number("movetime_ms", 10000);
-    limits.movetime = std::clamp(ms, 100, 60000);
-    analysis_sfen_ = pos->sfen();
-    int id = analysis_id_;
+    limits.movetime = pending_ms_;
+    analysis_sfen_ = pending_sfen_;
+    int id = search_id_ = analysis_id_;
     std::weak_ptr<WsSession> weak = shared_from_this();
     auto ex = ws_.get_executor();
     engine_->go(
-        *pos, limits,
+        pos, limits,
         [weak, ex, id](const engine::SearchInfo& info) {
             asio::post(ex, [weak, id, info] {
                 if (auto s = weak.lock())
@@ -539,6 +659,10 @@ void WsSession::on_info(int id, const engine::SearchInfo& info) {
 }
 
 void WsSession::on_done(int id, const engine::SearchResult& r) {
+    if (searching_ && id == search_id_) {  // (a search stopped for a newer one leaves the job to it)
+        searching_ = false;
+        end_job();
+    }
     if (id != analysis_id_)
         return;
     send(nlohmann::json{{"type", "analysis_done"},
@@ -599,8 +723,9 @@ void WsSession::pump() {
     });
 }
 
-HttpServer::HttpServer(service::Service& svc, asio::io_context& ioc, std::string static_dir, double requests_per_second)
-    : impl_(std::make_shared<Impl>(svc, ioc, std::move(static_dir), requests_per_second)) {}
+HttpServer::HttpServer(service::Service& svc, asio::io_context& ioc, std::string static_dir, double requests_per_second,
+                       JobQueue::Options jobs)
+    : impl_(std::make_shared<Impl>(svc, ioc, std::move(static_dir), requests_per_second, jobs)) {}
 
 HttpServer::~HttpServer() = default;
 
@@ -611,6 +736,7 @@ void HttpServer::start(tcp::acceptor& acceptor) {
 
 void HttpServer::stop() {
     impl_->stopping = true;
+    impl_->jobs->stop();
     impl_->stop_solver = true;
     for (auto& w : impl_->sockets)
         if (auto s = w.lock())

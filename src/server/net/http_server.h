@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "server/net/job_queue.h"
 #include "server/net/net.h"
 #include "server/service/service.h"
 
@@ -13,8 +14,10 @@ namespace hisha::server::net {
 
 class HttpServer {
 public:
-    /// `requests_per_second`: how fast one connection's requests are read (bursts of 3 s; 0: no limit).
-    HttpServer(service::Service& svc, asio::io_context& ioc, std::string static_dir, double requests_per_second);
+    /// `requests_per_second`: how fast one connection's requests are read (bursts of 3 s; 0: no limit);
+    /// `jobs`: the workers, queue and per-account quota of tsume solves and analyses.
+    HttpServer(service::Service& svc, asio::io_context& ioc, std::string static_dir, double requests_per_second,
+               JobQueue::Options jobs = {});
     ~HttpServer();
     void start(tcp::acceptor& acceptor);
     void stop();

@@ -14,8 +14,8 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 }
 
 LineSession::LineSession(tcp::socket socket, LineLimits limits)
-    : socket_(std::move(socket)), limits_(limits), idle_timer_(socket_.get_executor()), wake_(socket_.get_executor()),
-      bucket_(limits.lines_per_second, limits.burst) {
+    : socket_(std::move(socket)), limits_(limits), open_(limits_.protocol), idle_timer_(socket_.get_executor()),
+      wake_(socket_.get_executor()), bucket_(limits.lines_per_second, limits.burst) {
     boost::system::error_code ec;
     peer_ = socket_.remote_endpoint(ec).address().to_string();
 }

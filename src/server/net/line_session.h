@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "server/net/metrics.h"
 #include "server/net/net.h"
 #include "server/net/token_bucket.h"
 #include "server/proto/line_handler.h"
@@ -22,9 +23,10 @@ struct LineLimits {
     std::size_t max_line = 4096;
     std::size_t max_queued = 4u << 20;  // bytes waiting to be written before we give up
     std::chrono::seconds idle{3600};
-    double lines_per_second = 20;  // sustained command rate (token bucket): faster lines wait...
-    double burst = 60;             // ...once this many have come at once
-    bool telnet = true;            // strip IAC sequences
+    double lines_per_second = 20;   // sustained command rate (token bucket): faster lines wait...
+    double burst = 60;              // ...once this many have come at once
+    bool telnet = true;             // strip IAC sequences
+    std::string protocol = "text";  // the connection's kind, as /metrics counts it
 };
 
 class LineSession : public std::enable_shared_from_this<LineSession> {
@@ -66,6 +68,7 @@ private:
     tcp::socket socket_;
     std::string peer_;
     LineLimits limits_;
+    OpenConnection open_;  // counted while it lives
     asio::steady_timer idle_timer_;
     asio::steady_timer wake_;  // handle_lines() waiting for a token or a resume
     std::shared_ptr<proto::LineHandler> handler_;

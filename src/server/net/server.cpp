@@ -19,6 +19,7 @@
 
 #include "server/net/bots.h"
 #include "server/net/line_session.h"
+#include "server/net/metrics.h"
 #include "server/net/net.h"
 #include "server/net/output_gate.h"
 #include "server/net/protocols.h"
@@ -75,6 +76,8 @@ public:
     // durable; meanwhile the loop serves the next batch, which stays open until that sync is
     // back and then goes the same way. Replies of a batch leave (OutputGate) once it is durable.
     void request_commit() override {
+        if (batch_opened_ == Clock::time_point{})
+            batch_opened_ = Clock::now();
         if (commit_posted_)
             return;
         commit_posted_ = true;
@@ -138,6 +141,14 @@ private:
     std::map<std::int64_t, std::unique_ptr<asio::steady_timer>> timers_;
     std::vector<std::unique_ptr<asio::steady_timer>> retired_;
     bool commit_posted_ = false;
+    // For /metrics: when the open batch took its first write, and the batch being synced.
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point batch_opened_{};
+    struct InFlight {
+        Clock::time_point opened{}, started{};
+        std::uint64_t moves = 0;
+    } in_flight_;
+    std::uint64_t moves_counted_ = 0;  // moves_played() at the last batch
 
     [[noreturn]] static void commit_failed(const std::string& why) {
         // Nothing of the batch was acknowledged (the replies are still held): stop, so that
@@ -149,6 +160,9 @@ private:
     void write_batch() {
         if (!svc_ || !svc_->batch_open())
             return;
+        in_flight_ = {std::exchange(batch_opened_, Clock::time_point{}), Clock::now(),
+                      svc_->moves_played() - moves_counted_};
+        moves_counted_ = svc_->moves_played();
         if (!svc_->commit(false))
             commit_failed(store_.last_error());
         OutputGate::Ticket t = output_gate().committed();
@@ -168,6 +182,11 @@ private:
     }
     void synced(OutputGate::Ticket t) {
         syncing_ = false;
+        auto now = Clock::now();
+        metrics().commit_seconds.observe(std::chrono::duration<double>(now - in_flight_.started).count());
+        if (in_flight_.moves > 0 && in_flight_.opened != Clock::time_point{})
+            metrics().move_seconds.observe(std::chrono::duration<double>(now - in_flight_.opened).count(),
+                                           in_flight_.moves);
         output_gate().made_durable(t);
         write_batch();  // the batch that collected during the sync, if any
     }
@@ -366,6 +385,7 @@ int run_server(const ServerOptions& opt) {
     if (opt.csa_port >= 0 && protocols.csa_factory()) {
         LineLimits csa_limits = text_limits;
         csa_limits.telnet = false;
+        csa_limits.protocol = "csa";
         csa_limits.max_line = 1024;
         if (auto* a = listen(opt.csa_port, "csa"))
             asio::co_spawn(ioc,

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "server/net/job_queue.h"
 #include "server/service/service.h"
 
 namespace hisha::server::net {
@@ -22,6 +23,7 @@ struct ServerOptions {
     std::size_t max_connections_per_address = 64;
     int idle_timeout_s = 3600;        // text and CSA connections silent this long are closed
     double commands_per_second = 20;  // per text/CSA connection and HTTP connection, bursts of 3 s (0: none)
+    JobQueue::Options jobs;           // tsume solves and analyses: workers, queue, per account
     std::string bots = "hisha-10kyu=5,hisha-1dan=15,hisha-max=20";  // name=Skill,...; "" none
 };
 

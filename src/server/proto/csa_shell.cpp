@@ -186,10 +186,9 @@ void CsaShell::login(std::string_view text) {
         color = game_name.back() == 'B' ? 0 : 1;
         game_name.resize(game_name.size() - 2);
     }
-    // An unknown name is registered (as on Floodgate) unless the server does not allow it.
-    const UserRow* u = svc_.user(name);
-    if (!u && !svc_.config().csa_auto_register)
-        return line("LOGIN:incorrect");
+    // An unknown name is registered (as on Floodgate) only when the operator opened registration
+    // (--csa-auto-register on); otherwise it is a failed login like a wrong password, limited alike.
+    bool registering = !svc_.user(name) && svc_.config().csa_auto_register;
     pause_input();  // the next lines wait for the password check
     std::weak_ptr<CsaShell> weak = shared_from_this();
     x1_ = w.size() == 4;
@@ -206,10 +205,10 @@ void CsaShell::login(std::string_view text) {
         }
         self->resume_input();
     };
-    if (u)
-        svc_.start_login(peer(), name, password, std::move(done));
-    else
+    if (registering)
         svc_.start_register(peer(), name, password, std::move(done));
+    else
+        svc_.start_login(peer(), name, password, std::move(done));
 }
 
 void CsaShell::logged_in(const UserRow& u, const std::string& game_name, int color) {

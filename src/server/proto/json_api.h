@@ -13,6 +13,7 @@
 //   POST /api/position {sfen,moves} -> {sfen,turn,check,legal,over,moves:[{usi,western,ja,kif}]}
 //   POST /api/record/parse {text,name} -> {start_sfen,headers,moves (with comments, variations),result}
 //   POST /api/record/write {sfen,moves,format,headers} -> the record's text
+// Served by net/http_server.cpp: POST /api/tsume (with a login: a job of the solver's queue).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -275,14 +275,27 @@ R Service::again_after_race(std::int64_t game_id, Attempt attempt) {
 
 Reply<Played> Service::play(std::string_view user, std::int64_t game_id, std::string_view text, bool illegal_loses) {
     MoveInput in{text, core::Move::none()};
-    return again_after_race<Reply<Played>>(game_id, [&] { return play_once(user, game_id, in, illegal_loses); });
+    auto r = again_after_race<Reply<Played>>(game_id, [&] { return play_once(user, game_id, in, illegal_loses); });
+    if (r)
+        ++moves_played_;
+    return r;
 }
 
 Reply<Played> Service::play(std::string_view user, std::int64_t game_id, core::Move move) {
     if (!move.is_ok())
         return fail("no move given");
     MoveInput in{{}, move};
-    return again_after_race<Reply<Played>>(game_id, [&] { return play_once(user, game_id, in, false); });
+    auto r = again_after_race<Reply<Played>>(game_id, [&] { return play_once(user, game_id, in, false); });
+    if (r)
+        ++moves_played_;
+    return r;
+}
+
+std::size_t Service::games_in_progress() const {
+    std::size_t n = 0;
+    for (auto& [id, g] : games_)
+        n += g->active();
+    return n;
 }
 
 Reply<void> Service::resign(std::string_view user, std::int64_t game_id) {

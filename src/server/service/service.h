@@ -47,7 +47,7 @@ struct Config {
     std::size_t password_mem = 64u << 20;  // bytes (MEMLIMIT_INTERACTIVE)
     Millis token_lifetime_ms = 30LL * 86'400'000;
     std::size_t max_message = 1000;
-    bool csa_auto_register = true;      // a CSA login with an unknown name creates it
+    bool csa_auto_register = false;     // a CSA login with an unknown name creates it (else refused)
     int csa_max_moves = 256;            // CSA games end as drawn (#MAX_MOVES) after this many
                                         // moves, as on Floodgate (0: no limit)
     bool group_commit = false;          // batch writes; the network holds replies until commit()
@@ -131,6 +131,8 @@ public:
                                AuthDone done);
     /// Attempts refused by each limit and for a full hashing queue, since the start.
     const AttemptCounters& attempt_counters() const { return attempts_.counters(); }
+    /// Password hashes and checks offloaded and not back yet.
+    std::size_t hashes_pending() const { return hashing_; }
     /// The same, at once on this thread and without limits (tests, tools).
     Reply<UserRow> register_user(std::string_view name, std::string_view password);
     Reply<UserRow> login(std::string_view name, std::string_view password);
@@ -183,6 +185,10 @@ public:
     /// server (valid until the next call).
     std::vector<const LiveGame*> active_games();
     std::vector<const LiveGame*> games_of(std::string_view user) const;  // open games of the user
+    /// Games in play held by this server (not those only another server serves).
+    std::size_t games_in_progress() const;
+    /// Moves played through play() since the start (bots' too).
+    std::uint64_t moves_played() const { return moves_played_; }
     /// The user's open games, on a database shared by several servers those made or served by
     /// any of them too (held here from now on, kept up to date by their notifications).
     std::vector<const LiveGame*> games_of_everywhere(std::string_view user);
@@ -258,6 +264,9 @@ public:
     /// challenges are reread when they changed; a CSA AGREE given on the other server counts.
     void on_remote(std::string_view payload);
     const Config& config() const { return config_; }
+    /// The health check: whether the database answers now; why not in store_error().
+    bool store_reachable() { return store_.reachable(); }
+    const std::string& store_error() const { return store_.last_error(); }
 
 private:
     struct Waiting {
@@ -348,6 +357,7 @@ private:
     };
     std::multimap<std::int64_t, Away> away_;  // CSA players gone from running games, by game
     AttemptLimits attempts_;
+    std::uint64_t moves_played_ = 0;
     std::size_t hashing_ = 0;  // password hashes offloaded, not yet back
     double hash_ms_ = 100;     // how long one takes (moving average), for the busy answer's wait
     bool busy_logged_ = false;

@@ -197,6 +197,14 @@ public:
 
     const std::string& last_error() const override { return error_; }
 
+    bool reachable() override {
+        if (PQstatus(conn_) != CONNECTION_OK) {
+            error_ = "the connection to the database is lost: " + trimmed(PQerrorMessage(conn_));
+            return false;
+        }
+        return exec("SELECT 1");
+    }
+
     bool save_user(UserRow& u) override {
         if (u.id == 0) {
             Params p;

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -261,6 +262,11 @@ public:
             return false;
         if (path == ":memory:" || path.starts_with("file:"))
             return true;
+        if (struct stat st{}; ::stat(path.c_str(), &st) == 0) {
+            path_ = path;
+            file_ino_ = st.st_ino;
+            file_dev_ = st.st_dev;
+        }
         // The log file is kept, at its size, when the database is closed. Frames then overwrite
         // blocks the file already has: an fdatasync has only data to write, where appending to
         // the file also commits its new size to the file system's journal (about 0.4 ms against
@@ -278,8 +284,7 @@ public:
                 return false;
             }
         }
-        if (sqlite3_open_v2(path.c_str(), &ckpt_db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr)
-                != SQLITE_OK
+        if (sqlite3_open_v2(path.c_str(), &ckpt_db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK
             || sqlite3_exec(ckpt_db_, "PRAGMA synchronous=NORMAL", nullptr, nullptr, nullptr) != SQLITE_OK) {
             error_ = std::string("cannot open a second connection: ") + sqlite3_errmsg(ckpt_db_);
             return false;
@@ -314,6 +319,24 @@ public:
     std::string sync_error() const override { return sync_error_; }
 
     const std::string& last_error() const override { return error_; }
+
+    // The file is still the one opened (not moved, deleted or replaced: SQLite would go on
+    // writing to the old one, which nobody reads), and it answers a read of its schema.
+    bool reachable() override {
+        if (file_ino_ != 0) {
+            struct stat st {};
+            if (::stat(path_.c_str(), &st) != 0 || st.st_ino != file_ino_ || st.st_dev != file_dev_) {
+                error_ = "the database file " + path_ + " is not the one the server opened (moved or deleted?)";
+                return false;
+            }
+        }
+        Stmt s(stmts_, "SELECT count(*) FROM sqlite_master");
+        if (!s.exec()) {
+            error_ = std::string("the database does not answer: ") + sqlite3_errmsg(db_);
+            return false;
+        }
+        return true;
+    }
 
     bool save_user(UserRow& u) override {
         if (u.id == 0) {
@@ -463,7 +486,6 @@ private:
     }
 
 public:
-
     std::optional<GameRow> load_game(std::int64_t id) override {
         std::string sql = std::string("SELECT ") + GAME_COLUMNS + " FROM games WHERE id=?";
         Stmt s(stmts_, sql.c_str());
@@ -679,7 +701,7 @@ private:
         }
         if (s->wal_fd_ >= 0 && !s->deferred_ && ::fdatasync(s->wal_fd_) != 0)
             return SQLITE_IOERR;  // the statement reports it: nothing is acknowledged
-        s->catch_up();  // the commit is over (SQLite's own auto-checkpoint runs here too)
+        s->catch_up();            // the commit is over (SQLite's own auto-checkpoint runs here too)
         return SQLITE_OK;
     }
 
@@ -696,7 +718,8 @@ private:
                 std::lock_guard run(ckpt_run_);
                 int log = 0, done = 0;  // unless it is the writer's turn (catch_up())
                 if (!writer_catches_up()
-                    && sqlite3_wal_checkpoint_v2(ckpt_db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &done) == SQLITE_OK)
+                    && sqlite3_wal_checkpoint_v2(ckpt_db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &done)
+                           == SQLITE_OK)
                     ckpt_seen_.store((std::int64_t(log) << 32) | std::uint32_t(done), std::memory_order_relaxed);
             }
             lock.lock();
@@ -778,7 +801,10 @@ private:
         }
     };
     std::unordered_map<std::int64_t, Stored> stored_;
-    int wal_fd_ = -1;             // the WAL file, for fdatasync (full durability)
+    int wal_fd_ = -1;   // the WAL file, for fdatasync (full durability)
+    std::string path_;  // the database file, and which it was when opened (reachable())
+    ino_t file_ino_ = 0;
+    dev_t file_dev_ = 0;
     bool deferred_ = false;       // a batch_write(): its fdatasync is left to sync()
     std::string sync_error_;      // written by sync() only (the syncing thread)
     sqlite3* ckpt_db_ = nullptr;  // the checkpoint thread's connection
@@ -790,8 +816,7 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Store> open_sqlite(const std::string& path, std::string& error, const std::string& sync,
-                                   int wal_mb) {
+std::unique_ptr<Store> open_sqlite(const std::string& path, std::string& error, const std::string& sync, int wal_mb) {
     // No allocation statistics (a global mutex taken on every allocation); only has an effect
     // before SQLite is first used in the process.
     static std::once_flag configured;

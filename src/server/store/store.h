@@ -77,6 +77,9 @@ public:
     /// than the store's other calls (one such thread at a time). False: the disk failed.
     virtual bool sync() { return true; }
     virtual std::string sync_error() const { return {}; }
+    /// Whether the database answers a trivial read now (the health check); when not, why is in
+    /// last_error(). Cheap: a query on the loop's connection.
+    virtual bool reachable() { return true; }
 
     // --- live events between servers sharing one database (PostgreSQL LISTEN/NOTIFY; the
     // SQLite store serves one process and has none). A payload published inside a transaction

@@ -50,6 +50,9 @@ script=$(grep -o 'src="/assets/[^"]*\.js"' <<< "$index" | sed -n '1{s/^src="//; 
 [[ -n $script ]] || fail "the index page loads no script"
 asset=$(http_get "$script")
 head -n 1 <<< "$asset" | grep -q ' 200 ' || fail "GET $script: $(head -n 1 <<< "$asset")"
+grep -q "^Content-Security-Policy: default-src 'self'" <<< "$index" || fail "the page has no CSP: $index"
+grep -qx 'Cache-Control: no-cache' <<< "$index" || fail "index.html is not revalidated"
+grep -qx 'Cache-Control: public, max-age=31536000, immutable' <<< "$asset" || fail "$script is not immutable"
 kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
 
 # The manual pages cover the programs' own lists.
@@ -60,6 +63,20 @@ done
 for sub in $("$p/bin/hisha" help | sed -n 's/^ *\(usage:\)\? *hisha \([a-z][a-z-]*\).*/\2/p' | sort -u); do
     grep -q "hisha $sub" "$man6" || fail "hisha.6 does not describe hisha $sub"
 done
+
+# The systemd unit of packaging/: its command line is one the server accepts, and systemd
+# (when systemd-analyze is there) finds nothing wrong with it, run on the installed server.
+unit=$SRC/packaging/hisha-server.service
+server_help=$("$p/bin/hisha-server" --help)
+exec_start=$(sed -n 's/^ExecStart=//p' "$unit")
+[[ $exec_start == /usr/bin/hisha-server\ * ]] || fail "the unit does not start /usr/bin/hisha-server: $exec_start"
+for opt in $(grep -o -- ' --[a-z-]*' <<< "$exec_start"); do
+    grep -q -- "^  $opt " <<< "$server_help" || fail "the unit's $opt is no option of hisha-server"
+done
+if command -v systemd-analyze > /dev/null; then
+    sed "s#^ExecStart=/usr/bin/hisha-server#ExecStart=$p/bin/hisha-server#" "$unit" > "$tmp/hisha-server.service"
+    verdict=$(systemd-analyze verify --man=no "$tmp/hisha-server.service" 2>&1) || fail "systemd-analyze: $verdict"
+fi
 
 # The Debian package.
 (cd "$BUILD" && cpack -G DEB -B "$tmp/pkg" > "$tmp/cpack.log" 2>&1) || { cat "$tmp/cpack.log"; fail "cpack"; }

@@ -120,6 +120,8 @@ async function waitPlies(page, n) {
   await page.waitForFunction((k) => document.querySelectorAll('ol.moves li').length >= k, n, { timeout: 60000 });
 }
 
+const cspErrors = [];  // what Chromium reported blocked by the server's Content-Security-Policy
+
 /// `drop`: a filter of the live socket's messages to the page (true: not delivered).
 async function register(browser, base, name, drop) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
@@ -133,11 +135,17 @@ async function register(browser, base, name, drop) {
   }
   // Spoken moves: headless Chromium has no voices, so the utterances are recorded instead.
   await ctx.addInitScript(() => {
+    // Anything the server's Content-Security-Policy blocks (checked before the end).
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
     window.__spoken = [];
     if (window.speechSynthesis) window.speechSynthesis.speak = (u) => window.__spoken.push(u.text);
   });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => console.log(`[${name}] page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) cspErrors.push(`[${name}] ${m.text()}`);
+  });
   await page.goto(base);
   await page.fill('input[name=name]', name);
   await page.fill('input[name=password]', `${name}-secret-1`);
@@ -397,15 +405,24 @@ async function main() {
     await shot(bob, 'tsume-solved');
     console.log(`web: editor + tsume: ${result}`);
 
-    // --- bad input to the new API: clear errors, and the server stays up
+    // --- bad input to the new API: clear errors, and the server stays up. The solver serves
+    // logged-in players only (the page sends its token).
+    const anonymous = await fetch(base + 'api/tsume', { method: 'POST', body: '{"sfen":"4k4/9/4P4/9/9/9/9/9/9 b G 1"}' });
+    assert.equal(anonymous.status, 401, 'tsume without a login');
     for (const [url, body] of [['position', '{"sfen":"kkkk5/9/9/9/9/9/9/9/9 b - 1"}'], ['position', '{"moves":[1]}'],
       ['tsume', '{"sfen":"9/9/9/9/9/9/9/9/9 b - 1"}'], ['tsume', '{"sfen":"4k4/9/4P4/9/9/9/9/9/9 b G 1","time_limit_s":"x"}'],
       ['record/parse', '{"text":""}'], ['record/write', '{"moves":["9a9b"]}'], ['tsume', 'nonsense']]) {
-      const r = await fetch(base + 'api/' + url, { method: 'POST', body });
+      const r = await fetch(base + 'api/' + url, { method: 'POST', body, headers: { Authorization: 'Bearer ' + bobToken } });
       const j = await r.json();
       assert.ok(r.status === 400 || j.status === 'error' || j.status === 'mate', `${url} ${body}: ${r.status} ${JSON.stringify(j)}`);
     }
     assert.ok((await fetch(base + 'api/who')).ok, 'the server is still up');
+    for (const page of [alice, bob]) {
+      assert.deepEqual(await page.evaluate(() => window.__csp), [], 'nothing the Content-Security-Policy blocked');
+    }
+    assert.deepEqual(cspErrors, [], 'no Content-Security-Policy errors on the console');
+    const headers = (await fetch(base)).headers;
+    assert.match(headers.get('content-security-policy') || '', /frame-ancestors 'none'/, 'the page is served with its CSP');
 
     // --- two engines play each other; the page watches (last: the bots keep the CPU busy)
     await alice.goto(base);

@@ -361,7 +361,7 @@ TEST(CsaClocksTest, ByoyomiIsNotBankedAndFischerAdds) {
 }
 
 TEST(CsaServerRules, MaxMovesEndsTheGameAsCensored) {
-    ServerProcess srv(temp_db("csa_maxmoves"), {"--csa-max-moves", "4"});
+    ServerProcess srv(temp_db("csa_maxmoves"), open_csa({"--csa-max-moves", "4"}));
     LineClient a(srv.ports.at("csa")), b(srv.ports.at("csa"));
     std::string sa = start_csa_game(a, "alice", b, "bob", "mm-60-0").first;
     EXPECT_TRUE(has(sa, "Max_Moves:4\n")) << sa;
@@ -375,7 +375,7 @@ TEST(CsaServerRules, MaxMovesEndsTheGameAsCensored) {
 }
 
 TEST(CsaServerRules, HandicapGameNamesTakeBlacksPieces) {
-    ServerProcess srv(temp_db("csa_handicap"));
+    ServerProcess srv(temp_db("csa_handicap"), open_csa());
     LineClient a(srv.ports.at("csa")), b(srv.ports.at("csa"));
     a.send_line("LOGIN alice hc2p_x-60-0-B,secret", "\n");
     a.read_until("OK\n");
@@ -408,7 +408,7 @@ TEST(CsaServerRules, HandicapGameNamesTakeBlacksPieces) {
 // server's database.
 TEST(CsaClient, TwoUsiEnginesPlayAWholeGameThroughHishaServer) {
     std::string db = temp_db("csa_client_game");
-    ServerProcess srv(db);
+    ServerProcess srv(db, open_csa());
     std::string port = std::to_string(srv.ports.at("csa"));
     auto client = [&](const std::string& user, const std::string& color, const std::string& depth) {
         return std::vector<std::string>{HISHA_BINARY, "csa",
@@ -490,7 +490,7 @@ TEST(CsaClient, RefusedConnectionsAreRetriedThenReportedAndBadLoginsStopAtOnce) 
     EXPECT_EQ(refused.collect(20000), 1);
     EXPECT_TRUE(has(refused.text, "games=0 "));
 
-    ServerProcess srv(temp_db("csa_client_login"));
+    ServerProcess srv(temp_db("csa_client_login"), open_csa());
     LineClient owner(srv.ports.at("csa"));
     owner.send_line("LOGIN taken x-60-0,secret", "\n");
     owner.read_until("OK\n");
@@ -510,7 +510,7 @@ TEST(CsaClient, RefusedConnectionsAreRetriedThenReportedAndBadLoginsStopAtOnce) 
 // record agree on it.
 TEST(CsaClient, ACutConnectionMidGameIsResumedAfterReconnecting) {
     std::string db = temp_db("csa_client_cut");
-    ServerProcess srv(db, {"--csa-reconnect-grace", "30"});
+    ServerProcess srv(db, open_csa({"--csa-reconnect-grace", "30"}));
     CuttingProxy proxy(srv.ports.at("csa"), 6);
     std::string log_path = "/tmp/hisha_csa_cut_" + std::to_string(getpid()) + ".log";
     auto client = [&](const std::string& user, const std::string& color, int port) {

@@ -54,7 +54,7 @@ Pair start_game(ServerProcess& srv, const std::string& game_name) {
 }  // namespace
 
 TEST(CsaLoopback, LoginAgreePlayAndResign) {
-    ServerProcess srv(temp_db("csa_play"));
+    ServerProcess srv(temp_db("csa_play"), open_csa());
     Pair p = start_game(srv, "floodgate-600-10F");
     EXPECT_TRUE(has(p.game_id, "+floodgate-600-10F+alice+bob+"));
     csa(*p.black, "+7776FU,'* 30 -3334FU");
@@ -80,8 +80,30 @@ TEST(CsaLoopback, LoginAgreePlayAndResign) {
     EXPECT_TRUE(has(p.black->read_until("\n"), "LOGOUT:completed"));
 }
 
+// Without --csa-auto-register an unknown name is refused like a wrong password and no account
+// is made; a player registered elsewhere (here the text protocol) logs in. With it, as on
+// Floodgate, the name is created by its first login.
+TEST(CsaLoopback, UnknownNamesAreRefusedUnlessRegistrationIsOpen) {
+    {
+        ServerProcess srv(temp_db("csa_closed"));
+        LineClient c(srv.ports.at("csa"));
+        csa(c, "LOGIN newbie secret x1");
+        EXPECT_EQ(c.read_until("\n"), "LOGIN:incorrect\n");
+        LineClient t(srv.ports.at("text"));
+        t.read_until("hisha> ");
+        EXPECT_TRUE(has(t.cmd("LOGIN newbie secret"), "incorrect name or password")) << "no account was made";
+        EXPECT_TRUE(has(t.cmd("REGISTER newbie secret"), "Account newbie created."));
+        csa(c, "LOGIN newbie secret x1");
+        EXPECT_TRUE(has(c.read_until("+OK x1\n"), "LOGIN:newbie OK"));
+    }
+    ServerProcess open(temp_db("csa_open"), open_csa());
+    LineClient d(open.ports.at("csa"));
+    csa(d, "LOGIN fresh secret x1");
+    EXPECT_TRUE(has(d.read_until("+OK x1\n"), "LOGIN:fresh OK"));
+}
+
 TEST(CsaLoopback, IllegalMoveAndBadDeclarationLose) {
-    ServerProcess srv(temp_db("csa_illegal"));
+    ServerProcess srv(temp_db("csa_illegal"), open_csa());
     {
         Pair p = start_game(srv, "g-300-0");
         csa(*p.black, "%KACHI");  // nowhere near the conditions
@@ -98,7 +120,7 @@ TEST(CsaLoopback, IllegalMoveAndBadDeclarationLose) {
 
 TEST(CsaLoopback, TimeUpIsDetectedByTheServerWithin100ms) {
     std::string db = temp_db("csa_timeup");
-    ServerProcess srv(db);
+    ServerProcess srv(db, open_csa());
     Pair p = start_game(srv, "blitz-2-0");
     std::string end = p.black->read_until("#LOSE\n", 10000);
     EXPECT_TRUE(has(end, "#TIME_UP\n")) << end;
@@ -122,7 +144,7 @@ TEST(CsaLoopback, TimeUpIsDetectedByTheServerWithin100ms) {
 }
 
 TEST(CsaLoopback, MalformedInputDisconnectAndX1Commands) {
-    ServerProcess srv(temp_db("csa_x1"));
+    ServerProcess srv(temp_db("csa_x1"), open_csa());
     LineClient c(srv.ports.at("csa"));
     csa(c, "HELLO");
     EXPECT_TRUE(has(c.read_until("\n"), "##[ERROR]"));
@@ -175,7 +197,7 @@ TEST(CsaLoopback, MalformedInputDisconnectAndX1Commands) {
 // Game_Summary lists the moves so far, AGREE is answered with START, and a move the opponent
 // made meanwhile follows. Without coming back, the game is lost when the grace ends.
 TEST(CsaLoopback, ReconnectWithinTheGracePeriodResumesTheGame) {
-    ServerProcess srv(temp_db("csa_reconnect"), {"--csa-reconnect-grace", "2"});
+    ServerProcess srv(temp_db("csa_reconnect"), open_csa({"--csa-reconnect-grace", "2"}));
     Pair p = start_game(srv, "back-600-0");
     csa(*p.black, "+7776FU");
     p.white->read_until("+7776FU,T0\n");

@@ -9,109 +9,18 @@
 #include <boost/beast/websocket.hpp>
 #include <nlohmann/json.hpp>
 
+#include "http_client.h"
 #include "notation/encoding.h"
 #include "notation/formats.h"
 #include "server_process.h"
 #include "test_util.h"
 
-using namespace hisha::server::test;
-namespace beast = boost::beast;
-namespace http = beast::http;
-namespace websocket = beast::websocket;
-namespace asio = boost::asio;
+using namespace hisha::server::test;  // (with Beast's names and json: http_client.h)
 namespace notation = hisha::notation;
-using tcp = asio::ip::tcp;
-using nlohmann::json;
 
 namespace {
 
 bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
-// Synchronous Beast calls ignore the stream's expiry: bound them at the socket.
-void bound(tcp::socket& s) {
-    timeval tv{5, 0};
-    setsockopt(s.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    setsockopt(s.native_handle(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-}
-
-struct Http {
-    asio::io_context ioc;
-    beast::tcp_stream stream{ioc};
-    explicit Http(int port) {
-        stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), std::uint16_t(port)));
-        bound(stream.socket());
-    }
-
-    std::pair<int, std::string> request(http::verb verb, const std::string& target, const std::string& body = {},
-                                        const std::string& token = {}) {
-        http::request<http::string_body> req{verb, target, 11};
-        req.set(http::field::host, "127.0.0.1");
-        if (!token.empty())
-            req.set(http::field::authorization, "Bearer " + token);
-        if (!body.empty()) {
-            req.set(http::field::content_type, "application/json");
-            req.body() = body;
-        }
-        req.prepare_payload();
-        stream.expires_after(std::chrono::seconds(5));
-        http::write(stream, req);
-        beast::flat_buffer buf;
-        http::response<http::string_body> res;
-        http::read(stream, buf, res);
-        return {res.result_int(), res.body()};
-    }
-    json post(const std::string& target, const json& body, const std::string& token = {}, int expect = 200) {
-        auto [status, text] = request(http::verb::post, target, body.dump(), token);
-        EXPECT_EQ(status, expect) << target << ": " << text;
-        return json::parse(text, nullptr, false);
-    }
-    json get(const std::string& target, const std::string& token = {}) {
-        auto [status, text] = request(http::verb::get, target, {}, token);
-        EXPECT_EQ(status, 200) << target << ": " << text;
-        return json::parse(text, nullptr, false);
-    }
-};
-
-struct Ws {
-    asio::io_context ioc;
-    websocket::stream<beast::tcp_stream> ws{ioc};
-    Ws(int port, const std::string& token) {
-        beast::get_lowest_layer(ws).connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), std::uint16_t(port)));
-        bound(beast::get_lowest_layer(ws).socket());
-        beast::get_lowest_layer(ws).expires_after(std::chrono::seconds(5));
-        ws.handshake("127.0.0.1", "/api/ws?token=" + token);
-        EXPECT_EQ(read()["type"], "hello");
-    }
-    void send(const json& j) { ws.write(asio::buffer(j.dump())); }
-    // Bounded: an async read run for at most 5 s.
-    json read() {
-        beast::flat_buffer buf;
-        boost::system::error_code ec = asio::error::would_block;
-        ws.async_read(buf, [&](boost::system::error_code e, std::size_t) { ec = e; });
-        ioc.restart();
-        ioc.run_for(std::chrono::seconds(5));
-        if (ec == asio::error::would_block) {
-            beast::get_lowest_layer(ws).cancel();
-            ioc.restart();
-            ioc.run();
-            throw std::runtime_error("no WebSocket message within 5 s");
-        }
-        if (ec)
-            throw std::runtime_error("WebSocket read: " + ec.message());
-        return json::parse(beast::buffers_to_string(buf.data()));
-    }
-    /// Reads messages until one of the given type arrives.
-    json read_type(const std::string& type) {
-        for (int i = 0; i < 50; ++i) {
-            json j = read();
-            if (std::getenv("HISHA_TEST_VERBOSE"))
-                std::fprintf(stderr, "ws: %s\n", j.dump().c_str());
-            if (j["type"] == type)
-                return j;
-        }
-        return {};
-    }
-};
 
 }  // namespace
 
@@ -239,7 +148,7 @@ TEST(HttpLoopback, MalformedRequestsAreAnswered) {
 // in the database after the restart, in order.
 TEST(Durability, KillNineLosesNoAcknowledgedMove) {
     std::string db = temp_db("kill9");
-    ServerProcess srv(db);
+    ServerProcess srv(db, open_csa());
     constexpr int GAMES = 12;
     play_then_kill_nine(srv, GAMES);
 

@@ -87,7 +87,7 @@ TEST(LoginLimits, FailedLoginsOfAnAccountWaitLongerEachTimeThenTheRightPasswordW
 }
 
 TEST(LoginLimits, CsaFailedLoginsOfAnAddressAreLimitedWithAReason) {
-    ServerProcess srv(temp_db("limits_csa"), no_limits({"--login-backoff", "3/100/2"}));
+    ServerProcess srv(temp_db("limits_csa"), open_csa(no_limits({"--login-backoff", "3/100/2"})));
     LineClient c(srv.ports.at("csa"));
     c.send_line("LOGIN alice secret x1", "\n");  // registered (CSA auto-registration)
     c.read_until("##[LOGIN] +OK x1\n");
@@ -130,7 +130,7 @@ TEST(LoginLimits, HttpLoginFloodOfAnAddressIsAnswered429WithRetryAfter) {
 }
 
 TEST(LoginLimits, RegistrationsOfAnAddressAreLimitedOnEveryPort) {
-    ServerProcess srv(temp_db("limits_register"), no_limits({"--register-per-address", "3/60"}));
+    ServerProcess srv(temp_db("limits_register"), open_csa(no_limits({"--register-per-address", "3/60"})));
     auto t = text_client(srv);
     EXPECT_TRUE(has(t->cmd("REGISTER u1 secret"), "Account u1 created."));
     t = text_client(srv);
@@ -143,7 +143,7 @@ TEST(LoginLimits, RegistrationsOfAnAddressAreLimitedOnEveryPort) {
     EXPECT_TRUE(has(http, "HTTP/1.1 429")) << http;
     EXPECT_TRUE(has(http, "Retry-After: ")) << http;
     LineClient c(srv.ports.at("csa"));
-    c.send_line("LOGIN u6 secret", "\n");  // an auto-registration
+    c.send_line("LOGIN u6 secret", "\n");  // an auto-registration (open: --csa-auto-register on)
     EXPECT_EQ(c.read_until("\n"), "LOGIN:incorrect\n");
     EXPECT_TRUE(has(c.read_until("\n"), "too many new accounts"));
     wait_seconds(retry_in(text));
@@ -203,8 +203,9 @@ TEST(LoginLimits, AFullHashingQueueAnswersBusyAtOnce) {
 // moves go back and forth meanwhile, before the logins are all answered. (The moves do not wait
 // for the disk, whose syncs are slow when other work shares it.)
 TEST(LoginLimits, MovesAreRelayedWhileAFloodOfLoginsIsChecked) {
-    ServerProcess srv("sqlite:" + temp_db("limits_moves") + "?sync=normal",
-                      no_limits({"--password-cost", "interactive", "--hash-threads", "1", "--hash-queue", "100"}));
+    ServerProcess srv(
+        "sqlite:" + temp_db("limits_moves") + "?sync=normal",
+        open_csa(no_limits({"--password-cost", "interactive", "--hash-threads", "1", "--hash-queue", "100"})));
     EXPECT_TRUE(has(text_client(srv)->cmd("REGISTER alice secret"), "Account alice created."));
     LineClient black(srv.ports.at("csa")), white(srv.ports.at("csa"));
     start_csa_game(black, "b0", white, "w0", "flood-600-10");

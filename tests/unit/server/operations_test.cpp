@@ -39,7 +39,7 @@ std::pair<std::string, int> run_server(const std::string& args) {
 // Lines faster than --max-commands-per-second wait for their turn: a paste of 500 commands
 // in one write (far past the burst of 300) is answered whole and in order, on both ports.
 TEST(Operations, APasteFasterThanTheLimitIsAnsweredWholeAndInOrder) {
-    ServerProcess srv(temp_db("ops_rate"), {"--max-commands-per-second", "100"});
+    ServerProcess srv(temp_db("ops_rate"), open_csa({"--max-commands-per-second", "100"}));
     LineClient t(srv.ports.at("text"));
     t.read_until("hisha> ");
     const int lines = 500;
@@ -90,7 +90,8 @@ TEST(Operations, ConfigFileSetsOptionsAndTheCommandLineOverridesIt) {
              "csa-max-moves = 12\n"
              "idle-timeout 600   # ten minutes\n"
              "\n"
-             "max-commands-per-second=50\n";
+             "max-commands-per-second=50\n"
+             "csa-auto-register on  # the players below are new\n";
     }
     ServerProcess srv(temp_db("ops_config"), {"--config", path, "--csa-max-moves", "7"});
     LineClient a(srv.ports.at("csa")), b(srv.ports.at("csa"));
@@ -166,7 +167,7 @@ TEST(Operations, BadConfigAndBadOptionsStopWithAReason) {
 }
 
 TEST(Operations, StructuredLogHasOneJsonObjectPerEvent) {
-    ServerProcess srv(temp_db("ops_log"));
+    ServerProcess srv(temp_db("ops_log"), open_csa());
     {
         LineClient a(srv.ports.at("csa")), b(srv.ports.at("csa"));
         a.send_line("LOGIN alice lg-60-0-B,secret", "\n");

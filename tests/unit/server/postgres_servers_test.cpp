@@ -113,8 +113,8 @@ TEST_F(Postgres, AStaleSaveLosesAndAChallengeIsTakenOnce) {
 // of both; a player who logs out, or whose server is killed, drops off the other's lists.
 TEST_F(Postgres, WhoOnEveryServerListsThePlayersOfAllOfThem) {
     std::string url = fresh_db();
-    ServerProcess a(url);
-    auto b = std::make_unique<ServerProcess>(url);
+    ServerProcess a(url, open_csa());
+    auto b = std::make_unique<ServerProcess>(url, open_csa());
     auto alice = text_login(a, "alice", true);
     LineClient bob(b->ports.at("csa"));
     bob.send_line("LOGIN bob secret x1", "\n");
@@ -165,7 +165,7 @@ TEST_F(Postgres, WhoOnEveryServerListsThePlayersOfAllOfThem) {
 // (each server starts a change to a player from the stored row, not from its copy).
 TEST_F(Postgres, APlayerChangedOnOneServerIsChangedOnTheOther) {
     std::string url = fresh_db();
-    ServerProcess a(url), b(url);
+    ServerProcess a(url, open_csa()), b(url, open_csa());
     auto alice = text_login(a, "alice", true);
     auto bob = text_login(b, "bob", true);
     text_login(b, "alice", false)->cmd("QUIT", "\n");  // B holds alice's row now
@@ -213,7 +213,7 @@ TEST_F(Postgres, APlayerChangedOnOneServerIsChangedOnTheOther) {
 // A challenge posted on server A is listed on B and accepted there; the game starts on both.
 TEST_F(Postgres, AChallengePostedOnOneServerIsAcceptedOnAnother) {
     std::string url = fresh_db();
-    ServerProcess a(url), b(url);
+    ServerProcess a(url, open_csa()), b(url, open_csa());
     auto alice = text_login(a, "alice", true);
     auto bob = text_login(b, "bob", true);
     EXPECT_TRUE(has(alice->cmd("NEW bob W"), "Challenge 1 added"));
@@ -250,7 +250,7 @@ TEST_F(Postgres, AChallengePostedOnOneServerIsAcceptedOnAnother) {
 // player is told the challenge is gone. Several rounds; the database has one game per challenge.
 TEST_F(Postgres, ServersRacingForOneChallengeMakeOneGame) {
     std::string url = fresh_db();
-    ServerProcess a(url), b(url);
+    ServerProcess a(url, open_csa()), b(url, open_csa());
     auto alice = text_login(a, "alice", true);
     auto bob = text_login(a, "bob", true);
     auto carol = text_login(b, "carol", true);
@@ -286,7 +286,7 @@ TEST_F(Postgres, ServersRacingForOneChallengeMakeOneGame) {
 // then show the same game, and the database holds each turn once.
 TEST_F(Postgres, ServersRacingForOneTurnApplyOneMove) {
     std::string url = fresh_db();
-    ServerProcess a(url), b(url);
+    ServerProcess a(url, open_csa()), b(url, open_csa());
     auto alice = text_login(a, "alice", true);
     auto bob_a = text_login(a, "bob", true);
     auto bob_b = text_login(b, "bob", false);
@@ -343,7 +343,7 @@ TEST_F(Postgres, ServersRacingForOneTurnApplyOneMove) {
 // only who has seen what changed there, not the moves.
 TEST_F(Postgres, WhatIsSeenThroughOneServerCountsForAMoveOrAnUndoThroughTheOther) {
     std::string url = fresh_db();
-    ServerProcess a(url), b(url);
+    ServerProcess a(url, open_csa()), b(url, open_csa());
     auto alice = text_login(a, "alice", true);
     auto bob_b = text_login(b, "bob", true);
     EXPECT_TRUE(has(alice->cmd("NEW bob P-7f"), "Challenge 1 added"));  // alice Black, 7g7f forced
@@ -394,8 +394,8 @@ TEST_F(Postgres, WhatIsSeenThroughOneServerCountsForAMoveOrAnUndoThroughTheOther
 // and when its server dies the other takes it over and plays on.
 TEST_F(Postgres, ABotRunsOnOneServerAndTheOtherTakesItOverWhenItDies) {
     std::string url = fresh_db();
-    ServerProcess a(url, {"--bots", "hisha-bot=0"});
-    ServerProcess b(url, {"--bots", "hisha-bot=0"});
+    ServerProcess a(url, open_csa({"--bots", "hisha-bot=0"}));
+    ServerProcess b(url, open_csa({"--bots", "hisha-bot=0"}));
     EXPECT_TRUE(has(a.log_text(), "\"bot_started\"")) << a.log_text();
     EXPECT_FALSE(has(b.log_text(), "\"bot_started\"")) << b.log_text();
     auto alice = text_login(b, "alice", true);
@@ -433,7 +433,7 @@ TEST_F(Postgres, ABotRunsOnOneServerAndTheOtherTakesItOverWhenItDies) {
 // and play; the moves cross between the servers.
 TEST_F(Postgres, CsaPlayersOnTwoServersArePaired) {
     std::string url = fresh_db();
-    ServerProcess a(url), b(url);
+    ServerProcess a(url, open_csa()), b(url, open_csa());
     LineClient alice(a.ports.at("csa")), bob(b.ports.at("csa"));
     alice.send_line("LOGIN alice cross-600-10-B,secret", "\n");
     alice.read_until("LOGIN:alice OK\n");
@@ -464,7 +464,7 @@ TEST_F(Postgres, CsaPlayersOnTwoServersArePaired) {
 // other too, with their moves so far; a game that ends there drops off.
 TEST_F(Postgres, TheGamesInPlayOnEveryServerAreListedOnEach) {
     std::string url = fresh_db();
-    ServerProcess a(url), b(url);
+    ServerProcess a(url, open_csa()), b(url, open_csa());
     LineClient carol(a.ports.at("csa")), dave(a.ports.at("csa"));
     start_csa_game(carol, "carol", dave, "dave", "list-600-0");
     csa_plies(carol, dave, {"+7776FU", "-3334FU"});
@@ -491,7 +491,8 @@ TEST_F(Postgres, TheGamesInPlayOnEveryServerAreListedOnEach) {
 // them as gone when the grace ends.
 TEST_F(Postgres, ACsaPlayerWhoDroppedOutOfAComesBackThroughB) {
     std::string url = fresh_db();
-    ServerProcess a(url, {"--csa-reconnect-grace", "2"}), b(url, {"--csa-reconnect-grace", "2"});
+    ServerProcess a(url, open_csa({"--csa-reconnect-grace", "2"}));
+    ServerProcess b(url, open_csa({"--csa-reconnect-grace", "2"}));
     auto alice = std::make_unique<LineClient>(a.ports.at("csa"));
     LineClient bob(b.ports.at("csa"));
     alice->send_line("LOGIN alice back-600-0-B,secret", "\n");
@@ -534,7 +535,7 @@ TEST_F(Postgres, ACsaPlayerWhoDroppedOutOfAComesBackThroughB) {
 // echoed (acknowledged) is in the database afterwards, in order (as the SQLite test does).
 TEST_F(Postgres, KillNineLosesNoAcknowledgedMove) {
     std::string url = fresh_db();
-    ServerProcess srv(url);
+    ServerProcess srv(url, open_csa());
     constexpr int GAMES = 12;
     play_then_kill_nine(srv, GAMES);
 

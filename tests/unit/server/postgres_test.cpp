@@ -127,7 +127,7 @@ TEST_F(Postgres, GroupCommitMakesABatchDurableAtOnce) {
 }
 
 TEST_F(Postgres, ServerPlaysACsaGameAndKeepsItAcrossARestart) {
-    ServerProcess srv(fresh_db());
+    ServerProcess srv(fresh_db(), open_csa());
     LineClient a(srv.ports.at("csa")), b(srv.ports.at("csa"));
     start_csa_game(a, "alice", b, "bob", "pg-600-10");
     csa_plies(a, b, {"+7776FU", "-3334FU"});
@@ -147,7 +147,7 @@ TEST_F(Postgres, ServerPlaysACsaGameAndKeepsItAcrossARestart) {
 // a SHOUT; every move made on one server reaches the other through LISTEN/NOTIFY.
 TEST_F(Postgres, TwoServersOnOneDatabaseSeeEachOthersLiveEvents) {
     std::string url = fresh_db();
-    ServerProcess a(url), b(url);
+    ServerProcess a(url, open_csa()), b(url, open_csa());
     auto alice = text_login(a, "alice", true);
     {
         auto bob_on_a = text_login(a, "bob", true);

@@ -22,6 +22,13 @@
 
 namespace hisha::server::test {
 
+/// The arguments of a server with Floodgate's open registration (a CSA LOGIN of an unknown name
+/// creates it: --csa-auto-register on), for tests of CSA games between fresh names.
+inline std::vector<std::string> open_csa(std::vector<std::string> extra = {}) {
+    extra.insert(extra.begin(), {"--csa-auto-register", "on"});
+    return extra;
+}
+
 class ServerProcess {
 public:
     std::map<std::string, int> ports;        // "text", "csa", "http"
