@@ -200,7 +200,7 @@ int Worker::interior_mate(Stack* ss, Depth depth, bool pv_node, Move& first) {
     l.shortest = false;
     l.stop = &pool_.stop_;
     tsume::Result r = mate_solver_->solve(p, l);
-    nodes.fetch_add(r.nodes, std::memory_order_relaxed);
+    count_nodes(r.nodes);
     bool mate = r.status == tsume::Status::Mate && !r.pv.empty() && p.legal(r.pv[0]);
     first = mate ? r.pv[0] : Move::none();
     int length = mate ? r.length : 0;
@@ -337,7 +337,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
             ss->current_move = Move::null();
             ss->cont_hist = &history_.continuation[0][0];
             p.do_null_move(ss->st);
-            nodes.fetch_add(1, std::memory_order_relaxed);
+            count_nodes(1);
             Value v = -search<NON_PV>(ss + 1, -beta, -beta + 1, depth - r, !cut_node);
             p.undo_null_move();
             if (v >= beta && !is_mate_score(v))
@@ -430,7 +430,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
         ss->cont_hist = &history_.continuation[m.piece_after()][m.to()];
         p.do_move(m, ss->st);
         pool_.tt.prefetch(p.key());
-        nodes.fetch_add(1, std::memory_order_relaxed);
+        count_nodes(1);
         Value v = -VALUE_INFINITE;
 
         // Step 12. Late-move reduction, then full-depth and PV re-searches.
@@ -606,7 +606,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, Depth depth) {
         ss->cont_hist = &history_.continuation[m.piece_after()][m.to()];
         p.do_move(m, ss->st);
         pool_.tt.prefetch(p.key());
-        nodes.fetch_add(1, std::memory_order_relaxed);
+        count_nodes(1);
         Value v = -qsearch<NT>(ss + 1, -beta, -alpha, depth - 1);
         p.undo_move(m);
         if (v > best) {

@@ -89,6 +89,10 @@ public:
     std::unique_ptr<core::Position> pos;
     std::vector<RootMove> root_moves;
     std::atomic<std::uint64_t> nodes{0};
+    /// Counts nodes searched by this worker's own thread (the only one that writes `nodes` during
+    /// its search; others read it relaxed): a plain load and store, where fetch_add's locked
+    /// instruction would wait at every node for all the stores of the move just made.
+    void count_nodes(std::uint64_t n) { nodes.store(nodes.load(std::memory_order_relaxed) + n, std::memory_order_relaxed); }
     int completed_depth = 0;
     int sel_depth = 0;
     int index;

@@ -1,7 +1,13 @@
 // Transposition table storage and replacement.
 #include "tt.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <new>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace hisha::engine {
 
@@ -13,11 +19,22 @@ constexpr int DEPTH_OFFSET = -7;  // stored depth = depth - offset (qsearch dept
 std::uint16_t check_bits(core::Key key) { return std::uint16_t(key); }
 }  // namespace
 
+void TranspositionTable::Free::operator()(Cluster* p) const { std::free(p); }
+
 void TranspositionTable::resize(std::size_t mb) {
     mb = mb < 1 ? 1 : mb;
     std::size_t count = mb * 1024 * 1024 / sizeof(Cluster);
     if (count != cluster_count_) {
-        table_.reset(new Cluster[count]);
+        constexpr std::size_t HUGE_PAGE = 2 * 1024 * 1024;
+        std::size_t bytes = (count * sizeof(Cluster) + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+        table_.reset();  // the old table goes before the new one is taken
+        void* mem = std::aligned_alloc(HUGE_PAGE, bytes);
+        if (!mem)
+            throw std::bad_alloc();
+#if defined(MADV_HUGEPAGE)
+        madvise(mem, bytes, MADV_HUGEPAGE);  // advice only: without huge pages the table still works
+#endif
+        table_.reset(static_cast<Cluster*>(mem));
         cluster_count_ = count;
     }
     mb_ = mb;

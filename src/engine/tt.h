@@ -61,7 +61,12 @@ private:
     __extension__ using U128 = unsigned __int128;
     Cluster* cluster_of(core::Key key) const { return &table_[std::size_t((U128(key) * cluster_count_) >> 64)]; }
 
-    std::unique_ptr<Cluster[]> table_;
+    // Allocated on 2 MB boundaries and offered to the kernel as huge pages: a probe lands
+    // anywhere in the table, and with 4 KB pages almost every probe is also a TLB miss.
+    struct Free {
+        void operator()(Cluster* p) const;
+    };
+    std::unique_ptr<Cluster[], Free> table_;
     std::size_t cluster_count_ = 0;
     std::size_t mb_ = 0;
     std::uint8_t generation_ = 0;
