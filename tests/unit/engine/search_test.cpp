@@ -204,11 +204,11 @@ TEST(Search, BenchSignatureIsTheRecordedOne) {
 }
 
 TEST(Search, InteriorMateSearchFindsAMateBelowTheRoot) {
-    // A 13-ply mate (sbq-m13-007 of the tsume set, with a black king in the corner). The root
+    // A 13-ply mate (sbq-m13-002 of the tsume set, with a black king in the corner). The root
     // is no place for the solver here (the enemy king has room: mate_plausible), so the mate is
-    // found two plies down, after a check and its answer, by the interior df-pn search of a PV
-    // node; a 7-ply alpha-beta search alone sees it only at depth 8.
-    const std::string sfen = "2+P6/1k1B5/1N1P5/9/G8/3N5/9/9/K8 b 2rb3g4s2n4l16p 1";
+    // found below the root by the interior df-pn search of a PV node; alpha-beta alone does
+    // not see it at depth 7 (nor at 9).
+    const std::string sfen = "+Ng1r5/1g1k5/9/+S1B1S4/9/9/9/9/K8 b rb2g2s3n4l18p 1";
     Engine on;
     EXPECT_EQ(on.set_option("MateSearchNodes", "1000"), "");
     auto p = pos(sfen);
