@@ -20,6 +20,7 @@ const char* describe(EndReason r) {
     case EndReason::MoveLimit: return "move limit";
     case EndReason::Abort: return "aborted";
     case EndReason::SealedMove: return "sealed move";
+    case EndReason::Disconnect: return "disconnection";
     }
     return "";
 }

@@ -1,7 +1,7 @@
 // Game: a start position, the moves played, and how the game ended. Every move is checked by
 // the rules; mate, no legal move, sennichite, perpetual check and the move limit are detected
-// after each move; resignation, declaration, impasse count, time-up, illegal move and abort
-// are recorded when a front end reports them.
+// after each move; resignation, declaration, impasse count, time-up, illegal move, abort and
+// a lost connection are recorded when a front end reports them.
 #pragma once
 
 #include <optional>
@@ -30,6 +30,7 @@ enum class EndReason : std::uint8_t {
     MoveLimit,  // the optional ply limit, a draw
     Abort,
     SealedMove,  // adjourned with a sealed move (records of two-day games)
+    Disconnect,  // a player's connection was lost (and not back in time): that player loses
 };
 
 const char* describe(EndReason r);

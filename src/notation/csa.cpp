@@ -21,6 +21,10 @@ using core::Square;
 
 namespace {
 
+// After %CHUDAN, the comment that says whose connection was lost and so who lost the game:
+// '+ disconnected (Black's) or '- disconnected (White's).
+constexpr std::string_view DISCONNECT_COMMENT = " disconnected";
+
 // --- piece codes and squares
 
 // Indexed by PieceType: the unpromoted codes follow the core's order (FU..KI, OU), then the
@@ -549,6 +553,14 @@ Status CsaReader::special(const Statement& s) {
 }
 
 void CsaReader::comment(std::string_view text) {
+    // "'+ disconnected" right after %CHUDAN: the game ended by that side's lost connection.
+    if (phase_ == Phase::Ended && rec_.result.reason == core::EndReason::Abort && text.size() > 1
+        && (text[0] == '+' || text[0] == '-') && text.substr(1) == DISCONNECT_COMMENT) {
+        rec_.result.reason = core::EndReason::Disconnect;
+        rec_.result.winner = text[0] == '+' ? core::Winner::White : core::Winner::Black;
+        rec_.result.actor = text[0] == '+' ? core::BLACK : core::WHITE;
+        return;
+    }
     if (rec_.moves.empty())
         rec_.start_comments.emplace_back(text);
     else
@@ -797,7 +809,9 @@ std::optional<Color> loser_of(const RecordResult& r) {
 
 // The `%` line for a result, `stm` being the side to move after the last move. Endings CSA
 // has no line for take the nearest one that keeps the winner: a perpetual check or a
-// failed declaration is an illegal move or action, a sealed move an interruption.
+// failed declaration is an illegal move or action, a sealed move an interruption. A lost
+// connection is an interruption too, followed by the comment DISCONNECT_COMMENT that names
+// the side whose connection was lost (the winner is the other; CsaReader reads it back).
 std::string special_line(const RecordResult& r, Color stm, CsaVersion v) {
     using core::EndReason;
     auto illegal = [&](std::optional<Color> loser) {
@@ -815,7 +829,8 @@ std::string special_line(const RecordResult& r, Color stm, CsaVersion v) {
     case EndReason::ImpasseCount: return "%JISHOGI";
     case EndReason::MoveLimit: return v == CsaVersion::V3_0 ? "%MAX_MOVES" : "%JISHOGI";
     case EndReason::Abort:
-    case EndReason::SealedMove: return "%CHUDAN";
+    case EndReason::SealedMove:
+    case EndReason::Disconnect: return "%CHUDAN";
     case EndReason::PerpetualCheck: return illegal(loser_of(r));
     case EndReason::IllegalMove: return illegal(r.actor ? r.actor : loser_of(r));
     case EndReason::Declaration:
@@ -847,6 +862,8 @@ std::string write_csa(const GameRecord& rec, CsaVersion version) {
         out += special + '\n';
         if (rec.result.time_ms)
             out += format_time(*rec.result.time_ms, version) + '\n';
+        if (auto loser = loser_of(rec.result); loser && rec.result.reason == core::EndReason::Disconnect)
+            out += std::string("'") + (*loser == core::BLACK ? "+" : "-") + std::string(DISCONNECT_COMMENT) + '\n';
     }
     // V3.0 always declares its encoding; V2.2 leaves it to the platform, so say it only when
     // it matters (Kifu for Windows writes the same line for Shift_JIS).

@@ -668,6 +668,7 @@ std::string_view special_word(const RecordResult& r, Color stm) {
     case EndReason::MoveLimit: return "持将棋";
     case EndReason::TimeUp: return "切れ負け";
     case EndReason::Abort:
+    case EndReason::Disconnect:  // Kakinoki has no word for it: the forfeit's (the summary says why)
         return stm_wins ? "不戦勝" : r.winner == core::winner_of(~stm) ? "不戦敗" : "中断";
     case EndReason::SealedMove: return "封じ手";
     }
@@ -688,6 +689,8 @@ std::string summary_text(const RecordResult& r, int moves, Color stm, bool handi
         return s + (decided ? std::string(side_name(winner, handicap)) + "の勝ち" : std::string(word));
     case EndReason::TimeUp:
         return s + (decided ? "時間切れにより" + std::string(side_name(winner, handicap)) + "の勝ち" : std::string(word));
+    case EndReason::Disconnect:
+        return s + (decided ? "接続切れにより" + std::string(side_name(winner, handicap)) + "の勝ち" : std::string(word));
     case EndReason::PerpetualCheck:
     case EndReason::IllegalMove:
     case EndReason::Declaration: return s + stm_name + "の" + std::string(word);
@@ -725,10 +728,15 @@ std::optional<RecordResult> result_from_summary(std::string_view line, Color stm
     consume(s, "で");
     s = trim_spaces(s);
     bool on_time = consume(s, "時間切れにより");
+    bool disconnected = !on_time && consume(s, "接続切れにより");
     if (auto side = read_side_name(s)) {
         core::Winner me = core::winner_of(*side), them = core::winner_of(~*side);
         if (s == "の勝ち")
-            return result_of(me, on_time ? EndReason::TimeUp : EndReason::Resignation, ~*side);
+            return result_of(me,
+                             on_time        ? EndReason::TimeUp
+                             : disconnected ? EndReason::Disconnect
+                                            : EndReason::Resignation,
+                             ~*side);
         if (s == "の反則勝ち")
             return result_of(me, EndReason::IllegalMove, ~*side);
         if (s == "の反則負け")

@@ -180,10 +180,15 @@ Result<GameRecord, ParseError> KakinokiReader::read(std::string_view text) {
     if (!in_moves_)
         if (auto r = begin_moves(); !r)
             return core::unexpected(r.error());
-    if (format_ == KakinokiFormat::Ki2 && !special_seen_ && summary_) {
+    if (summary_ && (format_ == KakinokiFormat::Ki2 || special_seen_)) {
         Color first = start_position(rec_)->side_to_move();
-        if (auto r = result_from_summary(*summary_, rec_.moves.size() % 2 ? ~first : first))
+        auto r = result_from_summary(*summary_, rec_.moves.size() % 2 ? ~first : first);
+        if (r && !special_seen_)
             rec_.result = *r;
+        // 不戦勝/不戦敗 with "接続切れにより..." after it: the game was lost by a dropped connection.
+        else if (r && r->reason == core::EndReason::Disconnect && rec_.result.reason == core::EndReason::Abort
+                 && rec_.result.winner == r->winner)
+            rec_.result.reason = core::EndReason::Disconnect;
     }
     prune_empty_variations(rec_.moves);
     return std::move(rec_);

@@ -75,6 +75,7 @@ std::string result_line(const core::GameResult& r) {
     case EndReason::ImpasseCount: why = "impasse count"; break;
     case EndReason::TimeUp: why = std::string(side(~w)) + " lost on time"; break;
     case EndReason::IllegalMove: why = "illegal move"; break;
+    case EndReason::Disconnect: why = std::string(side(~w)) + " disconnected"; break;
     default: why = core::describe(r.reason); break;
     }
     return std::string(side(w)) + " wins (" + why + ")";

@@ -94,7 +94,7 @@ void CsaShell::on_disconnect() {
         if (game_ && (state_ == State::Playing || state_ == State::Resuming))
             svc_.csa_away(user_, game_);  // lost now, or after the reconnect grace
         else if (game_ && state_ == State::Offered)
-            svc_.forfeit(user_, game_, core::EndReason::Resignation, "disconnected");
+            svc_.forfeit(user_, game_, core::EndReason::Disconnect, "disconnected");
         svc_.disconnect(shared_from_this());
     }
 }
@@ -417,6 +417,11 @@ void CsaShell::send_end(const Event& e, const LiveGame& g) {
     case core::EndReason::Checkmate:
     case core::EndReason::NoLegalMoves: line("#CHECKMATE"); break;
     case core::EndReason::Abort: line("#CHUDAN"); return;
+    case core::EndReason::Disconnect:
+        // The opponent's connection was lost: the end shogi-server gives an abnormal end, but
+        // without its %TORYO, a move the opponent never sent.
+        line("#RESIGN");
+        break;
     default: break;
     }
     line(result);

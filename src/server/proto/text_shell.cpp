@@ -77,6 +77,8 @@ std::string result_text(core::Winner w, core::EndReason r) {
         s = "Draw";
     else
         s = "No result";
+    if (r == core::EndReason::Disconnect && (w == core::Winner::Black || w == core::Winner::White))
+        return s + ": " + (w == core::Winner::Black ? "White" : "Black") + " disconnected";
     return s + " by " + core::describe(r);
 }
 

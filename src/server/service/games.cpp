@@ -702,7 +702,7 @@ void Service::arm_timer(LiveGame& g) {
 void Service::csa_away(std::string_view user, std::int64_t game_id) {
     LiveGame* g = live(game_id);
     if (!g || !g->active() || config_.csa_reconnect_grace_ms <= 0)
-        return forfeit(user, game_id, core::EndReason::Resignation, "disconnected");
+        return forfeit(user, game_id, core::EndReason::Disconnect, "disconnected");
     auto [a, end] = away_.equal_range(game_id);
     for (; a != end; ++a)
         if (name_key(a->second.user) == name_key(user))
@@ -738,7 +738,7 @@ void Service::on_timer(std::int64_t game_id) {
         if (env_.now() >= a->second.until) {
             std::string user = a->second.user;
             away_.erase(a);
-            return forfeit(user, game_id, core::EndReason::Resignation, "disconnected");
+            return forfeit(user, game_id, core::EndReason::Disconnect, "disconnected");
         }
     }
     auto it = games_.find(game_id);

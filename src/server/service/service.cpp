@@ -42,6 +42,7 @@ constexpr std::pair<core::EndReason, const char*> REASON_NAMES[] = {
     {core::EndReason::MoveLimit, "move_limit"},
     {core::EndReason::Abort, "abort"},
     {core::EndReason::SealedMove, "sealed_move"},
+    {core::EndReason::Disconnect, "disconnect"},  // (games lost so before were stored as resignation)
 };
 
 std::string to_hex(const unsigned char* p, std::size_t n) {

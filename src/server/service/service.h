@@ -216,7 +216,8 @@ public:
     void watch(std::string_view user, std::int64_t game_id, bool on);
     /// The timer of a game fired: judge its clock.
     void on_timer(std::int64_t game_id);
-    /// Aborts a game (a player disconnected from a CSA game): the other wins.
+    /// `user` loses a running game for `reason` (a lost CSA connection is EndReason::Disconnect,
+    /// a refused resumption a resignation); a game still offered is aborted.
     void forfeit(std::string_view user, std::int64_t game_id, core::EndReason reason, std::string detail = {});
 
     // --- CSA matchmaking
@@ -225,7 +226,8 @@ public:
     Reply<void> csa_wait(std::string_view user, std::string_view game_name, int color);
     void csa_cancel(std::string_view user);
     /// A CSA player's connection dropped during a game: with a reconnect grace the game goes on
-    /// (the clock too) and is lost only if they are not back in time; without, it is lost now.
+    /// (the clock too) and is lost only if they are not back in time; without, it is lost now
+    /// (EndReason::Disconnect).
     void csa_away(std::string_view user, std::int64_t game_id);
     /// A CSA login of a player who is away from a running game: that game (0: none), which
     /// they are back in.

@@ -448,6 +448,29 @@ TEST(CsaRead, EverySpecial) {
     }
 }
 
+// A game lost by a dropped connection: CSA has no special for it, so %CHUDAN and then the
+// comment naming the side whose connection was lost; read back, the same result. The comment
+// alone, not after %CHUDAN, is only a comment.
+TEST(CsaRead, ALostConnectionIsChudanWithTheSideInAComment) {
+    GameRecord rec = read_ok(std::string(EVEN_HEADER) + "+7776FU\n");
+    rec.result.reason = EndReason::Disconnect;
+    rec.result.winner = Winner::Black;  // White, to move, lost the connection
+    for (CsaVersion v : {CsaVersion::V2_2, CsaVersion::V3_0}) {
+        std::string text = write_csa(rec, v);
+        EXPECT_NE(text.find("+7776FU\n%CHUDAN\n'- disconnected\n"), std::string::npos) << text;
+        GameRecord back = read_ok(text);
+        EXPECT_EQ(back.result.reason, EndReason::Disconnect);
+        EXPECT_EQ(back.result.winner, Winner::Black);
+        EXPECT_TRUE(back.moves[0].comments.empty());
+    }
+    GameRecord black_lost = read_ok(std::string(EVEN_HEADER) + "+7776FU\n-3334FU\n%CHUDAN\n'+ disconnected\n");
+    EXPECT_EQ(black_lost.result.reason, EndReason::Disconnect);
+    EXPECT_EQ(black_lost.result.winner, Winner::White);
+    GameRecord plain = read_ok(std::string(EVEN_HEADER) + "+7776FU\n'+ disconnected\n%TORYO\n");
+    EXPECT_EQ(plain.result.reason, EndReason::Resignation);
+    EXPECT_EQ(plain.moves[0].comments, std::vector<std::string>{"+ disconnected"});
+}
+
 TEST(CsaRead, NothingAfterTheSpecialIsDropped) {
     ParseError e = read_error("V2.2\nPI\n+\n+7776FU\n%TORYO\n-3334FU\n");
     EXPECT_EQ(e.line, 6);

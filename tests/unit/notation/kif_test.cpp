@@ -354,6 +354,31 @@ TEST(KifRead, EverySpecialMove) {
     EXPECT_EQ(nomate.moves[0].comments, std::vector<std::string>{"不詰"});
 }
 
+// A game lost by a dropped connection: Kakinoki has no special move for it, so the forfeit's
+// (不戦勝 when the side to move wins, 不戦敗 when it loses) and a summary line that says why,
+// which reads back as the lost connection; a summary that does not say so leaves a forfeit.
+TEST(KifRead, ALostConnectionIsAForfeitWhoseSummarySaysWhy) {
+    using core::EndReason;
+    using core::Winner;
+    for (Winner w : {Winner::White, Winner::Black}) {
+        GameRecord rec = read_ok("   1 ７六歩(77)\n", "one move");
+        rec.result.reason = EndReason::Disconnect;
+        rec.result.winner = w;
+        std::string text = write_kif(rec);
+        bool stm_wins = w == Winner::White;
+        EXPECT_NE(text.find(stm_wins ? "不戦勝" : "不戦敗"), std::string::npos) << text;
+        EXPECT_NE(text.find(std::string("まで1手で接続切れにより") + (stm_wins ? "後手" : "先手") + "の勝ち"),
+                  std::string::npos)
+            << text;
+        GameRecord back = read_ok(text, "written back");
+        EXPECT_EQ(back.result.reason, EndReason::Disconnect);
+        EXPECT_EQ(back.result.winner, w);
+    }
+    GameRecord forfeit = read_ok("   1 ７六歩(77)\n   2 不戦勝\nまで1手で後手の勝ち\n", "forfeit");
+    EXPECT_EQ(forfeit.result.reason, EndReason::Abort);
+    EXPECT_EQ(forfeit.result.winner, Winner::White);
+}
+
 TEST(KifEncoding, ShiftJisOutputReadsLikeUtf8Output) {
     for (const auto& path : files_in(SHARED + "kif")) {
         GameRecord rec = read_ok(slurp(path), path);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "http_client.h"
 #include "server/store/store.h"
 #include "server_process.h"
 #include "test_util.h"
@@ -190,7 +191,12 @@ TEST(CsaLoopback, MalformedInputDisconnectAndX1Commands) {
     EXPECT_TRUE(has(t.cmd("SAY good luck"), "Told carol"));
     EXPECT_EQ(c.read_until("\n"), "##[CHAT][dave] good luck\n");
     d.reset();  // disconnect: the survivor wins
-    EXPECT_TRUE(has(c.read_until("#WIN\n"), "#RESIGN"));
+    std::string end = c.read_until("#WIN\n");
+    EXPECT_TRUE(has(end, "#RESIGN\n#WIN\n")) << end;
+    EXPECT_FALSE(has(end, "%TORYO")) << "dave sent no resignation: " << end;
+    // The text protocol, where dave is still logged in, says how the game ended.
+    std::string notice = t.read_until("disconnected.");
+    EXPECT_TRUE(has(notice, "Game 1 is over: Black wins: White disconnected.")) << notice;
 }
 
 // With --csa-reconnect-grace a player whose connection drops may log in again and play on: the
@@ -224,6 +230,30 @@ TEST(CsaLoopback, ReconnectWithinTheGracePeriodResumesTheGame) {
     auto left = std::chrono::steady_clock::now();
     back.reset();
     std::string end = p.white->read_until("#WIN\n", 8000);
-    EXPECT_TRUE(has(end, "%TORYO\n#RESIGN\n")) << end;
+    EXPECT_TRUE(has(end, "#RESIGN\n#WIN\n")) << end;
+    EXPECT_FALSE(has(end, "%TORYO")) << "alice sent no resignation: " << end;
     EXPECT_GE(std::chrono::steady_clock::now() - left, std::chrono::milliseconds(1500));
+
+    // Recorded as a lost connection, not a resignation: in the text protocol, in the records,
+    // and so still after a restart.
+    for (int run = 0; run < 2; ++run) {
+        SCOPED_TRACE(run ? "after a restart" : "at once");
+        LineClient t(srv.ports.at("text"));
+        t.read_until("hisha> ");
+        EXPECT_TRUE(has(t.cmd("LOGIN bob secret"), "Welcome, bob"));
+        std::string board = t.cmd("B 1");
+        EXPECT_TRUE(has(board, "Game over: White wins: Black disconnected.")) << board;
+        Http h(srv.ports.at("http"));
+        auto [cs, csa_record] = h.request(http::verb::get, "/api/games/1/record?format=csa");
+        EXPECT_EQ(cs, 200);
+        EXPECT_TRUE(has(csa_record, "%CHUDAN\n'+ disconnected\n")) << csa_record;
+        auto [ks, kifu] = h.request(http::verb::get, "/api/games/1/record?format=kifu");
+        EXPECT_EQ(ks, 200);
+        EXPECT_TRUE(has(kifu, "不戦敗")) << kifu;
+        EXPECT_TRUE(has(kifu, "まで4手で接続切れにより後手の勝ち")) << kifu;
+        EXPECT_FALSE(has(kifu, "投了")) << kifu;
+        auto game = h.get("/api/games/1");
+        EXPECT_EQ(game.value("reason", ""), "disconnect") << game.dump();
+        srv.restart();
+    }
 }
