@@ -294,6 +294,9 @@ void TextShell::dispatch(std::string_view text) {
         (this->*c.handler)(args);
         return;
     }
+    // 003: "when you do your move, you must do it with PLAY command".
+    if (notation::looks_like_move(args[0]))
+        return error("a move is played with the PLAY command: PLAY " + std::string(t));
     error("unknown command '" + args[0] + "' (HELP COMMAND-LIST lists the commands)");
 }
 
