@@ -33,11 +33,21 @@
 # connection, sync=normal (the figure is the event loop's, not the disk's). Alternately,
 # SERVER_RUNS times each; the summary gives the medians, honest moves lost, and the attempts
 # answered by outcome (the password checked, refused by which limit, or busy).
+#
+# bench/server/run.sh BUILD_DIR flood   runs the flood mode (issue 23): SERVER_FLOOD_GAMES (50)
+# paced CSA games of SERVER_FLOOD_PLIES (120) plies at SERVER_FLOOD_RATE (1000) moves/s, quiet,
+# then while SERVER_FLOODERS (1) logged-in text users each paste 500 commands at once (WHO,
+# GAMES, HELP -n PROHIBITED, B 1, M -n 1, STAT, N, USER flood*), and again as soon as every one
+# is answered; under the server's default limit of 20 commands a second a connection, then with
+# no limit (--max-commands-per-second 0, the flood as fast as the event loop answers it),
+# SERVER_RUNS times each, sync=normal. The summary gives the games' median and p99 latency and
+# moves lost, and the flood's commands answered (every one must be) and their rate: how much
+# one connection's flood delays the other connections' moves.
 # SERVER_BIN=PATH runs another hisha-server (e.g. one built before the change).
 set -euo pipefail
 
-if (( $# < 1 || $# > 2 )) || [[ $# == 2 && $2 != attack ]]; then
-    echo "usage: $0 BUILD_DIR [attack]" >&2
+if (( $# < 1 || $# > 2 )) || [[ $# == 2 && $2 != attack && $2 != flood ]]; then
+    echo "usage: $0 BUILD_DIR [attack|flood]" >&2
     exit 2
 fi
 BENCH="$1/bin/server_load_bench"
@@ -55,6 +65,48 @@ if [[ -n "${SERVER_BIN:-}" ]]; then
 fi
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+
+if [[ $# == 2 && $2 == flood ]]; then
+    games="${SERVER_FLOOD_GAMES:-50}" plies="${SERVER_FLOOD_PLIES:-120}" rate="${SERVER_FLOOD_RATE:-1000}"
+    flooders="${SERVER_FLOODERS:-1}"
+    echo "== server under a command flood: $games paced games at $rate moves/s, $flooders flooding text connection(s) (${SERVER_BIN:-$1/bin/hisha-server})"
+    echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    failed=0
+    for ((i = 1; i <= RUNS; ++i)); do
+        for mode in "quiet 0 20" "flood $flooders 20" "quiet 0 0" "flood $flooders 0"; do
+            read -r label n limit <<<"$mode"
+            if out=$("$BENCH" "${SERVER_ARG[@]}" --games "$games" --plies "$plies" --rate "$rate" --sync normal \
+                --commands-per-second "$limit" --flood "$n"); then
+                echo "$label limit=$limit run $i (load $(cut -d' ' -f1 /proc/loadavg)): $(tr '\n' ' ' <<<"$out" | sed 's/^sync=[a-z]* //')"
+                sed -n 's/.*moves=\([0-9]*\) errors=\([0-9]*\).* median_ms=\([0-9.]*\) p99_ms=\([0-9.]*\) .*/\1 \2 \3 \4/p' <<<"$out" >>"$tmp/$label-$limit"
+                sed -n 's/.*answered=\([0-9]*\) lost=\([0-9]*\) commands_per_s=\([0-9]*\).*/\1 \2 \3/p' <<<"$out" >>"$tmp/$label-$limit.flood"
+            else
+                echo "$label limit=$limit run $i: FAILED: $out" >&2
+                failed=1
+            fi
+        done
+    done
+    for limit in 20 0; do
+        for label in quiet flood; do
+            f="$tmp/$label-$limit"
+            [[ -s "$f" ]] || continue
+            line="server: limit=$limit/s $label: median of $(wc -l <"$f") runs: median_ms=$(cut -d' ' -f3 "$f" | median)"
+            line+=" p99_ms=$(cut -d' ' -f4 "$f" | median) moves=$(awk '{ s += $1 } END { print s }' "$f")"
+            line+=" of $((games * plies * $(wc -l <"$f"))) errors=$(awk '{ s += $2 } END { print s }' "$f")"
+            if [[ -s "$f.flood" ]]; then
+                line+=" flood_answered=$(awk '{ s += $1 } END { print s }' "$f.flood")"
+                line+=" flood_lost=$(awk '{ s += $2 } END { print s }' "$f.flood")"
+                line+=" flood_commands_per_s=$(cut -d' ' -f3 "$f.flood" | median)"
+            fi
+            echo "$line"
+        done
+    done
+    echo "goal: the games' p99 under the flood within 2x of the quiet run's, no move and no command lost"
+    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    exit "$failed"
+fi
 
 if [[ $# == 2 ]]; then
     games="${SERVER_ATTACK_GAMES:-50}" plies="${SERVER_ATTACK_PLIES:-120}" rate="${SERVER_ATTACK_RATE:-1000}"

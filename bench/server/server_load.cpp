@@ -28,8 +28,16 @@
 // registrations (text, HTTP); see attackers.h. The honest clients each come from an address of
 // their own (127.1.x.y), as players do, and retry a login refused for a limit or a full queue
 // when told to (setup, not timed). --password-cost interactive gives the real argon2id cost.
+//
+// Flood mode (--flood N): while the games are played, N logged-in text-protocol users each
+// paste --flood-block commands (default 500: WHO, GAMES, HELP -n PROHIBITED, B 1, M -n 1, ...)
+// in one write, and the next paste as soon as every command of the last one is answered, as a
+// user who pastes a script again and again. The bench reports the commands answered (all of
+// them must be: a limit slows a client down, it never drops what it typed) and their rate; the
+// games' latency is the figure of how much one connection's flood delays the others' moves.
 //   server_load_bench [--server PATH] [--games N] [--plies P] [--sync full|normal] [--seed S]
 //                     [--rate MOVES_PER_S] [--trace FILE] [--db-dir DIR] [--attack N]
+//                     [--flood N] [--flood-block COMMANDS]
 //                     [--password-cost min|interactive] [--commands-per-second N]
 //                     [--server-arg ARG]...   (ARG passed on to hisha-server; repeatable)
 //   server_load_bench --fsync-probe N   (the disk's fdatasync latency, N samples)
@@ -120,10 +128,13 @@ double self_cpu_seconds() {
 
 enum class Phase { Login, Agree, Ready, Playing, Ending, Done, Failed };
 
+// What epoll's pointer points at: each kind of connection starts with its tag.
+enum class Tag : std::uint8_t { Player, Hostile, Flood };
+
 struct Pair;
 
 struct Conn {
-    bool hostile = false;  // (epoll's pointer is a Conn or a Hostile: both start with this flag)
+    Tag tag = Tag::Player;
     int fd = -1;
     int login_refusals = 0;  // a LOGIN refused for a limit or a full queue, tried again
     std::string login;
@@ -142,7 +153,7 @@ struct Pair {
 };
 
 struct HostileConn {
-    bool hostile = true;
+    Tag tag = Tag::Hostile;
     bench::Hostile h;
 };
 
@@ -529,6 +540,162 @@ struct Attack {
     }
 };
 
+// A text-protocol connection logged in as `name` (registered on the way), blocking, before the
+// games; -1 when that fails. Made non-blocking and watched by `ep` with `tag` afterwards.
+int logged_in_text_conn(int ep, int port, const std::string& name, void* tag) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(std::uint16_t(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    std::string in, req = "REGISTER " + name + " flood-secret\r\n";
+    bool sent = false;
+    char buf[4096];
+    // The greeting's prompt, then REGISTER's answer and its prompt.
+    auto registered = [&] {  // REGISTER's answer and the prompt after it
+        auto created = in.find("created"), prompt = in.rfind("hisha> ");
+        return sent && created != std::string::npos && prompt != std::string::npos && prompt > created;
+    };
+    while (!registered()) {
+        ssize_t n = recv(fd, buf, sizeof buf, 0);
+        if (n <= 0 || in.find("Error:") != std::string::npos) {
+            std::cerr << "server_load_bench: flooder " << name << " not logged in: " << in << "\n";
+            close(fd);
+            return -1;
+        }
+        in.append(buf, std::size_t(n));
+        if (!sent && in.find("hisha> ") != std::string::npos) {
+            sent = ::send(fd, req.data(), req.size(), MSG_NOSIGNAL) == ssize_t(req.size());
+            in.clear();
+        }
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    epoll_event ev{EPOLLIN, {.ptr = tag}};
+    epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+    return fd;
+}
+
+struct FloodConn {
+    Tag tag = Tag::Flood;
+    int fd = -1;
+    std::string in, out;
+    long sent = 0, answered = 0;  // commands, over the run
+    long block_left = 0;          // answers still due for the paste in flight
+    Clock::time_point pasted;     // when the paste in flight was sent
+};
+
+// The flood: each connection pastes `block` commands at once, and again once all are answered.
+struct Flood {
+    int ep = -1;
+    int block = 500;
+    std::vector<std::unique_ptr<FloodConn>> conns;
+    std::vector<double> paste_ms;  // from a paste sent to its last answer
+    bool running = false;
+    std::string first_error;
+
+    static constexpr const char* COMMANDS[] = {"WHO", "GAMES", "HELP -n PROHIBITED", "B 1", "M -n 1",
+                                               "STAT", "N", "USER flood*"};
+
+    bool open(int n, int port) {
+        for (int i = 0; i < n; ++i) {
+            auto c = std::make_unique<FloodConn>();
+            c->fd = logged_in_text_conn(ep, port, "flood" + std::to_string(i), c.get());
+            if (c->fd < 0)
+                return false;
+            conns.push_back(std::move(c));
+        }
+        return true;
+    }
+    void start() {
+        running = true;
+        for (auto& c : conns)
+            paste(*c);
+    }
+    void paste(FloodConn& c) {
+        std::string text;
+        for (int i = 0; i < block; ++i)
+            text += std::string(COMMANDS[std::size_t(i) % std::size(COMMANDS)]) + "\r\n";
+        c.sent += block;
+        c.block_left = block;
+        c.pasted = Clock::now();
+        c.out += text;
+        flush(c);
+    }
+    void flush(FloodConn& c) {
+        while (!c.out.empty()) {
+            ssize_t n = ::send(c.fd, c.out.data(), c.out.size(), MSG_NOSIGNAL);
+            if (n < 0) {
+                if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                    epoll_event ev{EPOLLIN | EPOLLOUT, {.ptr = &c}};
+                    epoll_ctl(ep, EPOLL_CTL_MOD, c.fd, &ev);
+                    return;
+                }
+                first_error = std::string("flood send: ") + std::strerror(errno);
+                return;
+            }
+            c.out.erase(0, std::size_t(n));
+        }
+        epoll_event ev{EPOLLIN, {.ptr = &c}};
+        epoll_ctl(ep, EPOLL_CTL_MOD, c.fd, &ev);
+    }
+    // Every answer ends with the prompt; an answer is counted when its prompt has come.
+    void readable(FloodConn& c, std::uint32_t events) {
+        if (events & EPOLLOUT)
+            flush(c);
+        char buf[65536];
+        ssize_t n = ::recv(c.fd, buf, sizeof buf, 0);
+        if (n <= 0) {
+            if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                return;
+            if (first_error.empty())
+                first_error = "the server closed a flooder's connection";
+            epoll_ctl(ep, EPOLL_CTL_DEL, c.fd, nullptr);
+            return;
+        }
+        c.in.append(buf, std::size_t(n));
+        if (c.in.find("Error: too many") != std::string::npos && first_error.empty())
+            first_error = "a flooded command was refused: " + c.in.substr(c.in.find("Error: too many"), 80);
+        std::size_t at = 0, end = 0;
+        while ((at = c.in.find("hisha> ", at)) != std::string::npos) {
+            at += 7;
+            end = at;
+            ++c.answered;
+            if (--c.block_left == 0) {
+                paste_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - c.pasted).count());
+                if (running)
+                    paste(c);
+            }
+        }
+        c.in.erase(0, end > 0 ? end : (c.in.size() > 6 ? c.in.size() - 6 : 0));  // a prompt may be cut
+    }
+    bool all_answered() const {
+        for (auto& c : conns)
+            if (c->answered < c->sent)
+                return false;
+        return true;
+    }
+    void report(double seconds) const {
+        long sent = 0, answered = 0;
+        for (auto& c : conns) {
+            sent += c->sent;
+            answered += c->answered;
+        }
+        std::vector<double> ms = paste_ms;
+        std::sort(ms.begin(), ms.end());
+        std::printf("  flood: clients=%zu block=%d commands_sent=%ld answered=%ld lost=%ld commands_per_s=%.0f "
+                    "pastes=%zu paste_median_ms=%.1f\n",
+                    conns.size(), block, sent, answered, sent - answered, seconds > 0 ? double(answered) / seconds : 0.0,
+                    ms.size(), ms.empty() ? 0.0 : ms[ms.size() / 2]);
+    }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -540,7 +707,7 @@ int main(int argc, char** argv) {
     std::string sync = "full";
     double rate = 0;
     std::string trace, db_dir, password_cost = "min", commands_per_second = "0";
-    int attack = 0;
+    int attack = 0, flood = 0, flood_block = 500;
     std::vector<std::string> server_args;
     for (int i = 1; i < argc; i += 2) {
         std::string a = argv[i];
@@ -566,6 +733,10 @@ int main(int argc, char** argv) {
             rate = std::clamp(std::atof(argv[i + 1]), 0.0, 1e7);
         else if (a == "--attack")
             attack = std::clamp(std::atoi(argv[i + 1]), 0, 1000);
+        else if (a == "--flood")
+            flood = std::clamp(std::atoi(argv[i + 1]), 0, 100);
+        else if (a == "--flood-block")
+            flood_block = std::clamp(std::atoi(argv[i + 1]), 1, 100000);
         else if (a == "--password-cost")
             password_cost = argv[i + 1];
         else if (a == "--commands-per-second")  // the server's --max-commands-per-second (0: none)
@@ -575,6 +746,7 @@ int main(int argc, char** argv) {
         else {
             std::cerr << "usage: server_load_bench [--server PATH] [--games N] [--plies P] [--sync full|normal] "
                          "[--seed S] [--rate MOVES_PER_S] [--trace FILE] [--db-dir DIR] [--attack N] "
+                         "[--flood N] [--flood-block COMMANDS] "
                          "[--password-cost min|interactive] [--commands-per-second N] [--server-arg ARG]...\n";
             return 2;
         }
@@ -607,7 +779,7 @@ int main(int argc, char** argv) {
     pid_t pid = fork();
     if (pid == 0) {
         dup2(fds[1], 1);
-        const char* other_ports = attack > 0 ? "0" : "-1";  // the attackers' text and HTTP ports
+        const char* other_ports = attack > 0 || flood > 0 ? "0" : "-1";  // the attackers' and flooders' ports
         std::vector<const char*> args = {server.c_str(),
                                          "--db",
                                          db.c_str(),
@@ -662,6 +834,14 @@ int main(int argc, char** argv) {
     b.plies = plies;
     b.rate = rate;
     b.ep = att.ep = epoll_create1(0);
+    Flood fl;
+    fl.ep = b.ep;
+    fl.block = flood_block;
+    if (flood > 0 && !fl.open(flood, att.ports["text"])) {
+        kill(pid, SIGTERM);
+        waitpid(pid, nullptr, 0);
+        return 1;
+    }
     std::vector<Conn> conns(static_cast<std::size_t>(2 * games));
     for (int i = 0; i < 2 * games; ++i) {
         Conn& c = conns[std::size_t(i)];
@@ -694,10 +874,15 @@ int main(int argc, char** argv) {
         int n = epoll_wait(b.ep, events.data(), int(events.size()), wait < 0 ? 1000 : wait);
         b.send_relogins();
         for (int i = 0; i < n; ++i) {
-            if (*static_cast<bool*>(events[std::size_t(i)].data.ptr)) {  // a hostile client
+            Tag tag = *static_cast<Tag*>(events[std::size_t(i)].data.ptr);
+            if (tag == Tag::Hostile) {
                 auto& h = *static_cast<HostileConn*>(events[std::size_t(i)].data.ptr);
                 if (h.h.fd >= 0)
                     att.readable(h);
+                continue;
+            }
+            if (tag == Tag::Flood) {
+                fl.readable(*static_cast<FloodConn*>(events[std::size_t(i)].data.ptr), events[std::size_t(i)].events);
                 continue;
             }
             Conn& c = *static_cast<Conn*>(events[std::size_t(i)].data.ptr);
@@ -717,6 +902,8 @@ int main(int argc, char** argv) {
                 threads0 = thread_cpu_seconds(pid);
                 if (attack > 0)
                     att.start(attack);
+                if (flood > 0)
+                    fl.start();
             }
         }
         if (b.timing && !measured && b.moves == games * plies) {
@@ -725,9 +912,21 @@ int main(int argc, char** argv) {
             threads1 = thread_cpu_seconds(pid);
             measured = true;
             att.stop();
+            fl.running = false;
         }
     }
     att.stop();
+    fl.running = false;
+    // The pastes still in flight are answered whole (a slow client waits, loses nothing).
+    double flood_seconds = std::chrono::duration<double>(Clock::now() - b.first_sent).count();
+    for (auto drain_until = Clock::now() + std::chrono::seconds(120);
+         flood > 0 && !fl.all_answered() && fl.first_error.empty() && Clock::now() < drain_until;) {
+        int n = epoll_wait(b.ep, events.data(), int(events.size()), 200);
+        for (int i = 0; i < n; ++i)
+            if (*static_cast<Tag*>(events[std::size_t(i)].data.ptr) == Tag::Flood)
+                fl.readable(*static_cast<FloodConn*>(events[std::size_t(i)].data.ptr), events[std::size_t(i)].events);
+        flood_seconds = std::chrono::duration<double>(Clock::now() - b.first_sent).count();
+    }
     if (!measured) {
         server_cpu1 = cpu_seconds_of(pid);
         client_cpu1 = self_cpu_seconds();
@@ -770,7 +969,12 @@ int main(int argc, char** argv) {
     std::printf(" client=%.1f\n", b.moves > 0 ? client_cpu * 1e6 / b.moves : 0.0);
     if (attack > 0)
         att.report();
+    if (flood > 0)
+        fl.report(flood_seconds);
     if (!b.first_error.empty())
         std::fprintf(stderr, "server_load_bench: first error: %s\n", b.first_error.c_str());
-    return b.failed == 0 && b.moves == games * plies ? 0 : 1;
+    if (!fl.first_error.empty())
+        std::fprintf(stderr, "server_load_bench: flood: %s\n", fl.first_error.c_str());
+    bool flood_ok = flood == 0 || (fl.all_answered() && fl.first_error.empty());
+    return b.failed == 0 && b.moves == games * plies && flood_ok ? 0 : 1;
 }
