@@ -29,6 +29,149 @@ ParseError sfen_error(ParseErrorCode code, std::string msg, int column) {
 }
 
 const char* color_name(Color c) { return c == BLACK ? "Black" : "White"; }
+
+// Field 1 of an SFEN: the board, rank a first, each rank from file 9 to file 1. `column_of`
+// receives the column of each piece (for the messages of later checks).
+Result<void, ParseError> parse_board(std::string_view text, int col0, Piece (&board)[SQ_NB], int (&column_of)[SQ_NB]) {
+    int rank = 0, file = 8;  // file index counts down
+    bool promoted = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        char ch = text[i];
+        int col = col0 + int(i);
+        if (ch == '/') {
+            if (promoted)
+                return unexpected(sfen_error(ParseErrorCode::BadBoard, "board: '+' not followed by a piece", col));
+            if (file != -1)
+                return unexpected(sfen_error(ParseErrorCode::BadBoard,
+                                             "board: rank " + std::to_string(rank + 1) + " has "
+                                                 + std::to_string(8 - file) + " squares, expected 9",
+                                             col));
+            if (++rank > 8)
+                return unexpected(sfen_error(ParseErrorCode::BadBoard, "board: more than 9 ranks", col));
+            file = 8;
+        } else if (ch >= '1' && ch <= '9') {
+            if (promoted)
+                return unexpected(sfen_error(ParseErrorCode::BadBoard, "board: '+' not followed by a piece", col));
+            file -= ch - '0';
+            if (file < -1)
+                return unexpected(sfen_error(ParseErrorCode::BadBoard,
+                                             "board: rank " + std::to_string(rank + 1) + " has more than 9 squares",
+                                             col));
+        } else if (ch == '+') {
+            if (promoted)
+                return unexpected(sfen_error(ParseErrorCode::BadBoard, "board: '++'", col));
+            promoted = true;
+        } else {
+            PieceType pt = piece_type_from_letter(ch);
+            if (pt == NO_PIECE_TYPE)
+                return unexpected(sfen_error(ParseErrorCode::BadBoard,
+                                             std::string("board: unknown piece letter '") + ch + "'", col));
+            if (promoted && !can_promote(pt))
+                return unexpected(sfen_error(ParseErrorCode::BadBoard,
+                                             std::string("board: '") + ch + "' cannot be promoted", col));
+            if (file < 0)
+                return unexpected(sfen_error(ParseErrorCode::BadBoard,
+                                             "board: rank " + std::to_string(rank + 1) + " has more than 9 squares",
+                                             col));
+            Color c = ch >= 'a' ? WHITE : BLACK;
+            Square s = make_square(File(file), Rank(rank));
+            board[s] = make_piece(c, promoted ? promote(pt) : pt);
+            column_of[s] = promoted ? col - 1 : col;
+            promoted = false;
+            --file;
+        }
+    }
+    int end_col = col0 + int(text.size());
+    if (promoted)
+        return unexpected(sfen_error(ParseErrorCode::BadBoard, "board: '+' not followed by a piece", end_col));
+    if (file != -1)
+        return unexpected(sfen_error(ParseErrorCode::BadBoard,
+                                     "board: rank " + std::to_string(rank + 1) + " has " + std::to_string(8 - file)
+                                         + " squares, expected 9",
+                                     end_col));
+    if (rank != 8)
+        return unexpected(sfen_error(ParseErrorCode::BadBoard,
+                                     "board: " + std::to_string(rank + 1) + " ranks, expected 9", end_col));
+    return {};
+}
+
+// Field 2: the side to move.
+Result<Color, ParseError> parse_side(std::string_view text, int col) {
+    if (text == "b")
+        return BLACK;
+    if (text == "w")
+        return WHITE;
+    return unexpected(sfen_error(ParseErrorCode::BadSideToMove,
+                                 "side to move must be 'b' or 'w', found '" + std::string(text) + "'", col));
+}
+
+// Field 4: the move number.
+Result<int, ParseError> parse_move_number(std::string_view text, int col) {
+    long v = 0;
+    bool ok = !text.empty() && text.size() <= 9;
+    for (char ch : text)
+        ok = ok && ch >= '0' && ch <= '9' && ((v = v * 10 + (ch - '0')), true);
+    if (!ok || v < 1)
+        return unexpected(sfen_error(ParseErrorCode::BadMoveNumber,
+                                     "move number must be a positive integer, found '" + std::string(text) + "'", col));
+    return int(v);
+}
+
+// The fields of an SFEN with the 1-based column where each starts.
+std::vector<std::pair<std::string_view, int>> split_fields(std::string_view sfen) {
+    std::vector<std::pair<std::string_view, int>> fields;
+    for (std::size_t i = 0; i < sfen.size();) {
+        while (i < sfen.size() && (sfen[i] == ' ' || sfen[i] == '\t'))
+            ++i;
+        std::size_t j = i;
+        while (j < sfen.size() && sfen[j] != ' ' && sfen[j] != '\t')
+            ++j;
+        if (j > i)
+            fields.emplace_back(sfen.substr(i, j - i), int(i) + 1);
+        i = j;
+    }
+    return fields;
+}
+
+// Field 3: pieces in hand, in any order; "-" for none.
+Result<void, ParseError> parse_hands(std::string_view text, int col0, SfenRules rules, Hand (&hands)[COLOR_NB]) {
+    if (text != "-") {
+        bool seen[COLOR_NB][HAND_TYPE_NB] = {};
+        for (std::size_t i = 0; i < text.size();) {
+            int col = col0 + int(i);
+            int count = 1;
+            if (text[i] >= '0' && text[i] <= '9') {
+                count = 0;
+                while (i < text.size() && text[i] >= '0' && text[i] <= '9' && count < 100)
+                    count = count * 10 + (text[i++] - '0');
+                if (i >= text.size())
+                    return unexpected(sfen_error(ParseErrorCode::BadHand, "hand: count without a piece", col));
+                if (count < 1)
+                    return unexpected(sfen_error(ParseErrorCode::BadHand, "hand: a count must be at least 1", col));
+            }
+            char ch = text[i];
+            PieceType pt = piece_type_from_letter(ch);
+            if (pt == NO_PIECE_TYPE || pt == KING)
+                return unexpected(sfen_error(ParseErrorCode::BadHand,
+                                             std::string("hand: '") + ch + "' is not a piece that can be held",
+                                             col0 + int(i)));
+            Color c = ch >= 'a' ? WHITE : BLACK;
+            if (seen[c][pt])
+                return unexpected(sfen_error(ParseErrorCode::BadHand,
+                                             std::string("hand: '") + ch + "' appears twice", col0 + int(i)));
+            seen[c][pt] = true;
+            int limit = rules == SfenRules::Strict ? Hand::MAX[pt] : int(Hand::MASK[pt]);
+            if (count > limit)
+                return unexpected(sfen_error(ParseErrorCode::BadHand,
+                                             "hand: " + std::to_string(count) + " " + ch + " is more than the "
+                                                 + std::to_string(limit) + " that exist",
+                                             col));
+            hands[c].set(pt, count);
+            ++i;
+        }
+    }
+    return {};
+}
 }  // namespace
 
 const char* describe(IllegalMove reason) {
@@ -86,18 +229,7 @@ void Position::remove_piece(Piece pc, Square s) {
 // --- SFEN
 
 Result<void, ParseError> Position::set(std::string_view sfen, SfenRules rules) {
-    // Split into fields, remembering where each starts (1-based columns in messages).
-    std::vector<std::pair<std::string_view, int>> fields;
-    for (std::size_t i = 0; i < sfen.size();) {
-        while (i < sfen.size() && (sfen[i] == ' ' || sfen[i] == '\t'))
-            ++i;
-        std::size_t j = i;
-        while (j < sfen.size() && sfen[j] != ' ' && sfen[j] != '\t')
-            ++j;
-        if (j > i)
-            fields.emplace_back(sfen.substr(i, j - i), int(i) + 1);
-        i = j;
-    }
+    auto fields = split_fields(sfen);
     if (fields.empty())
         return unexpected(sfen_error(ParseErrorCode::Empty, "empty SFEN", 0));
     if (fields.size() == 1 && fields[0].first == "startpos")
@@ -117,137 +249,20 @@ Result<void, ParseError> Position::set(std::string_view sfen, SfenRules rules) {
     Piece board[SQ_NB] = {};
     int column_of[SQ_NB] = {};
     Hand hands[COLOR_NB];
-
-    // Field 1: the board, rank a first, each rank from file 9 to file 1.
-    {
-        auto [text, col0] = fields[0];
-        int rank = 0, file = 8;  // file index counts down
-        bool promoted = false;
-        for (std::size_t i = 0; i < text.size(); ++i) {
-            char ch = text[i];
-            int col = col0 + int(i);
-            if (ch == '/') {
-                if (promoted)
-                    return unexpected(sfen_error(ParseErrorCode::BadBoard, "board: '+' not followed by a piece", col));
-                if (file != -1)
-                    return unexpected(sfen_error(ParseErrorCode::BadBoard,
-                                                 "board: rank " + std::to_string(rank + 1) + " has "
-                                                     + std::to_string(8 - file) + " squares, expected 9",
-                                                 col));
-                if (++rank > 8)
-                    return unexpected(sfen_error(ParseErrorCode::BadBoard, "board: more than 9 ranks", col));
-                file = 8;
-            } else if (ch >= '1' && ch <= '9') {
-                if (promoted)
-                    return unexpected(sfen_error(ParseErrorCode::BadBoard, "board: '+' not followed by a piece", col));
-                file -= ch - '0';
-                if (file < -1)
-                    return unexpected(sfen_error(ParseErrorCode::BadBoard,
-                                                 "board: rank " + std::to_string(rank + 1) + " has more than 9 squares",
-                                                 col));
-            } else if (ch == '+') {
-                if (promoted)
-                    return unexpected(sfen_error(ParseErrorCode::BadBoard, "board: '++'", col));
-                promoted = true;
-            } else {
-                PieceType pt = piece_type_from_letter(ch);
-                if (pt == NO_PIECE_TYPE)
-                    return unexpected(sfen_error(ParseErrorCode::BadBoard,
-                                                 std::string("board: unknown piece letter '") + ch + "'", col));
-                if (promoted && !can_promote(pt))
-                    return unexpected(sfen_error(ParseErrorCode::BadBoard,
-                                                 std::string("board: '") + ch + "' cannot be promoted", col));
-                if (file < 0)
-                    return unexpected(sfen_error(ParseErrorCode::BadBoard,
-                                                 "board: rank " + std::to_string(rank + 1) + " has more than 9 squares",
-                                                 col));
-                Color c = ch >= 'a' ? WHITE : BLACK;
-                Square s = make_square(File(file), Rank(rank));
-                board[s] = make_piece(c, promoted ? promote(pt) : pt);
-                column_of[s] = promoted ? col - 1 : col;
-                promoted = false;
-                --file;
-            }
-        }
-        int end_col = col0 + int(text.size());
-        if (promoted)
-            return unexpected(sfen_error(ParseErrorCode::BadBoard, "board: '+' not followed by a piece", end_col));
-        if (file != -1)
-            return unexpected(sfen_error(ParseErrorCode::BadBoard,
-                                         "board: rank " + std::to_string(rank + 1) + " has " + std::to_string(8 - file)
-                                             + " squares, expected 9",
-                                         end_col));
-        if (rank != 8)
-            return unexpected(sfen_error(ParseErrorCode::BadBoard,
-                                         "board: " + std::to_string(rank + 1) + " ranks, expected 9", end_col));
-    }
-
-    // Field 2: side to move.
-    Color side;
-    {
-        auto [text, col] = fields[1];
-        if (text == "b")
-            side = BLACK;
-        else if (text == "w")
-            side = WHITE;
-        else
-            return unexpected(sfen_error(ParseErrorCode::BadSideToMove,
-                                         "side to move must be 'b' or 'w', found '" + std::string(text) + "'", col));
-    }
-
-    // Field 3: pieces in hand, in any order; "-" for none.
-    {
-        auto [text, col0] = fields[2];
-        if (text != "-") {
-            bool seen[COLOR_NB][HAND_TYPE_NB] = {};
-            for (std::size_t i = 0; i < text.size();) {
-                int col = col0 + int(i);
-                int count = 1;
-                if (text[i] >= '0' && text[i] <= '9') {
-                    count = 0;
-                    while (i < text.size() && text[i] >= '0' && text[i] <= '9' && count < 100)
-                        count = count * 10 + (text[i++] - '0');
-                    if (i >= text.size())
-                        return unexpected(sfen_error(ParseErrorCode::BadHand, "hand: count without a piece", col));
-                    if (count < 1)
-                        return unexpected(sfen_error(ParseErrorCode::BadHand, "hand: a count must be at least 1", col));
-                }
-                char ch = text[i];
-                PieceType pt = piece_type_from_letter(ch);
-                if (pt == NO_PIECE_TYPE || pt == KING)
-                    return unexpected(sfen_error(ParseErrorCode::BadHand,
-                                                 std::string("hand: '") + ch + "' is not a piece that can be held",
-                                                 col0 + int(i)));
-                Color c = ch >= 'a' ? WHITE : BLACK;
-                if (seen[c][pt])
-                    return unexpected(sfen_error(ParseErrorCode::BadHand,
-                                                 std::string("hand: '") + ch + "' appears twice", col0 + int(i)));
-                seen[c][pt] = true;
-                int limit = rules == SfenRules::Strict ? Hand::MAX[pt] : int(Hand::MASK[pt]);
-                if (count > limit)
-                    return unexpected(sfen_error(ParseErrorCode::BadHand,
-                                                 "hand: " + std::to_string(count) + " " + ch + " is more than the "
-                                                     + std::to_string(limit) + " that exist",
-                                                 col));
-                hands[c].set(pt, count);
-                ++i;
-            }
-        }
-    }
-
-    // Field 4: move number (optional, default 1).
-    int ply = 1;
+    if (auto r = parse_board(fields[0].first, fields[0].second, board, column_of); !r)
+        return unexpected(r.error());
+    auto side_r = parse_side(fields[1].first, fields[1].second);
+    if (!side_r)
+        return unexpected(side_r.error());
+    Color side = *side_r;
+    if (auto r = parse_hands(fields[2].first, fields[2].second, rules, hands); !r)
+        return unexpected(r.error());
+    int ply = 1;  // the move number is optional
     if (fields.size() == 4) {
-        auto [text, col] = fields[3];
-        long v = 0;
-        bool ok = !text.empty() && text.size() <= 9;
-        for (char ch : text)
-            ok = ok && ch >= '0' && ch <= '9' && ((v = v * 10 + (ch - '0')), true);
-        if (!ok || v < 1)
-            return unexpected(sfen_error(ParseErrorCode::BadMoveNumber,
-                                         "move number must be a positive integer, found '" + std::string(text) + "'",
-                                         col));
-        ply = int(v);
+        auto n = parse_move_number(fields[3].first, fields[3].second);
+        if (!n)
+            return unexpected(n.error());
+        ply = *n;
     }
 
     // Build into a scratch position first so that *this is unchanged on error.
