@@ -64,11 +64,11 @@ Result<void, ParseError> parse_board(std::string_view text, int col0, Piece (&bo
         } else {
             PieceType pt = piece_type_from_letter(ch);
             if (pt == NO_PIECE_TYPE)
-                return unexpected(sfen_error(ParseErrorCode::BadBoard,
-                                             std::string("board: unknown piece letter '") + ch + "'", col));
+                return unexpected(
+                    sfen_error(ParseErrorCode::BadBoard, std::string("board: unknown piece letter '") + ch + "'", col));
             if (promoted && !can_promote(pt))
-                return unexpected(sfen_error(ParseErrorCode::BadBoard,
-                                             std::string("board: '") + ch + "' cannot be promoted", col));
+                return unexpected(
+                    sfen_error(ParseErrorCode::BadBoard, std::string("board: '") + ch + "' cannot be promoted", col));
             if (file < 0)
                 return unexpected(sfen_error(ParseErrorCode::BadBoard,
                                              "board: rank " + std::to_string(rank + 1) + " has more than 9 squares",
@@ -90,8 +90,8 @@ Result<void, ParseError> parse_board(std::string_view text, int col0, Piece (&bo
                                          + " squares, expected 9",
                                      end_col));
     if (rank != 8)
-        return unexpected(sfen_error(ParseErrorCode::BadBoard,
-                                     "board: " + std::to_string(rank + 1) + " ranks, expected 9", end_col));
+        return unexpected(
+            sfen_error(ParseErrorCode::BadBoard, "board: " + std::to_string(rank + 1) + " ranks, expected 9", end_col));
     return {};
 }
 
@@ -157,8 +157,8 @@ Result<void, ParseError> parse_hands(std::string_view text, int col0, SfenRules 
                                              col0 + int(i)));
             Color c = ch >= 'a' ? WHITE : BLACK;
             if (seen[c][pt])
-                return unexpected(sfen_error(ParseErrorCode::BadHand,
-                                             std::string("hand: '") + ch + "' appears twice", col0 + int(i)));
+                return unexpected(sfen_error(ParseErrorCode::BadHand, std::string("hand: '") + ch + "' appears twice",
+                                             col0 + int(i)));
             seen[c][pt] = true;
             int limit = rules == SfenRules::Strict ? Hand::MAX[pt] : int(Hand::MASK[pt]);
             if (count > limit)
@@ -238,8 +238,8 @@ Result<void, ParseError> Position::set(std::string_view sfen, SfenRules rules) {
         fields.erase(fields.begin());
     if (fields.size() < 3) {
         const char* what = fields.size() < 2 ? "side to move" : "pieces in hand";
-        return unexpected(sfen_error(ParseErrorCode::MissingField, std::string("missing field: ") + what,
-                                     int(sfen.size()) + 1));
+        return unexpected(
+            sfen_error(ParseErrorCode::MissingField, std::string("missing field: ") + what, int(sfen.size()) + 1));
     }
     if (fields.size() > 4)
         return unexpected(sfen_error(ParseErrorCode::TooManyFields,
@@ -360,8 +360,7 @@ Result<void, ParseError> Position::validate(SfenRules rules) const {
         }
     Square k = king_sq_[~side_];
     if (k != SQ_NONE && attackers_to(side_, k).any())
-        return err(std::string(color_name(~side_)) + "'s king is in check but it is " + color_name(side_)
-                       + "'s move",
+        return err(std::string(color_name(~side_)) + "'s king is in check but it is " + color_name(side_) + "'s move",
                    k);
     return {};
 }
@@ -530,7 +529,8 @@ Move Position::to_move(Move16 m16) const {
         PieceType pt = PieceType(from);
         return pt >= PAWN && pt <= GOLD && !(raw & Move::PROMOTE_FLAG) ? make_drop(pt, to) : Move::none();
     }
-    if (!is_ok(from) || from == to || !board_[from] || ((raw & Move::PROMOTE_FLAG) && !can_promote(type_of(board_[from]))))
+    if (!is_ok(from) || from == to || !board_[from]
+        || ((raw & Move::PROMOTE_FLAG) && !can_promote(type_of(board_[from]))))
         return Move::none();
     return make_move(from, to, raw & Move::PROMOTE_FLAG);
 }
@@ -740,8 +740,7 @@ void Position::do_move(Move m, StateInfo& new_st) {
         Bitboard occ = pieces();
         if (attacks_of(pc, to, occ).test(ksq))
             checkers |= to;
-        if (!m.is_drop() && st_->previous->blockers_for_king[them].test(m.from())
-            && !aligned(m.from(), to, ksq))
+        if (!m.is_drop() && st_->previous->blockers_for_king[them].test(m.from()) && !aligned(m.from(), to, ksq))
             checkers = attackers_to(us, ksq, occ);
     }
     st_->checkers = checkers;

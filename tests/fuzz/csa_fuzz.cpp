@@ -6,19 +6,12 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "fuzz_check.h"
 #include "notation/csa.h"
 
 using namespace hisha::notation;
 
 namespace {
-
-#define FUZZ_CHECK(cond)                                                                  \
-    do {                                                                                  \
-        if (!(cond)) {                                                                    \
-            std::fprintf(stderr, "csa_fuzz: check failed: %s (line %d)\n", #cond, __LINE__); \
-            std::abort();                                                                 \
-        }                                                                                 \
-    } while (0)
 
 void check_round_trip(const GameRecord& rec, CsaVersion v) {
     auto back = read_csa(write_csa(rec, v));

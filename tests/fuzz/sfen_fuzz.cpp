@@ -11,18 +11,11 @@
 
 #include "core/movegen.h"
 #include "core/position.h"
+#include "fuzz_check.h"
 
 using namespace hisha::core;
 
 namespace {
-
-#define FUZZ_CHECK(cond)                                                                      \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            std::fprintf(stderr, "sfen_fuzz: check failed: %s (line %d)\n", #cond, __LINE__); \
-            std::abort();                                                                     \
-        }                                                                                     \
-    } while (0)
 
 std::uint64_t fnv1a(std::string_view s) {
     std::uint64_t h = 0xcbf29ce484222325ULL;

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "fuzz_check.h"
 #include "notation/diagram.h"
 #include "notation/psn.h"
 #include "notation/western.h"
@@ -17,19 +18,11 @@ using namespace hisha::notation;
 
 namespace {
 
-#define FUZZ_CHECK(cond)                                                                      \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            std::fprintf(stderr, "western_fuzz: check failed: %s (line %d)\n", #cond, __LINE__); \
-            std::abort();                                                                     \
-        }                                                                                     \
-    } while (0)
-
 void check_same_game(const GameRecord& rec, const std::string& written) {
     auto back = read_psn(written);
     if (!back)
-        std::fprintf(stderr, "western_fuzz: written record does not read: %s\n%s\n",
-                     back.error().to_string().c_str(), written.c_str());
+        std::fprintf(stderr, "western_fuzz: written record does not read: %s\n%s\n", back.error().to_string().c_str(),
+                     written.c_str());
     FUZZ_CHECK(back.has_value());
     FUZZ_CHECK(back->start_sfen == rec.start_sfen);
     FUZZ_CHECK(back->main_line() == rec.main_line());
