@@ -11,6 +11,7 @@
 #include "match_test_util.h"
 #include "notation/csa.h"
 #include "notation/kif.h"
+#include "test_files.h"
 
 using namespace hisha;
 using namespace hisha::match;
@@ -19,10 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using hisha::testing::slurp;
 
 // Reads the KIF and CSA files of a game, checks that both give the same moves, and replays
 // them through the core: a game the rules ended must end the same way on replay.

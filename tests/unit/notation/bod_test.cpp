@@ -10,48 +10,38 @@
 
 #include "core/movegen.h"
 #include "notation/bod.h"
+#include "test_files.h"
 
 namespace hisha::notation {
 namespace {
 
 const std::string LOCAL = HISHA_TEST_DATA_LOCAL;
 
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
 // Compares with a golden file; HISHA_UPDATE_GOLDEN=1 rewrites it instead.
 void expect_golden(const std::string& text, const std::string& name) {
     std::string path = LOCAL + "/notation/bod/" + name;
-    if (std::getenv("HISHA_UPDATE_GOLDEN")) {
-        std::ofstream(path, std::ios::binary) << text;
-        return;
-    }
-    EXPECT_EQ(text, slurp(path)) << path;
+    testing::expect_golden(text, path);
 }
 
-const char* SHOGIDOKORO =
-    "# KIF形式棋譜ファイル\n"
-    "後手の持駒：飛　金三　銀三　桂二　香四　歩十三\n"
-    "  ９ ８ ７ ６ ５ ４ ３ ２ １\n"
-    "+---------------------------+\n"
-    "| ・ ・ ・ ・ 馬 ・ ・v桂 ・|一\n"
-    "| ・ ・ ・ ・ ・ ・ ・v玉 ・|二\n"
-    "| ・ ・ ・ ・ ・ ・v歩v歩 ・|三\n"
-    "| ・ ・ ・ ・ ・ ・ ・v金v歩|四\n"
-    "| ・ ・ ・ ・ 歩 ・ ・ ・ 歩|五\n"
-    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n"
-    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n"
-    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n"
-    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|九\n"
-    "+---------------------------+\n"
-    "先手の持駒：飛　角　銀　桂\n";
+const char* SHOGIDOKORO = "# KIF形式棋譜ファイル\n"
+                          "後手の持駒：飛　金三　銀三　桂二　香四　歩十三\n"
+                          "  ９ ８ ７ ６ ５ ４ ３ ２ １\n"
+                          "+---------------------------+\n"
+                          "| ・ ・ ・ ・ 馬 ・ ・v桂 ・|一\n"
+                          "| ・ ・ ・ ・ ・ ・ ・v玉 ・|二\n"
+                          "| ・ ・ ・ ・ ・ ・v歩v歩 ・|三\n"
+                          "| ・ ・ ・ ・ ・ ・ ・v金v歩|四\n"
+                          "| ・ ・ ・ ・ 歩 ・ ・ ・ 歩|五\n"
+                          "| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n"
+                          "| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n"
+                          "| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n"
+                          "| ・ ・ ・ ・ ・ ・ ・ ・ ・|九\n"
+                          "+---------------------------+\n"
+                          "先手の持駒：飛　角　銀　桂\n";
 
 std::string startpos_bod(std::string black_hand, std::string white_hand, std::string trailer) {
-    return "後手の持駒：" + white_hand + "\n"
+    return "後手の持駒：" + white_hand
+         + "\n"
            "  ９ ８ ７ ６ ５ ４ ３ ２ １\n"
            "+---------------------------+\n"
            "|v香v桂v銀v金v玉v金v銀v桂v香|一\n"
@@ -64,7 +54,8 @@ std::string startpos_bod(std::string black_hand, std::string white_hand, std::st
            "| ・ 角 ・ ・ ・ ・ ・ 飛 ・|八\n"
            "| 香 桂 銀 金 玉 金 銀 桂 香|九\n"
            "+---------------------------+\n"
-           "先手の持駒：" + black_hand + "\n" + trailer;
+           "先手の持駒："
+         + black_hand + "\n" + trailer;
 }
 
 TEST(BodRead, ShogidokoroDiagram) {
@@ -88,16 +79,15 @@ TEST(BodRead, StartPositionAndTrailers) {
 TEST(BodRead, HandVariants) {
     // Counts in kanji, half-width spaces, no separators at all (read by Kifu for Windows and
     // ShogiGUI, ShogiHome issue #572) and 下手/上手 names. The hands need not be a full set.
-    const std::string empty_board =
-        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|一\n"
-        "| ・ ・ ・ ・v玉 ・ ・ ・ ・|二\n"
-        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|三\n"
-        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n"
-        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n"
-        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n"
-        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n"
-        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n"
-        "| ・ ・ ・ ・ 玉 ・ ・ ・ ・|九\n";
+    const std::string empty_board = "| ・ ・ ・ ・ ・ ・ ・ ・ ・|一\n"
+                                    "| ・ ・ ・ ・v玉 ・ ・ ・ ・|二\n"
+                                    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|三\n"
+                                    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n"
+                                    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n"
+                                    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n"
+                                    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n"
+                                    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n"
+                                    "| ・ ・ ・ ・ 玉 ・ ・ ・ ・|九\n";
     auto a = read_bod("上手の持駒：歩十八 香 桂二\n" + empty_board + "下手の持駒：飛角金二\n");
     ASSERT_TRUE(a.has_value()) << a.error().to_string();
     EXPECT_EQ(*a, "9/4k4/9/9/9/9/9/9/4K4 b RB2G2nl18p 1");
@@ -152,7 +142,8 @@ TEST(BodErrors, MessagesWithLineAndColumn) {
         {with_line(4, "| ・v飛 ・ ・ ・ ・ ・v象 ・|二"), "line 5, col 17: BOD: unknown piece on the board"},
         {with_line(4, "| ・v飛 ・ ・ ・ ・ ・x角 ・|二"), "line 5, col 16: BOD: a square must start with ' ' or 'v'"},
         {with_line(4, "| ・v飛 ・ ・ ・ ・ ・v角|二"), "line 5, col 18: BOD: a square must start with ' ' or 'v'"},
-        {with_line(4, "| ・v飛 ・ ・ ・ ・ ・v角 ・ ・|二"), "line 5, col 20: BOD: a row must hold 9 squares and end with '|'"},
+        {with_line(4, "| ・v飛 ・ ・ ・ ・ ・v角 ・ ・|二"),
+         "line 5, col 20: BOD: a row must hold 9 squares and end with '|'"},
         {with_line(4, "| ・v飛 ・ ・ ・ ・ ・v角 ・|一"), "line 5, col 21: BOD: rank 1 given twice"},
         {with_line(4, ""), "line 12, col 1: BOD: the board has 8 rows, not 9"},
         {with_line(0, "後手の持駒：象"), "line 1, col 7: BOD: unknown piece in hand"},

@@ -12,6 +12,7 @@
 #include "core/game.h"
 #include "core/rules.h"
 #include "notation/csa.h"
+#include "test_files.h"
 
 namespace hisha::notation {
 namespace {
@@ -19,16 +20,10 @@ namespace {
 namespace fs = std::filesystem;
 using core::EndReason;
 using core::Winner;
+using testing::slurp;
 
 const fs::path SHARED_DIR = fs::path(HISHA_TESTDATA_DIR) / "records" / "csa";
 const fs::path GOLDEN_DIR = fs::path(HISHA_TEST_DATA_LOCAL) / "notation" / "csa";
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 GameRecord read_ok(std::string_view text) {
     auto r = read_csa(text);
@@ -199,8 +194,7 @@ TEST(CsaShared, HandicapByRowsAndCommaJoinedTimes) {
 }
 
 TEST(CsaShared, DeclarationWithRepeatedSpecial) {
-    GameRecord rec =
-        read_file("dr1test1test0+tu-1_aobazero_viper-300-5F+aobazero+viper+20200719201040.csa");
+    GameRecord rec = read_file("dr1test1test0+tu-1_aobazero_viper-300-5F+aobazero+viper+20200719201040.csa");
     EXPECT_EQ(rec.result.winner, Winner::Black);
     EXPECT_EQ(rec.result.actor, core::BLACK);
     EXPECT_EQ(rec.result.time_ms, 10000);
@@ -355,10 +349,10 @@ TEST(CsaRead, OnlyTheFirstOfSeveralRecords) {
 }
 
 TEST(CsaRead, HeadersAreMappedOrKept) {
-    GameRecord rec = read_ok(
-        "V3.0\nN+Sente\nN-Gote\n$EVENT:Cup\n$SITE:Tokyo\n$START_TIME:2024/05/14 10:00:00\n"
-        "$END_TIME:2024/05/14 12:00:00\n$TIME:600+10+0\n$OPENING:YAGURA\n$MAX_MOVES:320\n$JISHOGI:27\n"
-        "$NOTE:a note\nPI\n+\n$END_TIME:2024/05/14 12:30:00\n");
+    GameRecord rec =
+        read_ok("V3.0\nN+Sente\nN-Gote\n$EVENT:Cup\n$SITE:Tokyo\n$START_TIME:2024/05/14 10:00:00\n"
+                "$END_TIME:2024/05/14 12:00:00\n$TIME:600+10+0\n$OPENING:YAGURA\n$MAX_MOVES:320\n$JISHOGI:27\n"
+                "$NOTE:a note\nPI\n+\n$END_TIME:2024/05/14 12:30:00\n");
     EXPECT_EQ(rec.header(key::EVENT), "Cup");
     EXPECT_EQ(rec.header(key::SITE), "Tokyo");
     EXPECT_EQ(rec.header(key::START_TIME), "2024/05/14 10:00:00");
@@ -394,16 +388,17 @@ TEST(CsaRead, PieceListsAndAllRemaining) {
 }
 
 TEST(CsaRead, RowsMayBeSqueezedOrTrimmed) {
-    GameRecord rec = read_ok(
-        "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI * * * * * -KA *\nP3-FU-FU-FU-FU-FU-FU-FU-FU-FU\n"
-        "P4 * * * * * * * * *\nP5 *  *  *  *  *  *  *  *  *\nP6*********\nP7+FU+FU+FU+FU+FU+FU+FU+FU+FU\nP8 * +KA *  *  *  *  * +HI *\n"
-        "P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\n");
+    GameRecord rec = read_ok("P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI * * * * * -KA *\nP3-FU-FU-FU-FU-FU-FU-FU-FU-FU\n"
+                             "P4 * * * * * * * * *\nP5 *  *  *  *  *  *  *  *  "
+                             "*\nP6*********\nP7+FU+FU+FU+FU+FU+FU+FU+FU+FU\nP8 * +KA *  *  *  *  * +HI *\n"
+                             "P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\n");
     EXPECT_EQ(rec.start_sfen, core::START_SFEN);
 }
 
 TEST(CsaRead, PromotedNameMeansPromotion) {
-    GameRecord rec = read_ok("P1 *  *  *  *  * -OU *  *  * \nP8 *  *  *  *  *  *  * +HI * \nP9 *  *  *  * +OU *  *  *  * \n"
-                             "+\n+2822RY\n-4151OU\n+2232RY\n");
+    GameRecord rec =
+        read_ok("P1 *  *  *  *  * -OU *  *  * \nP8 *  *  *  *  *  *  * +HI * \nP9 *  *  *  * +OU *  *  *  * \n"
+                "+\n+2822RY\n-4151OU\n+2232RY\n");
     EXPECT_EQ(usi_line(rec), "2h2b+ 4a5a 2b3b");
     EXPECT_TRUE(rec.moves[0].move.is_promotion());
     EXPECT_FALSE(rec.moves[2].move.is_promotion());
@@ -550,8 +545,8 @@ TEST(CsaErrors, MessagesLinesAndColumns) {
 
 TEST(CsaErrors, IllegalMoveNamesTheCoreReason) {
     // Two pawns on a file: the reason comes from the core, the place from the reader.
-    ParseError e = read_error(
-        "V2.2\nPI\n+\n+7776FU\n-3334FU\n+7675FU\n-3435FU\n+7574FU\n-3536FU\n+7473FU\n-3637FU\n+0077FU\n");
+    ParseError e =
+        read_error("V2.2\nPI\n+\n+7776FU\n-3334FU\n+7675FU\n-3435FU\n+7574FU\n-3536FU\n+7473FU\n-3637FU\n+0077FU\n");
     EXPECT_EQ(e.code, ParseErrorCode::IllegalMove);
     EXPECT_EQ(e.to_string(), "line 12, col 1: +0077FU: two pawns on file 7");
 }
@@ -583,13 +578,7 @@ GameRecord sample_record() {
 }
 
 void expect_golden(const std::string& text, const std::string& name) {
-    fs::path p = GOLDEN_DIR / name;
-    if (std::getenv("HISHA_UPDATE_GOLDEN")) {
-        std::ofstream(p, std::ios::binary) << text;
-        return;
-    }
-    ASSERT_TRUE(fs::exists(p)) << p << " (set HISHA_UPDATE_GOLDEN=1 to create it)";
-    EXPECT_EQ(text, slurp(p)) << name;
+    testing::expect_golden(text, GOLDEN_DIR / name);
 }
 
 TEST(CsaWrite, GoldenFiles) {
@@ -608,8 +597,8 @@ TEST(CsaWrite, GoldenFiles) {
 }
 
 TEST(CsaWrite, GoldenFilesReadBack) {
-    for (const char* name : {"sample.v3.csa", "sample.v22.csa", "8mai.v3.csa", "8mai.v22.csa", "problem.v22.csa",
-                             "three_pawns.v3.csa"}) {
+    for (const char* name :
+         {"sample.v3.csa", "sample.v22.csa", "8mai.v3.csa", "8mai.v22.csa", "problem.v22.csa", "three_pawns.v3.csa"}) {
         SCOPED_TRACE(name);
         read_ok(slurp(GOLDEN_DIR / name));
     }

@@ -7,22 +7,20 @@
 #include <sstream>
 
 #include "notation/formats.h"
+#include "test_files.h"
 
 using namespace hisha::notation;
 namespace fs = std::filesystem;
 
 namespace {
-std::string slurp(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+using hisha::testing::files_in;
+using hisha::testing::slurp;
+
 std::vector<fs::path> shared_records() {
     std::vector<fs::path> v;
     for (const auto& dir : {"csa", "kif", "ki2", "western"})
-        for (const auto& e : fs::directory_iterator(fs::path(HISHA_TESTDATA_DIR) / "records" / dir))
-            v.push_back(e.path());
+        for (const auto& f : files_in(fs::path(HISHA_TESTDATA_DIR) / "records" / dir))
+            v.push_back(f);
     std::sort(v.begin(), v.end());
     return v;
 }
@@ -30,8 +28,11 @@ const char* ext(Format f) {
     switch (f) {
     case Format::Kif: return ".kif";
     case Format::Ki2: return ".ki2";
-    case Format::Csa: case Format::Csa22: return ".csa";
-    case Format::Psn: case Format::Western: case Format::Xshogi: return ".psn";
+    case Format::Csa:
+    case Format::Csa22: return ".csa";
+    case Format::Psn:
+    case Format::Western:
+    case Format::Xshogi: return ".psn";
     case Format::Sfen: return ".sfen";
     case Format::Usi: return ".usi";
     }
@@ -40,7 +41,7 @@ const char* ext(Format f) {
 }  // namespace
 
 TEST(Formats, EverySharedRecordRoundTripsThroughEveryFormat) {
-    const Format formats[] = {Format::Kif, Format::Ki2, Format::Csa, Format::Csa22, Format::Psn,
+    const Format formats[] = {Format::Kif,     Format::Ki2,    Format::Csa,  Format::Csa22, Format::Psn,
                               Format::Western, Format::Xshogi, Format::Sfen, Format::Usi};
     auto files = shared_records();
     ASSERT_GE(files.size(), 20u);
@@ -55,8 +56,9 @@ TEST(Formats, EverySharedRecordRoundTripsThroughEveryFormat) {
                 }
                 std::string text = write_record(*rec, f, enc);
                 auto back = read_record(text, std::string("x") + ext(f));
-                ASSERT_TRUE(back.has_value()) << path << " -> " << format_name(f) << ": " << back.error().to_string()
-                                              << "\n" << text.substr(0, 400);
+                ASSERT_TRUE(back.has_value())
+                    << path << " -> " << format_name(f) << ": " << back.error().to_string() << "\n"
+                    << text.substr(0, 400);
                 EXPECT_EQ(back->start_sfen, rec->start_sfen) << path << " -> " << format_name(f);
                 EXPECT_EQ(back->main_line(), rec->main_line()) << path << " -> " << format_name(f);
                 if (f == Format::Kif || f == Format::Ki2 || f == Format::Csa) {

@@ -15,35 +15,17 @@
 #include "notation/japanese.h"
 #include "notation/ki2.h"
 #include "notation/kif.h"
+#include "test_files.h"
 
 namespace hisha::notation {
 namespace {
 
+using testing::expect_golden;
+using testing::files_in;
+using testing::slurp;
+
 const std::string SHARED = std::string(HISHA_TESTDATA_DIR) + "/records/";
 const std::string LOCAL = std::string(HISHA_TEST_DATA_LOCAL) + "/notation/";
-
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
-std::vector<std::string> files_in(const std::string& dir) {
-    std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(dir))
-        out.push_back(e.path().string());
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-void expect_golden(const std::string& text, const std::string& path) {
-    if (std::getenv("HISHA_UPDATE_GOLDEN")) {
-        std::ofstream(path, std::ios::binary) << text;
-        return;
-    }
-    EXPECT_EQ(text, slurp(path)) << path;
-}
 
 GameRecord ki2_ok(const std::string& bytes, const std::string& what) {
     auto r = read_ki2(bytes);
@@ -211,7 +193,8 @@ TEST(Ki2Read, ResultsFromMadeLinesAndMoveStream) {
     GameRecord stream = ki2_ok("▲７六歩 △投了\n", "in the stream");
     EXPECT_EQ(stream.result.reason, core::EndReason::Resignation);
     EXPECT_EQ(stream.result.winner, core::Winner::Black);
-    GameRecord branch = ki2_ok("▲７六歩 △３四歩\nまで2手で後手の勝ち\n\n変化：2手\n△８四歩\nまで2手で先手の勝ち\n", "branch");
+    GameRecord branch =
+        ki2_ok("▲７六歩 △３四歩\nまで2手で後手の勝ち\n\n変化：2手\n△８四歩\nまで2手で先手の勝ち\n", "branch");
     EXPECT_EQ(branch.result.winner, core::Winner::White);
     ASSERT_EQ(branch.moves[1].variations.size(), 1u);
     GameRecord free_text = ki2_ok("▲７六歩\nまで1手で記録終了\n", "free text");

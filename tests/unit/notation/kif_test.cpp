@@ -16,42 +16,24 @@
 #include "notation/kif.h"
 #if __has_include("notation/csa.h")
 #include "notation/csa.h"
+#include "test_files.h"
 #define HISHA_HAVE_CSA 1
 #endif
 
 namespace hisha::notation {
 namespace {
 
+using testing::expect_golden;
+using testing::files_in;
+using testing::slurp;
+
 const std::string SHARED = std::string(HISHA_TESTDATA_DIR) + "/records/";
 const std::string LOCAL = std::string(HISHA_TEST_DATA_LOCAL) + "/notation/";
-
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
-std::vector<std::string> files_in(const std::string& dir) {
-    std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(dir))
-        out.push_back(e.path().string());
-    std::sort(out.begin(), out.end());
-    return out;
-}
 
 GameRecord read_ok(const std::string& bytes, const std::string& what) {
     auto r = read_kif(bytes);
     EXPECT_TRUE(r.has_value()) << what << ": " << (r ? "" : r.error().to_string());
     return r ? *r : GameRecord{};
-}
-
-void expect_golden(const std::string& text, const std::string& path) {
-    if (std::getenv("HISHA_UPDATE_GOLDEN")) {
-        std::ofstream(path, std::ios::binary) << text;
-        return;
-    }
-    EXPECT_EQ(text, slurp(path)) << path;
 }
 
 void expect_same_lines(const std::vector<MoveRecord>& a, const std::vector<MoveRecord>& b, bool times,
@@ -258,11 +240,10 @@ TEST(KifVariations, NestedBranchesReadAndWriteBackExactly) {
 TEST(KifVariations, WithoutPlusMarksTheDeepestLineWins) {
     // Without Kifu for Windows' '+' a variation branches from the deepest open line that has
     // a move at that ply; a second alternative to the same ply is a sibling.
-    std::string text =
-        "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n"
-        "変化：2手\n   2 ８四歩(83)\n   3 ６八銀(79)\n"
-        "変化：3手\n   3 ７八金(69)\n"
-        "変化：2手\n   2 同　歩(73)\n";
+    std::string text = "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n"
+                       "変化：2手\n   2 ８四歩(83)\n   3 ６八銀(79)\n"
+                       "変化：3手\n   3 ７八金(69)\n"
+                       "変化：2手\n   2 同　歩(73)\n";
     auto r = read_kif(text);
     ASSERT_FALSE(r.has_value());  // 同 at the start of a variation refers to its previous move
     EXPECT_EQ(r.error().to_string(), "line 10, col 6: 同　歩(73): the piece on 7c cannot move to 7f");
@@ -279,24 +260,23 @@ TEST(KifVariations, WithoutPlusMarksTheDeepestLineWins) {
 }
 
 TEST(KifRead, ForgivingLayout) {
-    std::string text =
-        "\xEF\xBB\xBF# comment line\r\n"
-        "先手:ASCII colon\r\r\n"
-        "\r\n"
-        "後手：　Full Width　\r\n"
-        "手合割：平手　　\r\n"
-        "*before the first move\r\n"
-        "   1 ７六歩(77)   ( 0:03/ 0:00:03)\r\n"
-        "# a program comment between moves\r\n"
-        "\r\n"
-        "   2 ３四歩(33)      (00:31 / 00:00:31)+\r\n"
-        "&読み込み時表示\r\n"
-        "   3 ２二角成(88)   (61:05/01:01:08)\r\n"
-        "   4 同 銀(31)\r\n"
-        "*after 4\r\n"
-        "   5 ４五角打\r\n"
-        "   6 詰み\r\n"
-        "まで5手で先手の勝ち\r\n";
+    std::string text = "\xEF\xBB\xBF# comment line\r\n"
+                       "先手:ASCII colon\r\r\n"
+                       "\r\n"
+                       "後手：　Full Width　\r\n"
+                       "手合割：平手　　\r\n"
+                       "*before the first move\r\n"
+                       "   1 ７六歩(77)   ( 0:03/ 0:00:03)\r\n"
+                       "# a program comment between moves\r\n"
+                       "\r\n"
+                       "   2 ３四歩(33)      (00:31 / 00:00:31)+\r\n"
+                       "&読み込み時表示\r\n"
+                       "   3 ２二角成(88)   (61:05/01:01:08)\r\n"
+                       "   4 同 銀(31)\r\n"
+                       "*after 4\r\n"
+                       "   5 ４五角打\r\n"
+                       "   6 詰み\r\n"
+                       "まで5手で先手の勝ち\r\n";
     GameRecord rec = read_ok(text, "forgiving");
     EXPECT_EQ(rec.header(key::BLACK), "ASCII colon");
     EXPECT_EQ(rec.header(key::WHITE), "Full Width");
@@ -388,12 +368,14 @@ TEST(KifEncoding, ShiftJisOutputReadsLikeUtf8Output) {
         EXPECT_FALSE(is_valid_utf8(sjis)) << path;
         GameRecord a = read_ok(sjis, path + " sjis"), b = read_ok(utf8, path + " utf8");
         expect_same_record(a, b, path);
-        EXPECT_EQ(to_utf8(sjis, Encoding::ShiftJis).text, [&] {
-            std::string crlf;
-            for (char c : utf8)
-                crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
-            return crlf.substr(crlf.find('\n') + 1);
-        }().insert(0, "#KIF version=2.0 encoding=Shift_JIS\r\n"));
+        EXPECT_EQ(to_utf8(sjis, Encoding::ShiftJis).text,
+                  [&] {
+                      std::string crlf;
+                      for (char c : utf8)
+                          crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+                      return crlf.substr(crlf.find('\n') + 1);
+                  }()
+                      .insert(0, "#KIF version=2.0 encoding=Shift_JIS\r\n"));
     }
 }
 
@@ -431,7 +413,8 @@ TEST(KifErrors, MessagesWithLineAndColumn) {
         {"   1 ７六歩(77)\nmore text\n", "line 2, col 1: unrecognised line: more text"},
         {"a:\x82\xa0\nb:\x81\x20\n", "line 2, col 3: bytes that are not valid shift_jis"},
         {"\n \n", "empty record"},
-        {"後手の持駒：なし\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|一\n   1 ７六歩(77)\n", "line 2, col 1: BOD: the board has 1 rows, not 9"},
+        {"後手の持駒：なし\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|一\n   1 ７六歩(77)\n",
+         "line 2, col 1: BOD: the board has 1 rows, not 9"},
     };
     for (const auto& c : cases)
         EXPECT_EQ(error_of(c.text), c.message) << c.text;
