@@ -8,17 +8,14 @@
 
 #include "core/movegen.h"
 #include "notation/coordinate.h"
+#include "test_positions.h"
 
 using namespace hisha;
 using namespace hisha::notation;
 
 namespace {
+using hisha::testing::pos_of;
 
-std::unique_ptr<core::Position> pos_of(const std::string& sfen) {
-    auto p = std::make_unique<core::Position>();
-    EXPECT_TRUE(p->set(sfen, core::SfenRules::Relaxed).has_value()) << sfen;
-    return p;
-}
 
 std::string usi_of(const core::Result<core::Move, MoveInputError>& r) {
     return r ? core::to_usi(*r) : "error: " + r.error().to_string();

@@ -10,27 +10,18 @@
 
 #include "core/movegen.h"
 #include "notation/diagram.h"
+#include "test_files.h"
+#include "test_positions.h"
 
 using namespace hisha;
 using namespace hisha::notation;
 
 namespace {
+using hisha::testing::pos_of;
+using hisha::testing::slurp;
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    EXPECT_TRUE(in.good()) << path;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 std::string local(const std::string& name) { return std::string(HISHA_TEST_DATA_LOCAL) + "/notation/" + name; }
-
-std::unique_ptr<core::Position> pos_of(const std::string& sfen) {
-    auto p = std::make_unique<core::Position>();
-    EXPECT_TRUE(p->set(sfen, core::SfenRules::Relaxed).has_value()) << sfen;
-    return p;
-}
 
 const char* MATSURI = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1";
 
@@ -79,23 +70,23 @@ std::string replaced(std::string s, const std::string& from, const std::string& 
 }  // namespace
 
 TEST(Diagram, TheSeedsDiagramReadsAsTheStartPosition) {
-    auto r = read_diagram(read_file(local("western/email_board_seed.txt")));
+    auto r = read_diagram(slurp(local("western/email_board_seed.txt")));
     ASSERT_TRUE(r) << r.error().to_string();
     EXPECT_EQ(*r, core::START_SFEN);
 }
 
 TEST(Diagram, WritesTheSeedsLayout) {
     // The seed's diagram, with the '+' its fourth border lacks, and our side-to-move line.
-    std::istringstream seed(read_file(local("western/email_board_seed.txt")));
+    std::istringstream seed(slurp(local("western/email_board_seed.txt")));
     std::string expected, line;
     for (int i = 0; i < 20 && std::getline(seed, line); ++i)
         expected += (line == std::string("+") + std::string(44, '-') ? line + "+" : line) + "\n";
     expected += "Black to move (move 1)\n";
     core::Position start;
     EXPECT_EQ(write_diagram(start), expected);
-    EXPECT_EQ(write_diagram(*pos_of(MATSURI)), read_file(local("western/email_board_matsuri.txt")));
+    EXPECT_EQ(write_diagram(*pos_of(MATSURI)), slurp(local("western/email_board_matsuri.txt")));
     EXPECT_EQ(write_diagram(*pos_of("R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1")),
-              read_file(local("western/email_board_full_hands.txt")));
+              slurp(local("western/email_board_full_hands.txt")));
 }
 
 TEST(Diagram, RoundTripsToTheSameSfen) {
@@ -148,18 +139,19 @@ TEST(Diagram, ErrorsNameLineAndColumn) {
                          "bad cell 'wQ': expected wX or bX (X one of P L N S G B R K), '+' if promoted");
     expect_diagram_error(replaced(start, "| wK |", "|+wK |"), C::BadBoard, 3, 22,
                          "bad cell '+wK': expected wX or bX (X one of P L N S G B R K), '+' if promoted");
-    expect_diagram_error(replaced(start, "| bP |  g", "| bP  g"), C::BadBoard, 15, 48, "rank g has 8 cells, expected 9");
-    expect_diagram_error(replaced(start, "|  c\n", "|  d\n"), C::BadBoard, 7, 49, "rank 'd' where rank 'c' was expected");
+    expect_diagram_error(replaced(start, "| bP |  g", "| bP  g"), C::BadBoard, 15, 48,
+                         "rank g has 8 cells, expected 9");
+    expect_diagram_error(replaced(start, "|  c\n", "|  d\n"), C::BadBoard, 7, 49,
+                         "rank 'd' where rank 'c' was expected");
     expect_diagram_error(replaced(start, "|  c\n", "|  c  what?\n"), C::BadBoard, 7, 52,
                          "unexpected text right of the board");
     expect_diagram_error(replaced(replaced(start, "       White in hand:", ""), "|                  |\n|    | wR",
                                   "| P                |\n|    | wR"),
-                         C::BadHand, 4, 55,
-                         "a hand box without 'White in hand:' or 'Black in hand:' above it");
-    expect_diagram_error(replaced(start, "|                  |\n| bL | bN", "| Q                |\n| bL | bN"), C::BadHand,
-                         18, 55, "bad piece in hand 'Q'");
-    expect_diagram_error(replaced(start, "|                  |\n| bL | bN", "| K                |\n| bL | bN"), C::BadHand,
-                         18, 55, "bad piece in hand 'K'");
+                         C::BadHand, 4, 55, "a hand box without 'White in hand:' or 'Black in hand:' above it");
+    expect_diagram_error(replaced(start, "|                  |\n| bL | bN", "| Q                |\n| bL | bN"),
+                         C::BadHand, 18, 55, "bad piece in hand 'Q'");
+    expect_diagram_error(replaced(start, "|                  |\n| bL | bN", "| K                |\n| bL | bN"),
+                         C::BadHand, 18, 55, "bad piece in hand 'K'");
     // A board cut short, and a position the rules refuse (reported at the cell).
     std::string cut = start.substr(0, start.find("| bP"));
     expect_diagram_error(cut, C::BadBoard, 15, 1, "expected rank g of the board");
@@ -172,9 +164,9 @@ TEST(Diagram, ErrorsNameLineAndColumn) {
 }
 
 TEST(XshogiPosition, WritesGoldenFiles) {
-    EXPECT_EQ(write_xshogi_position(core::Position()), read_file(local("psn/position_start.txt")));
-    EXPECT_EQ(write_xshogi_position(*pos_of(MATSURI)), read_file(local("psn/position_matsuri.txt")));
-    auto r = read_xshogi_position(read_file(local("psn/position_matsuri.txt")));
+    EXPECT_EQ(write_xshogi_position(core::Position()), slurp(local("psn/position_start.txt")));
+    EXPECT_EQ(write_xshogi_position(*pos_of(MATSURI)), slurp(local("psn/position_matsuri.txt")));
+    auto r = read_xshogi_position(slurp(local("psn/position_matsuri.txt")));
     ASSERT_TRUE(r) << r.error().to_string();
     EXPECT_EQ(*r, pos_of(MATSURI)->sfen());
 }
@@ -227,10 +219,12 @@ TEST(XshogiPosition, ErrorsNameLineAndColumn) {
         {replaced(start, " . r . .", " . + . ."), C::BadBoard, 4, 4, "'+' not followed by a piece"},
         {replaced(start, "0 0 0 0 0 0 0 0\n0", "0 0 x 0 0 0 0 0\n0"), C::BadHand, 12, 5,
          "hand: expected the count of N"},
-        {replaced(start, "0 0 0 0 0 0 0 0\n0", "0 0 0 0 0 0 0 1\n0"), C::BadHand, 12, 15, "hand: a king cannot be held"},
+        {replaced(start, "0 0 0 0 0 0 0 0\n0", "0 0 0 0 0 0 0 1\n0"), C::BadHand, 12, 15,
+         "hand: a king cannot be held"},
         {replaced(start, "0 0 0 0 0 0 0 0\n0", "0 0 0 0 0 0 0 0 7\n0"), C::BadHand, 12, 17, "hand: unexpected text"},
         {start.substr(0, start.find("0 0 0 0 0 0 0 0\nblack")), C::BadHand, 13, 1, "expected two hand lines"},
-        {replaced(start, "black to play\n", ""), C::BadSideToMove, 14, 1, "expected 'black to play' or 'white to play'"},
+        {replaced(start, "black to play\n", ""), C::BadSideToMove, 14, 1,
+         "expected 'black to play' or 'white to play'"},
         {replaced(start, "black to play", "nobody"), C::BadSideToMove, 14, 1,
          "expected 'black to play' or 'white to play'"},
         {replaced(start, " l n s", " P n s"), C::IllegalPosition, 3, 2, "Black pawn on 9a could never move"},

@@ -10,19 +10,14 @@
 #include "core/movegen.h"
 #include "notation/psn.h"
 #include "notation/usi.h"
+#include "test_files.h"
 
 using namespace hisha;
 using namespace hisha::notation;
 
 namespace {
+using hisha::testing::slurp;
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    EXPECT_TRUE(in.good()) << path;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 std::string shared(const std::string& name) { return std::string(HISHA_TESTDATA_DIR) + "/records/western/" + name; }
 std::string local(const std::string& name) { return std::string(HISHA_TEST_DATA_LOCAL) + "/notation/psn/" + name; }
@@ -60,7 +55,8 @@ void expect_same_psn(const GameRecord& a, const GameRecord& b) {
         EXPECT_EQ(b.header(h.key), h.value) << h.key;
 }
 
-void expect_error(const std::string& text, core::ParseErrorCode code, int line, int column, const std::string& message) {
+void expect_error(const std::string& text, core::ParseErrorCode code, int line, int column,
+                  const std::string& message) {
     auto r = read_psn(text);
     ASSERT_FALSE(r) << text;
     EXPECT_EQ(r.error().code, code) << text << "\n" << r.error().to_string();
@@ -87,7 +83,7 @@ TEST(Psn, SharedWesternRecordsReplayToTheEnd) {
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.file);
-        GameRecord rec = must_read(read_file(shared(c.file)));
+        GameRecord rec = must_read(slurp(shared(c.file)));
         EXPECT_EQ(rec.moves.size(), c.moves);
         core::Game game;
         auto replayed = replay(rec, game);
@@ -105,12 +101,12 @@ TEST(Psn, SharedWesternRecordsReplayToTheEnd) {
         ASSERT_TRUE(usi);
         EXPECT_EQ(usi->main_line(), rec.main_line());
     }
-    GameRecord t1 = must_read(read_file(shared("tutorial1.gam")));
+    GameRecord t1 = must_read(slurp(shared("tutorial1.gam")));
     EXPECT_EQ(t1.header(key::TITLE), "Shogi Game 1 (amateur game, amateur comment): introductory game.");
     EXPECT_EQ(t1.header(key::BLACK), "Michael Trent (1-dan)");
     EXPECT_EQ(t1.header(key::WHITE), "David Murphy (2-dan)");
     EXPECT_EQ(t1.result.reason, core::EndReason::Resignation);
-    GameRecord t2 = must_read(read_file(shared("tutorial2.gam")));
+    GameRecord t2 = must_read(slurp(shared("tutorial2.gam")));
     ASSERT_FALSE(t2.moves[0].comments.empty());
     EXPECT_EQ(t2.moves[0].comments[0], "This opens the bishop's diagonal.");
 }
@@ -118,17 +114,17 @@ TEST(Psn, SharedWesternRecordsReplayToTheEnd) {
 TEST(Psn, WritersMatchGoldenFiles) {
     for (const char* name : {"club_game", "handicap_game"}) {
         SCOPED_TRACE(name);
-        GameRecord rec = must_read(read_file(local(std::string(name) + ".txt")));
-        EXPECT_EQ(write_psn(rec), read_file(local(std::string(name) + ".psn")));
-        EXPECT_EQ(write_xshogi_game(rec), read_file(local(std::string(name) + ".gam")));
+        GameRecord rec = must_read(slurp(local(std::string(name) + ".txt")));
+        EXPECT_EQ(write_psn(rec), slurp(local(std::string(name) + ".psn")));
+        EXPECT_EQ(write_xshogi_game(rec), slurp(local(std::string(name) + ".gam")));
         // The golden files read back to the same game.
-        expect_same_psn(rec, must_read(read_file(local(std::string(name) + ".psn"))));
-        expect_same_game(rec, must_read(read_file(local(std::string(name) + ".gam"))));
+        expect_same_psn(rec, must_read(slurp(local(std::string(name) + ".psn"))));
+        expect_same_game(rec, must_read(slurp(local(std::string(name) + ".gam"))));
     }
 }
 
 TEST(Psn, TagsAndCommentsGoToTheirPlaces) {
-    GameRecord rec = must_read(read_file(local("club_game.txt")));
+    GameRecord rec = must_read(slurp(local("club_game.txt")));
     EXPECT_EQ(rec.header(key::TITLE), "A club game");
     EXPECT_EQ(rec.header(key::BLACK), "Alice");
     EXPECT_EQ(rec.header(key::WHITE), "Bob");
@@ -144,7 +140,7 @@ TEST(Psn, TagsAndCommentsGoToTheirPlaces) {
     EXPECT_EQ(rec.result.reason, core::EndReason::Resignation);
     EXPECT_EQ(rec.result.actor, core::WHITE);
 
-    GameRecord h = must_read(read_file(local("handicap_game.txt")));
+    GameRecord h = must_read(slurp(local("handicap_game.txt")));
     ASSERT_TRUE(h.handicap.has_value());
     EXPECT_EQ(*h.handicap, core::Handicap::EightPiece);
     EXPECT_EQ(h.start_sfen, core::handicap_info(core::Handicap::EightPiece).sfen);
@@ -208,8 +204,7 @@ TEST(Psn, ResultWords) {
         {"[Result \"1-0\"]\n1. P-7f Resigns", W::Black, R::Resignation},
         {"1. R-3h R-7b 2. R-2h R-8b 3. R-3h R-7b 4. R-2h R-8b 5. R-3h R-7b 6. R-2h R-8b Sennichite", W::Draw,
          R::Sennichite},
-        {"1. R-3h R-7b 2. R-2h R-8b 3. R-3h R-7b 4. R-2h R-8b 5. R-3h R-7b 6. R-2h R-8b Draw", W::Draw,
-         R::Sennichite},
+        {"1. R-3h R-7b 2. R-2h R-8b 3. R-3h R-7b 4. R-2h R-8b 5. R-3h R-7b 6. R-2h R-8b Draw", W::Draw, R::Sennichite},
         {"[SFEN \"4k4/9/4P4/9/9/9/9/9/4K4 b G 1\"]\n1. G*5b Black wins", W::Black, R::Checkmate},
         {"[SFEN \"4k4/9/4P4/9/9/9/9/9/4K4 b G 1\"]\n[Result \"1-0\"]\n1. G*5b", W::Black, R::Checkmate},
     };

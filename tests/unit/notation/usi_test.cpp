@@ -9,17 +9,14 @@
 
 #include "core/movegen.h"
 #include "notation/usi.h"
+#include "test_positions.h"
 
 using namespace hisha;
 using namespace hisha::notation;
 
 namespace {
+using hisha::testing::pos_of;
 
-std::unique_ptr<core::Position> pos_of(const std::string& sfen) {
-    auto p = std::make_unique<core::Position>();
-    EXPECT_TRUE(p->set(sfen, core::SfenRules::Relaxed).has_value()) << sfen;
-    return p;
-}
 
 // The distinct SFENs of the shared perft table.
 std::vector<std::string> perft_sfens() {
@@ -190,7 +187,8 @@ TEST(UsiPosition, ReadsStartposSfenAndBareForms) {
     ASSERT_TRUE(f);
     EXPECT_EQ(f->moves.size(), 1u);
     // The move number is optional; a handicap start is recognised.
-    auto g = parse_usi_position("position sfen lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - moves 3c3d");
+    auto g =
+        parse_usi_position("position sfen lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - moves 3c3d");
     ASSERT_TRUE(g) << g.error().to_string();
     ASSERT_TRUE(g->handicap.has_value());
     EXPECT_EQ(*g->handicap, core::Handicap::Lance);
@@ -253,8 +251,7 @@ TEST(UsiPosition, WritesStartposOrSfen) {
     EXPECT_EQ(write_usi_position(rec), "position startpos moves 7g7f 3c3d");
     rec.set_handicap(core::Handicap::TwoPiece);
     rec.moves.clear();
-    EXPECT_EQ(write_usi_position(rec),
-              "position sfen lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
+    EXPECT_EQ(write_usi_position(rec), "position sfen lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
 }
 
 TEST(UsiPosition, RandomGamesRoundTrip) {

@@ -12,25 +12,16 @@
 #include "core/rules.h"
 #include "notation/psn.h"
 #include "notation/western.h"
+#include "test_files.h"
+#include "test_positions.h"
 
 using namespace hisha;
 using namespace hisha::notation;
 
 namespace {
+using hisha::testing::pos_of;
+using hisha::testing::slurp;
 
-std::unique_ptr<core::Position> pos_of(const std::string& sfen) {
-    auto p = std::make_unique<core::Position>();
-    EXPECT_TRUE(p->set(sfen, core::SfenRules::Relaxed).has_value()) << sfen;
-    return p;
-}
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    EXPECT_TRUE(in.good()) << path;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 std::string local(const std::string& name) { return std::string(HISHA_TEST_DATA_LOCAL) + "/notation/" + name; }
 
@@ -46,7 +37,7 @@ const char* MIXED = "4k4/8P/5+P3/7P1/9/2p6/9/9/3GKG3 b SP 1";
 }  // namespace
 
 TEST(Western, CanonicalFormsMatchTheGoldenFile) {
-    std::istringstream in(read_file(local("western/canonical_moves.txt")));
+    std::istringstream in(slurp(local("western/canonical_moves.txt")));
     std::unique_ptr<core::Position> pos;
     std::string line;
     std::size_t moves = 0, positions = 0;
@@ -113,13 +104,13 @@ TEST(Western, WritesTheCanonicalChoices) {
 TEST(Western, ReadsTheVariantsInUse) {
     auto p = pos_of(MIXED);
     const std::pair<const char*, const char*> cases[] = {
-        {"P-2c=", "2d2c"},   {"P2c=", "2d2c"},    {"P-2c", "2d2c"},     {"P2c", "2d2c"},     {"P-2c+", "2d2c+"},
-        {"P2c+", "2d2c+"},   {"p-2c+", "2d2c+"},  {"P - 2c +", "2d2c+"}, {"P-2C+", "2d2c+"},  {"P2d-2c+", "2d2c+"},
-        {"P2dx2c", "error"}, {"P*5e", "P*5e"},    {"P'5e", "P*5e"},     {"p'5e", "P*5e"},    {"S*7g", "S*7g"},
-        {"S'7g", "S*7g"},    {"+P-4b", "4c4b"},   {"+P4b", "4c4b"},     {"T-4b", "4c4b"},    {"t4b", "4c4b"},
-        {"P4b", "4c4b"},     {"G6i-5h", "6i5h"},  {"G4i5h", "4i5h"},    {"G4-5h", "4i5h"},   {"G65h", "6i5h"},
-        {"G-7h", "6i7h"},    {"g7h", "6i7h"},     {"P-1a+", "1b1a+"},   {"K-5h!", "5i5h"},   {"K5h?", "5i5h"},
-        {"2d2c+", "2d2c+"},  {"2d2c", "2d2c"},    {"2d2c=", "2d2c"},    {"G6i5h", "6i5h"},   {"G 6i - 5h", "6i5h"},
+        {"P-2c=", "2d2c"},   {"P2c=", "2d2c"},   {"P-2c", "2d2c"},      {"P2c", "2d2c"},    {"P-2c+", "2d2c+"},
+        {"P2c+", "2d2c+"},   {"p-2c+", "2d2c+"}, {"P - 2c +", "2d2c+"}, {"P-2C+", "2d2c+"}, {"P2d-2c+", "2d2c+"},
+        {"P2dx2c", "error"}, {"P*5e", "P*5e"},   {"P'5e", "P*5e"},      {"p'5e", "P*5e"},   {"S*7g", "S*7g"},
+        {"S'7g", "S*7g"},    {"+P-4b", "4c4b"},  {"+P4b", "4c4b"},      {"T-4b", "4c4b"},   {"t4b", "4c4b"},
+        {"P4b", "4c4b"},     {"G6i-5h", "6i5h"}, {"G4i5h", "4i5h"},     {"G4-5h", "4i5h"},  {"G65h", "6i5h"},
+        {"G-7h", "6i7h"},    {"g7h", "6i7h"},    {"P-1a+", "1b1a+"},    {"K-5h!", "5i5h"},  {"K5h?", "5i5h"},
+        {"2d2c+", "2d2c+"},  {"2d2c", "2d2c"},   {"2d2c=", "2d2c"},     {"G6i5h", "6i5h"},  {"G 6i - 5h", "6i5h"},
     };
     for (auto [text, usi] : cases) {
         std::string got = usi_of(*p, text);
@@ -285,7 +276,7 @@ TEST(Western, EveryLegalMoveRoundTrips) {
 
 // The GNU Shogi manual's sample game, typed in as the seed prints it (no-break spaces and all).
 TEST(Western, SampleGameFromTheGnuShogiManual) {
-    auto rec = read_psn(read_file(local("western/sample_game.txt")));
+    auto rec = read_psn(slurp(local("western/sample_game.txt")));
     ASSERT_TRUE(rec) << rec.error().to_string();
     EXPECT_EQ(rec->moves.size(), 71u);
     EXPECT_EQ(rec->header(key::BLACK), "Michael Trent (1-dan)");
@@ -309,10 +300,10 @@ TEST(Western, SampleGameFromTheGnuShogiManual) {
     EXPECT_EQ(rec->start_comments[0].rfind("This game was annotated by Pieter Stouten", 0), 0u);
     // The Western output is the canonical form of every move, the seed's spellings mapped so.
     std::string psn = write_psn(*rec);
-    EXPECT_EQ(psn, read_file(local("western/sample_game.psn")));
-    for (const char* canonical : {"1. P-2f P-3d 2. P-2e B-3c", "9. G4i-5h G4a-5b", "17. Bx3c+ Nx3c", "21. R-2a+ P*4g",
-                                  "24. +Rx6a +Px3g", "25. +Rx5b S*6b", "27. N*6e +P-4g", "32. Gx6i R-4h+",
-                                  "36. K-7h Resigns"})
+    EXPECT_EQ(psn, slurp(local("western/sample_game.psn")));
+    for (const char* canonical :
+         {"1. P-2f P-3d 2. P-2e B-3c", "9. G4i-5h G4a-5b", "17. Bx3c+ Nx3c", "21. R-2a+ P*4g", "24. +Rx6a +Px3g",
+          "25. +Rx5b S*6b", "27. N*6e +P-4g", "32. Gx6i R-4h+", "36. K-7h Resigns"})
         EXPECT_NE(psn.find(canonical), std::string::npos) << canonical;
     auto again = read_psn(psn);
     ASSERT_TRUE(again) << again.error().to_string();
