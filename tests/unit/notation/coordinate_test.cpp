@@ -16,7 +16,6 @@ using namespace hisha::notation;
 namespace {
 using hisha::testing::pos_of;
 
-
 std::string usi_of(const core::Result<core::Move, MoveInputError>& r) {
     return r ? core::to_usi(*r) : "error: " + r.error().to_string();
 }

@@ -20,7 +20,6 @@ namespace {
 using hisha::testing::pos_of;
 using hisha::testing::slurp;
 
-
 std::string local(const std::string& name) { return std::string(HISHA_TEST_DATA_LOCAL) + "/notation/" + name; }
 
 const char* MATSURI = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1";

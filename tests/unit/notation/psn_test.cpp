@@ -18,7 +18,6 @@ using namespace hisha::notation;
 namespace {
 using hisha::testing::slurp;
 
-
 std::string shared(const std::string& name) { return std::string(HISHA_TESTDATA_DIR) + "/records/western/" + name; }
 std::string local(const std::string& name) { return std::string(HISHA_TEST_DATA_LOCAL) + "/notation/psn/" + name; }
 

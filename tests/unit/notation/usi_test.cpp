@@ -17,7 +17,6 @@ using namespace hisha::notation;
 namespace {
 using hisha::testing::pos_of;
 
-
 // The distinct SFENs of the shared perft table.
 std::vector<std::string> perft_sfens() {
     std::ifstream in(std::string(HISHA_TESTDATA_DIR) + "/perft.tsv");

@@ -22,7 +22,6 @@ namespace {
 using hisha::testing::pos_of;
 using hisha::testing::slurp;
 
-
 std::string local(const std::string& name) { return std::string(HISHA_TEST_DATA_LOCAL) + "/notation/" + name; }
 
 std::string usi_of(const core::Position& pos, const std::string& text) {
