@@ -22,7 +22,8 @@ TEST(UsiClient, PositionCommand) {
     ASSERT_TRUE(g.play(*m).has_value());
     EXPECT_EQ(usi_position_command(g), "position startpos moves 7g7f");
     g.reset(core::Handicap::TwoPiece);
-    EXPECT_EQ(usi_position_command(g), "position sfen " + std::string(core::handicap_info(core::Handicap::TwoPiece).sfen));
+    EXPECT_EQ(usi_position_command(g),
+              "position sfen " + std::string(core::handicap_info(core::Handicap::TwoPiece).sfen));
 }
 
 TEST(UsiClient, GoCommand) {
@@ -118,8 +119,13 @@ TEST(ChildProcess, TerminateKillsTheWholeGroup) {
     ChildProcess p;
     ASSERT_TRUE(p.spawn("sh -c 'sleep 30' & sleep 30", false).has_value());
     pid_t pid = p.pid();
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    EXPECT_GE(live_members(pid), 2);
+    // The shell and its background sleep: wait (bounded) until both have started.
+    int started = live_members(pid);
+    for (int i = 0; i < 500 && started < 2; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        started = live_members(pid);
+    }
+    EXPECT_GE(started, 2);
     p.terminate(0);
     // What it started died with it. SIGKILL is delivered at once but a loaded machine may take
     // a moment to tear the processes down, so wait (bounded) for them to be gone.

@@ -1,6 +1,7 @@
 // A scripted USI conversation through the real command handler.
 #include <gtest/gtest.h>
 
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -10,6 +11,34 @@
 using hisha::protocol::UsiEngine;
 
 namespace {
+// An output stream the engine's search thread writes to while the test reads what it holds so far.
+// It has no put area, so every write, a character or a string, comes through the lock.
+class SharedOutput : public std::streambuf {
+public:
+    std::string snapshot() {
+        std::lock_guard lock(mutex_);
+        return text_;
+    }
+
+protected:
+    std::streamsize xsputn(const char* s, std::streamsize n) override {
+        std::lock_guard lock(mutex_);
+        text_.append(s, std::size_t(n));
+        return n;
+    }
+    int_type overflow(int_type c) override {
+        if (traits_type::eq_int_type(c, traits_type::eof()))
+            return traits_type::not_eof(c);
+        std::lock_guard lock(mutex_);
+        text_.push_back(traits_type::to_char_type(c));
+        return c;
+    }
+
+private:
+    std::mutex mutex_;
+    std::string text_;
+};
+
 // Runs a script and returns every line the engine wrote.
 std::vector<std::string> converse(const std::string& script) {
     std::istringstream in(script);
@@ -78,17 +107,22 @@ TEST(UsiEngine, MatedSideResigns) {
 
 TEST(UsiEngine, StopEndsAnInfiniteSearchAndPonderhitAPonder) {
     std::istringstream in;
-    std::ostringstream out;
+    SharedOutput buffer;
+    std::ostream out(&buffer);
     UsiEngine usi(in, out);
     usi.handle("position startpos");
     usi.handle("go infinite");
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    EXPECT_EQ(out.str().find("bestmove"), std::string::npos);  // never before stop
+    // Wait (bounded) until the search has reported a few depths: an infinite search never ends
+    // on its own, so there must still be no bestmove then.
+    for (int i = 0; i < 500 && buffer.snapshot().find("info depth 3 ") == std::string::npos; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_NE(buffer.snapshot().find("info depth 3 "), std::string::npos);
+    EXPECT_EQ(buffer.snapshot().find("bestmove"), std::string::npos);  // never before stop
     usi.handle("stop");
     usi.handle("isready");  // waits for nothing, answers at once
-    for (int i = 0; i < 200 && out.str().find("bestmove") == std::string::npos; ++i)
+    for (int i = 0; i < 200 && buffer.snapshot().find("bestmove") == std::string::npos; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    EXPECT_NE(out.str().find("bestmove"), std::string::npos);
+    EXPECT_NE(buffer.snapshot().find("bestmove"), std::string::npos);
 }
 
 TEST(UsiEngine, BadInputIsReportedAndIgnored) {
