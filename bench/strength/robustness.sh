@@ -9,7 +9,7 @@
 #
 # Usage: bench/strength/robustness.sh HISHA [USI_ENGINE]
 #   HISHA        a Hisha binary (e.g. build-native/bin/hisha)
-#   USI_ENGINE   the other engine's command (e.g. ../shared/peers/yaneuraou-material); without it,
+#   USI_ENGINE   the other engine's command (e.g. a YaneuraOu build); without it,
 #                only the games against itself are played
 # Environment: SELF_GAMES (default 500), OTHER_GAMES (default 500), TC (default st=0.03),
 # MARGIN_MS (default 100), CONCURRENCY (default 2), OUT (record directory; default a temporary one),
