@@ -46,7 +46,13 @@ void order(const Position& pos, const List& list, std::vector<Move>& out, Square
         int score;
         Move move;
     };
-    Scored tmp[MAX_MOVES];
+    // Left uninitialised (a union): Move's default member initialiser would otherwise zero all
+    // MAX_MOVES entries at every call, which cost more than generating and sorting the moves.
+    union Buffer {
+        Buffer() {}
+        Scored tmp[MAX_MOVES];
+    } buffer;
+    Scored* tmp = buffer.tmp;
     int n = 0;
     for (const ScoredMove& sm : list)
         if (pos.legal(sm.move))
