@@ -4,6 +4,7 @@
 #include "expansion.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "hands.h"
 #include "moves.h"
@@ -113,6 +114,12 @@ void Expansion::init(Node& n, int len, bool first_search, TranspositionTable& tt
     else
         generate_evasions(pos, conv, moves_);
     std::size_t k = moves_.size();
+    // The children's keys first, so that their windows of the TT load while the rest is set up.
+    keys_.resize(k);
+    for (std::size_t i = 0; i < k; ++i) {
+        keys_[i] = n.board_key_after(moves_[i]);
+        tt.prefetch(keys_[i]);
+    }
     results_.resize(k);
     prev_.assign(k, -1);
     next_.assign(k, -1);
@@ -121,12 +128,6 @@ void Expansion::init(Node& n, int len, bool first_search, TranspositionTable& tt
     idx_.clear();
     delayed_count_ = 0;
     build_chains(pos);
-    keys_.resize(k);
-    for (std::size_t i = 0; i < k; ++i) {
-        keys_[i] = n.board_key_after(moves_[i]);
-        if (prev_[i] < 0)  // a later member of a chain is usually not looked at now
-            tt.prefetch(keys_[i]);
-    }
     for (std::size_t i = 0; i < k; ++i) {
         // Every child is looked up, a later member of a chain too (it joins the play at once
         // when the table already settles it). Looking such members up only when they came into
@@ -149,15 +150,16 @@ NodeResult Expansion::child_result(Node& n, std::size_t i, TranspositionTable& t
     int clen = child_len(len_);
     Move m = moves_[i];
     Hand h = n.or_hand_after(m);
-    if (int rep = n.repetition_after(m); rep >= 0)
+    if (int rep = n.repetition_after(keys_[i], h); rep >= 0)
         return NodeResult::make_disproven(h, clen, 1, rep);
     if (!or_node_ && clen < 1)
         return NodeResult::make_disproven(full_hand(), clen, 1);  // the attacker needs a ply to mate
     if (or_node_ && m.is_drop() && m.dropped_piece() != PAWN && m.dropped_piece() != KNIGHT
         && m.dropped_piece() != SILVER && m.dropped_piece() != GOLD)
         sum_[i] = 0;  // long-range drops on one line are much alike: count the hardest
-    auto [ipn, idn] = initial_pndn(pos, m, or_node_);
-    NodeResult r = tt.look_up(keys_[i], h, clen, n.depth() + 1, n.path_key_after(m), ipn, idn, old_child_);
+    NodeResult r = tt.look_up(keys_[i], h, clen, n.depth() + 1, n.path_key_after(m), 1, 1, old_child_);
+    if (r.first_visit)  // the initial numbers only for a child the table does not know
+        std::tie(r.pn, r.dn) = initial_pndn(pos, m, or_node_);
     if (or_node_ || r.final())
         return r;
     // Leaves for the attacker (one or three plies left) are settled at once; a new one gets

@@ -35,18 +35,29 @@ core::Bitboard step_check_squares(PieceType pt, core::Color attacker, core::Squa
 }
 }  // namespace
 
+namespace {
+// All the bits of each field where a holds at least as many pieces as b, in a few operations
+// over the whole word: with every guard bit of a set, a - b keeps a field's guard bit exactly
+// when no borrow reaches it; the field below each kept guard bit is then filled by one
+// subtraction (guard minus the field's lowest bit, the fields being 5, 3 or 2 bits wide).
+constexpr std::uint32_t at_least_mask(std::uint32_t a, std::uint32_t b) noexcept {
+    constexpr std::uint32_t G = Hand::BORROW_MASK;
+    constexpr std::uint32_t G5 = 1u << 5, G3 = (1u << 9) | (1u << 13) | (1u << 17) | (1u << 21),
+                            G2 = (1u << 24) | (1u << 27);
+    static_assert((G5 | G3 | G2) == G);
+    std::uint32_t g = ((a | G) - b) & G;
+    return g - (((g & G5) >> 5) | ((g & G3) >> 3) | ((g & G2) >> 2));
+}
+}  // namespace
+
 Hand hand_max(Hand a, Hand b) noexcept {
-    Hand r;
-    for (PieceType pt : HAND_TYPES)
-        r.set(pt, std::max(a.count(pt), b.count(pt)));
-    return r;
+    std::uint32_t m = at_least_mask(a.raw(), b.raw());
+    return Hand((a.raw() & m) | (b.raw() & ~m));
 }
 
 Hand hand_min(Hand a, Hand b) noexcept {
-    Hand r;
-    for (PieceType pt : HAND_TYPES)
-        r.set(pt, std::min(a.count(pt), b.count(pt)));
-    return r;
+    std::uint32_t m = at_least_mask(a.raw(), b.raw());
+    return Hand((b.raw() & m) | (a.raw() & ~m));
 }
 
 Hand full_hand() noexcept {

@@ -144,6 +144,73 @@ bool king_steps_after(const Position& pos, Move m) noexcept {
     return false;
 }
 
+KingEscape::KingEscape(const Position& pos) noexcept {
+    ksq_ = pos.king_square(~pos.side_to_move());
+    if (ksq_ != SQ_NONE)
+        steps_ = KING_ATTACKS[ksq_].andnot(pos.pieces(~pos.side_to_move()));
+}
+
+void KingEscape::find_guards(const Position& pos) const noexcept {
+    guards_known_ = true;
+    Bitboard occ = pos.pieces() ^ ksq_;
+    int i = 0;
+    for (Bitboard b = steps_; b.any(); ++i) {
+        Square s = b.pop_lsb();
+        Bitboard guards = pos.attackers_to(pos.side_to_move(), s, occ);
+        if (guards.empty()) {
+            free_ |= s;
+        } else if (!guards.more_than_one()) {
+            lone_ |= s;
+            guard_[i] = guards;
+        }
+    }
+}
+
+bool KingEscape::steps_after(const Position& pos, Move m) const noexcept {
+    if (ksq_ == SQ_NONE)
+        return false;
+    // The squares the checking piece does not reach, as in king_steps_after().
+    Square to = m.to();
+    Bitboard occ = (pos.pieces() ^ ksq_) | to;
+    if (!m.is_drop())
+        occ = occ.andnot(square_bb(m.from()));
+    Bitboard cand = steps_.andnot(square_bb(to)).andnot(attacks_of(m.piece_after(), to, occ));
+    if (cand.empty())
+        return false;
+    if (!guards_known_)
+        find_guards(pos);
+    // A square no guard reaches stays so after a drop (the dropped piece can only block a line).
+    if (m.is_drop())
+        return (cand & free_).any();
+    // After a board move, one whose only guard is the moving piece may be free as well, and no
+    // slider may reach the square through the square the piece left (a discovered guard).
+    cand &= free_ | lone_;
+    if (cand.empty())
+        return false;
+    Square from = m.from();
+    Color us = pos.side_to_move(), them = ~us;
+    const Bitboard own = pos.pieces(us).andnot(square_bb(from));
+    const Bitboard rd = own & (pos.pieces(ROOK) | pos.pieces(DRAGON));
+    const Bitboard bh = own & (pos.pieces(BISHOP) | pos.pieces(HORSE));
+    const Bitboard lances = own & pos.pieces(LANCE);
+    int i = 0;
+    for (Bitboard b = steps_; b.any(); ++i) {
+        Square s = b.pop_lsb();
+        if (!cand.test(s))
+            continue;
+        if (lone_.test(s) && !guard_[i].test(from))
+            continue;
+        if ((rd & ROOK_PSEUDO[s]).any() && (rook_attacks(s, occ) & rd).any())
+            continue;
+        if ((bh & BISHOP_PSEUDO[s]).any() && (bishop_attacks(s, occ) & bh).any())
+            continue;
+        if ((lances & lance_pseudo(them, s)).any() && (lance_attacks(them, s, occ) & lances).any())
+            continue;
+        return true;
+    }
+    return false;
+}
+
 namespace {
 
 // The checker on c takes a piece of type pt dropped on s (promoting or not): true when one
@@ -253,12 +320,13 @@ MateProbe mate_in_one(Position& pos, Convention conv) {
     StateInfo st;
     bool any = false;
     Hand disproof = full_hand();
+    const KingEscape escape(pos);
     for (const ScoredMove& sm : list) {
         Move m = sm.move;
         if (!pos.legal(m))
             continue;
         any = true;
-        if (king_steps_after(pos, m)) {  // the same as find_reply() == Reply::Move below
+        if (escape.steps_after(pos, m)) {  // the same as find_reply() == Reply::Move below
             disproof = hand_min(disproof, hand_before(pos, m, full_hand()));
             continue;
         }

@@ -39,6 +39,29 @@ core::Hand reply_disproof(const core::Position& pos, Reply reply, core::Hand dis
 /// check cannot mate; the one-ply test skips playing it.
 bool king_steps_after(const core::Position& pos, core::Move m) noexcept;
 
+/// king_steps_after() for many checks of one position: what does not depend on the check (the
+/// king's steps, and which attacker's pieces guard each, worked out at the first check that
+/// needs it) is found once. steps_after(m) is a sufficient test as well, a little weaker: a
+/// square guarded before the check counts as guarded after it unless its only guard is the
+/// piece that moves (a check that blocks the line of a guard is not seen to free the square).
+/// `pos` must not change in between.
+class KingEscape {
+public:
+    explicit KingEscape(const core::Position& pos) noexcept;
+    bool steps_after(const core::Position& pos, core::Move m) const noexcept;
+
+private:
+    void find_guards(const core::Position& pos) const noexcept;
+
+    core::Square ksq_ = core::SQ_NONE;
+    core::Bitboard steps_;  // the king's steps to squares without a defender's piece
+    // Found by find_guards() when first needed.
+    mutable bool guards_known_ = false;
+    mutable core::Bitboard free_;      // steps no attacker's piece guards (through the king's square)
+    mutable core::Bitboard lone_;      // steps guarded by exactly one attacker's piece
+    mutable core::Bitboard guard_[8];  // lone_'s guard, by the square's index in steps_ (lsb first)
+};
+
 /// The outcome of the one-ply test at an attacker's node.
 struct MateProbe {
     core::Move move;           // a mating move, or none

@@ -47,11 +47,9 @@ Hand Node::or_hand_after(Move m) const noexcept { return tsume::or_hand_after(po
 
 Key Node::path_key_after(Move m) const noexcept { return path_key() ^ mix((Key(m.raw()) << 16) ^ Key(depth() + 1)); }
 
-int Node::repetition_after(Move m) const noexcept {
-    Key bk = board_key_after(m);
+int Node::repetition_after(Key bk, Hand h) const noexcept {
     if (!filter_[bk >> 1 & (FILTER_SIZE - 1)])
         return -1;
-    Hand h = or_hand_after(m);
     // Same side to move only: the board key holds it, so a key match is enough.
     for (int d = depth() - 1; d >= 0; d -= 2)
         if (path_[std::size_t(d)].board == bk && path_[std::size_t(d)].hand.dominates(h))

@@ -37,7 +37,9 @@ public:
     core::Key path_key_after(core::Move m) const noexcept;
     /// The depth of the nearest ancestor with the board reached by m and an attacker hand at
     /// least as good (the same position, or a worse one for the attacker), or -1.
-    int repetition_after(core::Move m) const noexcept;
+    int repetition_after(core::Move m) const noexcept { return repetition_after(board_key_after(m), or_hand_after(m)); }
+    /// The same, given the child's board key and attacker's hand.
+    int repetition_after(core::Key board, core::Hand hand) const noexcept;
 
     // --- moving
     void do_move(core::Move m);

@@ -29,8 +29,15 @@ public:
     /// node marked as repeating on some path is a disproof when `path_key` is that path.
     NodeResult look_up(core::Key board, core::Hand hand, int len, int depth, core::Key path_key, PnDn init_pn,
                        PnDn init_dn, bool& old) noexcept;
-    /// Starts loading the window of `board` into the cache (children are looked up in a row).
-    void prefetch(core::Key board) const noexcept { __builtin_prefetch(&tags_[window(board)]); }
+    /// Starts loading the window of `board` into the cache (children are looked up in a row):
+    /// its tags and its first four entries (an entry goes to the first free slot of its window,
+    /// so most are found there).
+    void prefetch(core::Key board) const noexcept {
+        std::size_t w = window(board);
+        __builtin_prefetch(&tags_[w]);
+        __builtin_prefetch(&entries_[w]);
+        __builtin_prefetch(&entries_[w + 2]);
+    }
     /// A disproof of the exact path (a repetition) for "mate within len", if one was recorded
     /// for len or a longer length: its rep_depth. A mark says "no mate within the length it
     /// was found for": a mark of a length-limited search says nothing of longer lengths.
