@@ -349,8 +349,8 @@ int main(int argc, char** argv) {
         std::string token = reg(name);
         if (w.ws) {
             w.fd = connect_to(http_port);
-            send_all(w.fd, "GET /api/ws?token=" + token
-                               + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            send_all(w.fd, "GET /api/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
+                               + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
             std::size_t end;
             while ((end = w.in.find("\r\n\r\n")) == std::string::npos)

@@ -1,4 +1,5 @@
 // main() of `hisha-server`: arguments only; the server is src/server/net/server.h.
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -17,9 +18,14 @@ namespace {
 void usage() {
     std::cout << "usage: hisha-server [options]\n"
                  "       hisha-server backup --to FILE [--db URL | --config FILE]\n"
+                 "       hisha-server admin grant|revoke NAME [--db URL | --config FILE]\n"
+                 "       hisha-server admin list [--db URL | --config FILE]\n"
                  "  backup                copy the SQLite database (--db, or the db of --config) to the new\n"
                  "  --to FILE             file FILE while the server runs (SQLite's online backup: one\n"
                  "                        consistent snapshot); PostgreSQL: pg_dump\n"
+                 "  admin grant NAME      make the account NAME an administrator (ADMIN commands, the web\n"
+                 "                        page's #/admin); revoke: no longer; list: the administrators. On the\n"
+                 "                        database, also while the server runs (it counts at once); audited\n"
                  "options of the server:\n"
                  "  --db URL              sqlite:PATH[?sync=normal&wal_mb=64] (default sqlite:var/hisha.db), or\n"
                  "                        postgresql://USER@HOST:PORT/DB (libpq URI; several servers may share one)\n"
@@ -65,6 +71,11 @@ void usage() {
                  "                        to MAX s; a success forgets them (default 10/3/60; MAX 0: off)\n"
                  "  --config FILE         read options from FILE: `name value` or `name = value` per line,\n"
                  "                        no dashes, # comments; later command-line options override it\n"
+                 "  --session-lifetime D  how long a web login lasts: 30m, 12h, 30d, 2w (default 30d); its\n"
+                 "                        token and cookie expire then (log out and log out everywhere end it sooner)\n"
+                 "  --public-origin URL   the web page's origin (https://shogi.example.org), when a reverse\n"
+                 "                        proxy does not pass the Host header on; may be repeated. Requests\n"
+                 "                        with the session cookie must come from it (CSRF; default: the Host)\n"
                  "  --bots SPEC           engine bots as accounts, NAME=SKILL,... (Skill 0 = 15 kyu .. 20 full;\n"
                  "                        default hisha-10kyu=5,hisha-1dan=15,hisha-max=20; \"\" for none)\n"
                  "  --version             the version\n"
@@ -179,6 +190,94 @@ std::string installed_web_dir() {
     return "";
 }
 
+// The database of --db, or of the config file of --config (as the server would open it).
+bool db_arg(const std::string& option, const std::string& value, std::string& db) {
+    if (option == "--db") {
+        db = value;
+        return true;
+    }
+    std::vector<std::string> args;
+    std::string error;
+    if (!read_config(value, args, error)) {
+        std::cerr << "hisha-server: " << error << "\n";
+        return false;
+    }
+    for (std::size_t k = 0; k + 1 < args.size(); ++k)
+        if (args[k] == "--db")
+            db = args[k + 1];
+    return true;
+}
+
+// hisha-server admin grant|revoke NAME | list [--db URL | --config FILE]
+int admin_main(int argc, char** argv) {
+    using namespace hisha::server;
+    constexpr const char* USAGE = "usage: hisha-server admin grant|revoke NAME | list [--db URL | --config FILE]";
+    std::string db = net::ServerOptions{}.db;
+    std::vector<std::string> words;
+    for (int i = 2; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--help" || a == "-h") {
+            std::cout << USAGE << "\n";
+            return 0;
+        }
+        if (a == "--db" || a == "--config") {
+            if (i + 1 >= argc) {
+                std::cerr << "hisha-server admin: " << a << " needs a value\n";
+                return 2;
+            }
+            if (!db_arg(a, argv[++i], db))
+                return 2;
+        } else if (a.starts_with("-")) {
+            std::cerr << "hisha-server admin: unknown option " << a << " (" << USAGE << ")\n";
+            return 2;
+        } else {
+            words.push_back(a);
+        }
+    }
+    bool list = words.size() == 1 && words[0] == "list";
+    bool change = words.size() == 2 && (words[0] == "grant" || words[0] == "revoke");
+    if (!list && !change) {
+        std::cerr << "hisha-server admin: " << USAGE << "\n";
+        return 2;
+    }
+    std::string error;
+    auto store = store::open_store(db, error);
+    if (!store) {
+        std::cerr << "hisha-server admin: cannot open " << db << ": " << error << "\n";
+        return 1;
+    }
+    if (list) {
+        for (const std::string& key : store->admins()) {
+            auto u = store->find_user(key);
+            std::cout << (u ? u->name : key) << "\n";
+        }
+        return 0;
+    }
+    auto u = store->find_user(words[1]);
+    if (!u) {
+        std::cerr << "hisha-server admin: no account named " << words[1] << " in " << db << "\n";
+        return 1;
+    }
+    if (!u->bot.empty()) {
+        std::cerr << "hisha-server admin: " << u->name << " is an engine bot, which cannot log in\n";
+        return 1;
+    }
+    bool grant = words[0] == "grant";
+    using namespace std::chrono;
+    service::Millis now = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+    AuditRow a;
+    a.at = now;
+    a.admin = "hisha-server admin";
+    a.action = grant ? "grant" : "revoke";
+    a.target = u->name;
+    if (!store->set_admin(u->name, grant, now) || !store->insert_audit(a)) {
+        std::cerr << "hisha-server admin: " << store->last_error() << "\n";
+        return 1;
+    }
+    std::cout << u->name << (grant ? " is an administrator" : " is no longer an administrator") << "\n";
+    return 0;
+}
+
 // hisha-server backup --to FILE [--db URL | --config FILE]
 int backup_main(int argc, char** argv) {
     std::string db = hisha::server::net::ServerOptions{}.db, to;
@@ -190,21 +289,10 @@ int backup_main(int argc, char** argv) {
         }
         if ((a == "--db" || a == "--to" || a == "--config") && i + 1 < argc) {
             std::string v = argv[++i];
-            if (a == "--db")
-                db = v;
-            else if (a == "--to")
+            if (a == "--to")
                 to = v;
-            else {
-                std::vector<std::string> args;
-                std::string error;
-                if (!read_config(v, args, error)) {
-                    std::cerr << "hisha-server: " << error << "\n";
-                    return 2;
-                }
-                for (std::size_t k = 0; k + 1 < args.size(); ++k)
-                    if (args[k] == "--db")
-                        db = args[k + 1];
-            }
+            else if (!db_arg(a, v, db))
+                return 2;
         } else {
             std::cerr << "hisha-server backup: unknown or incomplete argument " << a
                       << " (usage: hisha-server backup --to FILE [--db URL | --config FILE])\n";
@@ -229,6 +317,8 @@ int backup_main(int argc, char** argv) {
 int main(int argc, char** argv) {
     if (argc > 1 && std::strcmp(argv[1], "backup") == 0)
         return backup_main(argc, argv);
+    if (argc > 1 && std::strcmp(argv[1], "admin") == 0)
+        return admin_main(argc, argv);
     hisha::server::net::ServerOptions opt;
     opt.config.group_commit = true;
     std::vector<std::string> args;
@@ -369,6 +459,24 @@ int main(int argc, char** argv) {
                 std::cerr << "hisha-server: --login-backoff needs ADDRESS/ACCOUNT/MAX_SECONDS (e.g. 10/3/60)\n";
                 return 2;
             }
+        } else if (a == "--session-lifetime") {
+            std::string v = value();
+            auto ms = hisha::server::service::Service::parse_duration(v);
+            if (!ms) {
+                std::cerr << "hisha-server: --session-lifetime needs a duration: 30m, 12h, 30d, 2w (or 90s)\n";
+                return 2;
+            }
+            opt.config.token_lifetime_ms = *ms;
+        } else if (a == "--public-origin") {
+            std::string v = value();
+            auto scheme = v.find("://");
+            if ((!v.starts_with("http://") && !v.starts_with("https://")) || v.size() <= scheme + 3
+                || v.find('/', scheme + 3) != std::string::npos) {
+                std::cerr << "hisha-server: --public-origin needs an origin: scheme://host[:port] with no path, e.g. "
+                             "https://shogi.example.org\n";
+                return 2;
+            }
+            opt.public_origins.push_back(v);
         } else if (a == "--bots") {
             opt.bots = value();
         } else if (a == "--max-per-address") {

@@ -21,6 +21,7 @@ const char* describe(EndReason r) {
     case EndReason::Abort: return "aborted";
     case EndReason::SealedMove: return "sealed move";
     case EndReason::Disconnect: return "disconnection";
+    case EndReason::Adjudication: return "adjudication";
     }
     return "";
 }

@@ -31,6 +31,7 @@ enum class EndReason : std::uint8_t {
     Abort,
     SealedMove,  // adjourned with a sealed move (records of two-day games)
     Disconnect,  // a player's connection was lost (and not back in time): that player loses
+    Adjudication,  // ended by a server's administrator, who gave the result
 };
 
 const char* describe(EndReason r);

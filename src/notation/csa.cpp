@@ -830,7 +830,8 @@ std::string special_line(const RecordResult& r, Color stm, CsaVersion v) {
     case EndReason::MoveLimit: return v == CsaVersion::V3_0 ? "%MAX_MOVES" : "%JISHOGI";
     case EndReason::Abort:
     case EndReason::SealedMove:
-    case EndReason::Disconnect: return "%CHUDAN";
+    case EndReason::Disconnect:
+    case EndReason::Adjudication: return "%CHUDAN";
     case EndReason::PerpetualCheck: return illegal(loser_of(r));
     case EndReason::IllegalMove: return illegal(r.actor ? r.actor : loser_of(r));
     case EndReason::Declaration:

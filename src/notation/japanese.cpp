@@ -671,6 +671,7 @@ std::string_view special_word(const RecordResult& r, Color stm) {
     case EndReason::Disconnect:  // Kakinoki has no word for it: the forfeit's (the summary says why)
         return stm_wins ? "不戦勝" : r.winner == core::winner_of(~stm) ? "不戦敗" : "中断";
     case EndReason::SealedMove: return "封じ手";
+    case EndReason::Adjudication: return "中断";  // play stopped; the result is the summary's
     }
     return "";
 }

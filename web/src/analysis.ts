@@ -1,7 +1,7 @@
 // The analysis board: records (load/save in every format, move list with variations and
 // comments), free play from any position, the engine's live lines and evaluation (MultiPV,
 // arrows, a graph over the game), the tsume solver, and the board editor.
-import { Game, MoveText, ParsedRecord, PositionInfo, TsumeAnswer, call, get, post, postForFile, token } from './api';
+import { Game, MoveText, ParsedRecord, PositionInfo, TsumeAnswer, call, get, post, postForFile, myName } from './api';
 import { Board, LETTER_OF, PROMOTABLE, UNPROMOTED, splitSfen, colorOf } from './board';
 import { clear, h, toast } from './dom';
 import { t } from './i18n';
@@ -167,7 +167,7 @@ export function analysisView(arg: string): View {
 
   // --- the engine
   function startEngine(): void {
-    if (!app.live || !token()) {
+    if (!app.live || !myName()) {
       clear(engineOut, h('p.meta', t('login') + ' — ' + t('analysis')));
       return;
     }
@@ -256,7 +256,7 @@ export function analysisView(arg: string): View {
   // --- tsume
   async function solve(): Promise<void> {
     const sfen = editing ? editorSfen() : info?.sfen || startSfen;
-    if (!token()) {  // the solver serves logged-in players only
+    if (!myName()) {  // the solver serves logged-in players only
       clear(tsumeOut, h('p.meta', t('login') + ' — ' + t('tsume')));
       return;
     }

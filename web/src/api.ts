@@ -1,9 +1,16 @@
 // The server's JSON API over HTTP and the live event socket (/api/ws), which reconnects by
 // itself when the server goes away and comes back.
+//
+// The session is an HttpOnly cookie the server sets at login ("cookie": true): no script of the
+// page ever holds the token, and the browser sends it with every request and the socket's
+// handshake. Every request carries the X-Hisha-Request header, which a page of another site
+// cannot send: the server refuses a cookie-authenticated change without it (CSRF). The page
+// keeps only the name (and whether the account administers the server) to draw itself; the
+// server has the last word, and a 401 or a socket closed as "session ended" logs the page out.
 
 export interface User {
   name: string; rating: number; deviation: number; wins: number; losses: number; draws: number;
-  online: boolean; bot: boolean;
+  online: boolean; bot: boolean; admin?: boolean;
 }
 export interface Clock { black_ms: number; white_ms: number; turn_started: number; allowed_ms: number; now: number; days_per_move?: number }
 export interface GameMove { ply: number; by: string; usi: string; western: string; csa: string; ja?: string; notices: string[] }
@@ -24,33 +31,43 @@ export interface TsumeAnswer { status: string; length: number; exact: boolean; m
 
 export class ApiError extends Error {}
 
-export function token(): string {
-  return localStorage.getItem('hisha.token') || '';
-}
+/// The name logged in as ('' when logged out), as the page last heard it.
 export function myName(): string {
   return localStorage.getItem('hisha.user') || '';
 }
-export function setLogin(tok: string, name: string): void {
-  if (tok) {
-    localStorage.setItem('hisha.token', tok);
+export function isAdmin(): boolean {
+  return !!myName() && localStorage.getItem('hisha.admin') === '1';
+}
+export function setLogin(name: string, admin = false): void {
+  if (name) {
     localStorage.setItem('hisha.user', name);
+    localStorage.setItem('hisha.admin', admin ? '1' : '0');
   } else {
-    localStorage.removeItem('hisha.token');
     localStorage.removeItem('hisha.user');
+    localStorage.removeItem('hisha.admin');
+    localStorage.removeItem('hisha.token'); // (kept by older versions of the page)
   }
 }
 
+/// Called when the server says the session is over (expired, logged out elsewhere, revoked).
+let sessionEnded: (why: string) => void = () => {};
+export function onSessionEnded(f: (why: string) => void): void {
+  sessionEnded = f;
+}
+
+const HEADERS = { 'X-Hisha-Request': '1' };
+
 export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (token()) headers.Authorization = 'Bearer ' + token();
+  const headers: Record<string, string> = { ...HEADERS };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch('/api/' + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch('/api/' + path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
     throw new ApiError('the server cannot be reached');
   }
   const text = await res.text();
+  if (res.status === 401 && myName() && path !== 'login' && path !== 'register') sessionEnded('');
   if (!res.ok) {
     let msg = text;
     try {
@@ -69,11 +86,10 @@ export const get = <T>(path: string) => call<T>('GET', path);
 /// A POST whose answer is a file: its bytes as they came (a .kif is Shift_JIS, which text()
 /// would take for UTF-8).
 export async function postForFile(path: string, body: unknown): Promise<Blob> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (token()) headers.Authorization = 'Bearer ' + token();
+  const headers: Record<string, string> = { ...HEADERS, 'Content-Type': 'application/json' };
   let res: Response;
   try {
-    res = await fetch('/api/' + path, { method: 'POST', headers, body: JSON.stringify(body) });
+    res = await fetch('/api/' + path, { method: 'POST', headers, credentials: 'same-origin', body: JSON.stringify(body) });
   } catch {
     throw new ApiError('the server cannot be reached');
   }
@@ -108,11 +124,14 @@ export class Live {
     this.open();
   }
   private open(): void {
-    if (!token() || this.closed) return;
+    if (!myName() || this.closed) return;
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}/api/ws?token=${encodeURIComponent(token())}`);
+    // The session cookie goes with the handshake: nothing secret in the URL.
+    const ws = new WebSocket(`${proto}//${location.host}/api/ws`);
     this.ws = ws;
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
       this.delay = 250;
       this.setUp(true);
     };
@@ -123,6 +142,11 @@ export class Live {
       } catch {
         return;
       }
+      if (e.type === 'session_ended') {
+        this.closed = true;
+        sessionEnded(String(e.reason || ''));
+        return;
+      }
       if (e.id !== undefined && this.pending.has(e.id)) {
         this.pending.get(e.id)!(e);
         this.pending.delete(e.id);
@@ -130,10 +154,14 @@ export class Live {
       }
       for (const h of this.handlers) h(e);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = undefined;
       this.setUp(false);
+      if (ev.code === 4401) this.closed = true; // the server ended the session
+      // A handshake refused (the browser does not say why): is the session still good? A 401
+      // logs the page out (call()); otherwise the server was away, and we try again.
+      if (!opened && !this.closed) void call('GET', 'me').catch(() => {});
       if (!this.closed) setTimeout(() => this.open(), this.delay);
       this.delay = Math.min(this.delay * 2, 4000);
     };

@@ -2,6 +2,8 @@
 // is kept in localStorage.
 const EN = {
   lobby: 'Lobby', analysis: 'Analysis', editor: 'Board editor', records: 'Records', logout: 'Log out',
+  logoutEverywhere: 'Log out everywhere', logoutEverywhereHint: 'End every session of this account, on every browser and device',
+  sessionEnded: 'Your session has ended: log in again.', admin: 'Admin', announcement: 'Announcement',
   login: 'Log in', register: 'Register', name: 'Name', password: 'Password',
   welcome: 'Play shogi in your browser: against people in real time or by correspondence, or against Hisha’s engine.',
   online: 'Online now', challenges: 'Open challenges', myGames: 'My games', liveGames: 'Live games',
@@ -33,6 +35,8 @@ const EN = {
 type Key = keyof typeof EN;
 const JA: Record<Key, string> = {
   lobby: 'ロビー', analysis: '検討', editor: '局面編集', records: '棋譜', logout: 'ログアウト',
+  logoutEverywhere: 'すべての端末でログアウト', logoutEverywhereHint: 'このアカウントのすべてのセッション（すべてのブラウザと端末）を終了します',
+  sessionEnded: 'セッションが終了しました。もう一度ログインしてください。', admin: '管理', announcement: 'お知らせ',
   login: 'ログイン', register: '新規登録', name: '名前', password: 'パスワード',
   welcome: 'ブラウザで将棋を。リアルタイム対局、通信対局、飛車エンジンとの対局ができます。',
   online: 'オンライン', challenges: '対局募集', myGames: '自分の対局', liveGames: '対局中',

@@ -1,6 +1,6 @@
 // The lobby (who is online, open challenges, my games, live games, messages, the engine),
 // the login form and player pages.
-import { ApiError, Challenge, Game, User, get, myName, post, setLogin, call } from './api';
+import { Challenge, Game, User, get, myName, post, setLogin, call } from './api';
 import { clear, h, toast } from './dom';
 import { t } from './i18n';
 import { app, loggedIn, View } from './main';
@@ -60,8 +60,9 @@ export function loginView(): View {
   const msg = h('p.error', { role: 'alert' });
   const go = async (kind: 'login' | 'register') => {
     try {
-      const r = await post<{ token: string; user: User }>(kind, { name: name.value.trim(), password: pass.value });
-      setLogin(r.token, r.user.name);
+      // The session comes back as an HttpOnly cookie ("cookie": true), not as a token for the page.
+      const r = await post<{ user: User }>(kind, { name: name.value.trim(), password: pass.value, cookie: true });
+      setLogin(r.user.name, !!r.user.admin);
       loggedIn();
     } catch (e) {
       msg.textContent = String((e as Error).message);
@@ -155,11 +156,8 @@ export function lobbyView(): View {
         for (const sel of [bots, twoBlack, twoWhite]) clear(sel, botList.map((u) => h('option', { value: u.name }, `${u.name} (${u.rating})`)));
         if (botList.length > 1) twoWhite.selectedIndex = 1;
       }
-    } catch (e) {
-      if (e instanceof ApiError && /log in/.test(e.message)) {
-        setLogin('', '');
-        location.reload();
-      }
+    } catch {
+      /* a 401 has logged the page out (api.onSessionEnded); otherwise the next refresh tries again */
     }
   }
 
@@ -254,7 +252,7 @@ export function lobbyView(): View {
   );
 
   const off = app.live?.on((e) => {
-    if (['tell', 'shout', 'chat', 'notice'].includes(e.type)) messages.prepend(h('li', e.from ? h('b', e.from + ': ') : null, e.text));
+    if (['tell', 'shout', 'chat', 'notice', 'announce'].includes(e.type)) messages.prepend(h('li', e.from ? h('b', e.from + ': ') : null, e.text));
     if (e.type === 'game_started' && e.game) {
       // A game of mine has begun (my challenge was accepted): go to it.
       get<Game>(`games/${e.game}`).then((g) => {

@@ -1,12 +1,14 @@
 // The page: a header with navigation and settings, and one view at a time chosen by the URL
-// hash: #/ lobby, #/game/N, #/analysis (records, editor, tsume, engine analysis), #/player/NAME.
+// hash: #/ lobby, #/game/N, #/analysis (records, editor, tsume, engine analysis), #/player/NAME,
+// #/admin (administrators).
 import './style.css';
-import { Live, get, myName, post, setLogin, token } from './api';
+import { Live, User, get, isAdmin, myName, onSessionEnded, post, setLogin } from './api';
 import { clear, h, toast } from './dom';
 import { currentLang, setLang, t } from './i18n';
 import { lobbyView, loginView, playerView } from './lobby';
 import { gameView } from './game';
 import { analysisView } from './analysis';
+import { adminView } from './admin';
 
 export interface View {
   el: HTMLElement;
@@ -39,40 +41,66 @@ function header(): void {
   clear(
     me,
     lang,
-    token() ? [status, h('a.user', { href: `#/player/${encodeURIComponent(myName())}` }, myName()), h('button.ghost', { onclick: logout }, t('logout'))] : null,
+    myName()
+      ? [
+          status,
+          h('a.user', { href: `#/player/${encodeURIComponent(myName())}` }, myName()),
+          isAdmin() ? h('a.admin-link', { href: '#/admin', class: route === 'admin' ? 'active' : undefined }, t('admin')) : null,
+          h('button.ghost', { name: 'logout', onclick: () => logout(false) }, t('logout')),
+          h('button.ghost', { name: 'logout-everywhere', title: t('logoutEverywhereHint'), onclick: () => logout(true) }, t('logoutEverywhere')),
+        ]
+      : null,
   );
 }
 
-async function logout(): Promise<void> {
-  try {
-    await post('logout');
-  } catch {
-    /* the token may be gone already */
-  }
-  setLogin('', '');
+/// Back to the login form (logged out here, elsewhere, or the session expired).
+function loggedOut(why: string): void {
+  if (!myName()) return;
+  setLogin('');
   app.live?.close();
   app.live = undefined;
+  if (why) toast(why, 'info');
   location.hash = '#/';
   render();
 }
 
+/// Log out of this browser, or of every browser and device (every session of the account).
+async function logout(everywhere: boolean): Promise<void> {
+  try {
+    await post(everywhere ? 'logout/everywhere' : 'logout');
+  } catch {
+    /* the session may be gone already */
+  }
+  loggedOut('');
+}
+
+/// The live socket of a logged-in page; an administrator's announcement shows wherever one is.
+function startLive(): Live {
+  const live = new Live();
+  live.on((e) => {
+    if (e.type === 'announce') toast(`${t('announcement')} (${e.from}): ${e.text}`, 'info');
+  });
+  return live;
+}
+
 export function loggedIn(): void {
   app.live?.close();
-  app.live = new Live();
+  app.live = startLive();
   render();
 }
 
 export function render(): void {
   current?.dispose?.();
   const root = document.getElementById('app')!;
-  if (token() && !app.live) app.live = new Live();
+  if (myName() && !app.live) app.live = startLive();
   const [route, arg] = location.hash.replace(/^#\/?/, '').split('/');
   header();
   try {
     if (route === 'game' && arg) current = gameView(Number(arg));
     else if (route === 'analysis') current = analysisView(arg || '');
     else if (route === 'player' && arg) current = playerView(decodeURIComponent(arg));
-    else current = token() ? lobbyView() : loginView();
+    else if (route === 'admin' && myName()) current = adminView();
+    else current = myName() ? lobbyView() : loginView();
   } catch (e) {
     toast(String(e), 'error');
     current = { el: h('p', String(e)) };
@@ -90,7 +118,23 @@ async function footer(): Promise<void> {
   }
 }
 
+/// On load: is the session (the cookie) still good, and who is it?
+async function checkSession(): Promise<void> {
+  if (!myName()) return;
+  try {
+    const me = await get<{ user: User }>('me');
+    if (me.user.name !== myName() || !!me.user.admin !== isAdmin()) {
+      setLogin(me.user.name, !!me.user.admin);
+      render();
+    }
+  } catch {
+    /* a 401 has logged the page out already (onSessionEnded); else the server is away */
+  }
+}
+
+onSessionEnded((why) => loggedOut(why || t('sessionEnded')));
 window.addEventListener('hashchange', render);
 document.body.dataset.pieces = localStorage.getItem('hisha.pieces') || 'kanji';
 render();
 void footer();
+void checkSession();

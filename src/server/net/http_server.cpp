@@ -21,6 +21,7 @@
 #include "server/net/static_files.h"
 #include "server/net/token_bucket.h"
 #include "server/proto/json_api.h"
+#include "server/service/log.h"
 #include "tsume/solver.h"
 
 namespace hisha::server::net {
@@ -46,22 +47,65 @@ void secure(http::response<Body>& res) {
     res.set("X-Frame-Options", "DENY");
 }
 
-std::string bearer_token(const http::request<http::string_body>& req) {
+// The credential of a request: `Authorization: Bearer <token>` (scripts), else the session
+// cookie the server set at a login with "cookie": true (the web page). Never the URL: a token
+// there ends up in logs and histories.
+struct Credential {
+    std::string token;
+    bool from_cookie = false;
+};
+
+Credential credential(const http::request<http::string_body>& req) {
     auto auth = req[http::field::authorization];
     if (auth.starts_with("Bearer "))
-        return std::string(auth.substr(7));
-    auto cookie = req[http::field::cookie];
-    auto at = cookie.find("hisha_token=");
-    if (at != beast::string_view::npos) {
-        auto v = cookie.substr(at + 12);
-        return std::string(v.substr(0, v.find(';')));
-    }
-    auto target = req.target();
-    if (auto q = target.find("token="); q != beast::string_view::npos) {
-        auto v = target.substr(q + 6);
-        return std::string(v.substr(0, v.find('&')));
+        return {std::string(auth.substr(7)), false};
+    std::string_view cookies(req[http::field::cookie].data(), req[http::field::cookie].size());
+    while (!cookies.empty()) {
+        auto semi = cookies.find(';');
+        std::string_view c = cookies.substr(0, semi);
+        while (!c.empty() && c.front() == ' ')
+            c.remove_prefix(1);
+        if (c.starts_with(proto::SESSION_COOKIE) && c.size() > proto::SESSION_COOKIE.size()
+            && c[proto::SESSION_COOKIE.size()] == '=')
+            return {std::string(c.substr(proto::SESSION_COOKIE.size() + 1)), true};
+        if (semi == std::string_view::npos)
+            break;
+        cookies.remove_prefix(semi + 1);
     }
     return {};
+}
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// Whether the request's Origin is this server: one of `allowed` (--public-origin), or when none
+// is configured an origin whose host and port are the request's Host (a reverse proxy passes
+// the Host on). `absent_ok`: a request without an Origin passes (a browser sends one on every
+// cross-site POST and every WebSocket, so its absence means a script, not a forged page).
+bool same_origin(const http::request<http::string_body>& req, const std::vector<std::string>& allowed, bool absent_ok) {
+    auto origin_field = req[http::field::origin];
+    if (origin_field.empty())
+        return absent_ok;
+    std::string origin = lower(std::string_view(origin_field.data(), origin_field.size()));
+    if (!allowed.empty())
+        return std::any_of(allowed.begin(), allowed.end(), [&](const std::string& a) { return lower(a) == origin; });
+    auto scheme = origin.find("://");
+    if (scheme == std::string::npos)
+        return false;
+    auto host = req[http::field::host];
+    return origin.substr(scheme + 3) == lower(std::string_view(host.data(), host.size()));
+}
+
+// The cookie is Secure when the page was loaded over HTTPS (its Origin says so, or the reverse
+// proxy in front: X-Forwarded-Proto).
+bool over_https(const http::request<http::string_body>& req) {
+    auto origin = req[http::field::origin];
+    auto forwarded = req["X-Forwarded-Proto"];
+    return origin.starts_with("https://") || lower(std::string_view(forwarded.data(), forwarded.size())) == "https";
 }
 
 }  // namespace
@@ -70,7 +114,7 @@ std::string bearer_token(const http::request<http::string_body>& req) {
 // write in flight.
 class WsSession : public service::Listener, public std::enable_shared_from_this<WsSession> {
 public:
-    WsSession(tcp::socket socket, HttpServer::Impl& server, std::string user, std::string peer);
+    WsSession(tcp::socket socket, HttpServer::Impl& server, std::string user, std::string peer, std::string token);
     void start(http::request<http::string_body> req);
     void deliver(const service::Event& e) override;
     ~WsSession() override {
@@ -80,6 +124,9 @@ public:
             --*engines_;
     }
     void send(std::string text);
+    // The session ended on the server's side (log out, a ban, a kick): the client is told
+    // {"type":"session_ended","reason":...}, then the socket closes with code 4401.
+    void end_session(const std::string& why) override;
     void close() {
         boost::system::error_code ec;
         beast::get_lowest_layer(ws_).socket().close(ec);
@@ -118,6 +165,7 @@ private:
     bool searching_ = false;          // the engine searches for the job
     int search_id_ = 0;               // the analysis_id_ of that search
     std::string peer_;                // the client's address
+    std::string token_;               // the session token that opened it, until connect()
     std::string pending_sfen_;        // what the job searches when it starts
     int pending_multipv_ = 1, pending_ms_ = 10000;
 
@@ -126,7 +174,7 @@ private:
     HttpServer::Impl& server_;
     std::string user_;
     std::deque<std::pair<std::shared_ptr<const std::string>, std::uint64_t>> queue_;  // text, OutputGate ticket
-    bool open_ = false, writing_ = false, parked_ = false;
+    bool open_ = false, writing_ = false, parked_ = false, ending_ = false;
 };
 
 // Waits until the gate opens (the writes of the open batch are durable).
@@ -160,11 +208,41 @@ struct HttpServer::Impl {
     std::atomic<bool> stop_solver{false};
 
     double requests_per_second;  // per connection (0: no limit)
+    std::vector<std::string> origins;  // --public-origin: the page's origins (none: the Host's)
 
-    Impl(service::Service& s, asio::io_context& i, std::string dir, double rate, JobQueue::Options job_options)
+    Impl(service::Service& s, asio::io_context& i, std::string dir, double rate, JobQueue::Options job_options,
+         std::vector<std::string> public_origins)
         : svc(s), ioc(i), static_dir(std::move(dir)), files(static_dir), api(s),
           jobs(std::make_shared<JobQueue>(job_options)), solver_pool(std::size_t(jobs->options().workers)),
-          requests_per_second(rate) {}
+          requests_per_second(rate), origins(std::move(public_origins)) {}
+
+    // A refusal before the request is served (401, 403), closing the connection when `close`.
+    static http::response<http::string_body> refusal(const http::request<http::string_body>& req, http::status status,
+                                                     const std::string& why, bool close) {
+        http::response<http::string_body> res{status, req.version()};
+        res.set(http::field::server, std::string("hisha-server/") + version());
+        res.set(http::field::content_type, "application/json");
+        res.body() = nlohmann::json{{"error", why}}.dump();
+        res.keep_alive(!close && req.keep_alive());
+        res.prepare_payload();
+        return res;
+    }
+
+    // CSRF: a request authenticated by the session cookie that may change something (anything
+    // but GET and HEAD) needs the page's own header, which another site's page cannot send, and
+    // an Origin (when the browser sends one) of this server. Bearer tokens are never sent by a
+    // browser on its own: they need neither. The reason when refused, else "".
+    std::string cross_site(const http::request<http::string_body>& req, const Credential& cred) const {
+        if (!cred.from_cookie || req.method() == http::verb::get || req.method() == http::verb::head)
+            return {};
+        if (req[std::string(proto::CSRF_HEADER)].empty())
+            return "cross-site request refused: a request with the session cookie needs the header "
+                   + std::string(proto::CSRF_HEADER) + ": 1";
+        if (!same_origin(req, origins, true))
+            return "cross-site request refused: Origin " + std::string(req[http::field::origin])
+                 + " is not this server's";
+        return {};
+    }
     ~Impl() {
         jobs->stop();
         stop_solver = true;
@@ -182,10 +260,10 @@ struct HttpServer::Impl {
         res.keep_alive(req.keep_alive());
         res.set(http::field::server, std::string("hisha-server/") + version());
         res.set(http::field::content_type, "application/json");
-        auto user = svc.token_user(bearer_token(req));
+        auto user = svc.token_user(credential(req).token);
         if (!user) {
             res.result(http::status::unauthorized);
-            res.body() = json{{"error", "log in first (Authorization: Bearer <token>)"}}.dump();
+            res.body() = json{{"error", "log in first (Authorization: Bearer <token>, or the session cookie)"}}.dump();
             res.prepare_payload();
             co_return res;
         }
@@ -282,6 +360,8 @@ struct HttpServer::Impl {
         auto res = response_to(req);
         res.result(r.status);
         res.set(http::field::content_type, r.content_type);
+        if (!r.set_cookie.empty())
+            res.set(http::field::set_cookie, r.set_cookie + (over_https(req) ? "; Secure" : ""));
         if (!r.filename.empty())
             res.set(http::field::content_disposition, "attachment; filename=\"" + r.filename + "\"");
         if (r.retry_after_s > 0)
@@ -306,7 +386,7 @@ struct HttpServer::Impl {
         return res;
     }
 
-    http::response<http::string_body> respond(const http::request<http::string_body>& req) {
+    http::response<http::string_body> respond(const http::request<http::string_body>& req, const std::string& peer) {
         std::string target(req.target());
         std::string path = target.substr(0, target.find('?'));
         if (path == "/healthz" || path == "/metrics") {
@@ -329,7 +409,7 @@ struct HttpServer::Impl {
         if (target.starts_with("/api/")) {
             proto::HttpReply r;
             try {
-                r = api.handle(std::string(req.method_string()), target, req.body(), bearer_token(req));
+                r = api.handle(std::string(req.method_string()), target, req.body(), credential(req).token, peer);
             } catch (const std::exception& e) {  // a field of the wrong JSON type
                 r = {400,
                      nlohmann::json{{"error", std::string("bad request: ") + e.what()}}.dump(),
@@ -353,7 +433,7 @@ struct HttpServer::Impl {
         bool waits = false;
         try {
             waits = api.account(std::string(req.method_string()), std::string(req.target()), req.body(), peer,
-                                [timer, answered](proto::HttpReply r) {
+                                credential(req).token, [timer, answered](proto::HttpReply r) {
                                     *answered = std::move(r);
                                     timer->cancel();
                                 });
@@ -363,7 +443,7 @@ struct HttpServer::Impl {
             waits = true;
         }
         if (!waits)
-            co_return respond(req);
+            co_return respond(req, peer);
         if (!*answered)
             co_await timer->async_wait(use_tuple);
         co_return api_response(req, std::move(**answered));
@@ -407,6 +487,16 @@ struct HttpServer::Impl {
         auto open = std::make_unique<OpenConnection>("http");  // (a WebSocket counts as such instead)
         boost::system::error_code pec;
         std::string peer = socket.remote_endpoint(pec).address().to_string();
+        if (const BanRow* ban = svc.ban_of_address(peer)) {  // refused before anything is read
+            log_event("refused", {{"peer", peer}, {"reason", "banned address"}, {"ban", ban->target}});
+            static const std::string BODY = R"({"error":"your address is banned"})";
+            static const std::string REFUSED = "HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\n"
+                                               "Content-Length: "
+                                             + std::to_string(BODY.size()) + "\r\nConnection: close\r\n\r\n" + BODY;
+            co_await asio::async_write(socket, asio::buffer(REFUSED), use_tuple);
+            socket.shutdown(tcp::socket::shutdown_both, pec);
+            co_return;
+        }
         beast::tcp_stream stream(std::move(socket));
         beast::flat_buffer buffer;
         TokenBucket bucket(requests_per_second, std::max(10.0, requests_per_second * 3));
@@ -435,28 +525,44 @@ struct HttpServer::Impl {
                 break;
             }
             http::request<http::string_body> req = parser.release();
+            Credential cred = credential(req);
             if (websocket::is_upgrade(req)) {
+                // The web page's socket carries the session cookie: its Origin must be this server
+                // (a WebSocket is not held to the same-origin policy, so a page of another site
+                // could open one with the visitor's cookie otherwise). A script sends a Bearer token.
                 std::string target(req.target());
-                auto user = svc.token_user(bearer_token(req));
-                if (target.starts_with("/api/ws") && user) {
+                target = target.substr(0, target.find('?'));
+                std::optional<std::string> user;
+                http::response<http::string_body> res;
+                if (target != "/api/ws")
+                    res = refusal(req, http::status::not_found, "WebSocket only at /api/ws", true);
+                else if (cred.from_cookie && !same_origin(req, origins, false))
+                    res = refusal(req, http::status::forbidden,
+                                  "cross-site WebSocket refused: Origin " + std::string(req[http::field::origin])
+                                      + " is not this server's",
+                                  true);
+                else if (!(user = svc.token_user(cred.token)))
+                    res = refusal(req, http::status::unauthorized,
+                                  cred.token.empty() ? "the WebSocket needs a login: the session cookie (log in with "
+                                                       "\"cookie\": true) or Authorization: Bearer <token>"
+                                                     : "the session is expired, revoked or unknown: log in again",
+                                  true);
+                if (user) {
                     open.reset();
                     stream.expires_never();
-                    auto ws = std::make_shared<WsSession>(stream.release_socket(), *this, *user, peer);
+                    auto ws = std::make_shared<WsSession>(stream.release_socket(), *this, *user, peer, cred.token);
                     sockets.insert(ws);
                     ws->start(std::move(req));
                     co_return;
                 }
-                http::response<http::string_body> res{http::status::unauthorized, req.version()};
-                res.set(http::field::content_type, "application/json");
-                res.body() = R"({"error":"WebSocket needs /api/ws?token=<token>"})";
-                res.keep_alive(false);
-                res.prepare_payload();
                 secure(res);
                 co_await http::async_write(stream, res, use_tuple);
                 break;
             }
             http::response<http::string_body> res;
-            if (req.method() == http::verb::post && req.target() == "/api/tsume")
+            if (std::string why = cross_site(req, cred); !why.empty())
+                res = refusal(req, http::status::forbidden, why, false);
+            else if (req.method() == http::verb::post && req.target() == "/api/tsume")
                 res = co_await tsume(req, peer);  // (not in a ?: expression: GCC miscompiles co_await there)
             else
                 res = co_await answer(req, peer);
@@ -484,8 +590,10 @@ struct HttpServer::Impl {
     }
 };
 
-WsSession::WsSession(tcp::socket socket, HttpServer::Impl& server, std::string user, std::string peer)
-    : jobs_(server.jobs), peer_(std::move(peer)), ws_(std::move(socket)), server_(server), user_(std::move(user)) {}
+WsSession::WsSession(tcp::socket socket, HttpServer::Impl& server, std::string user, std::string peer,
+                     std::string token)
+    : jobs_(server.jobs), peer_(std::move(peer)), token_(std::move(token)), ws_(std::move(socket)), server_(server),
+      user_(std::move(user)) {}
 
 void WsSession::start(http::request<http::string_body> req) {
     auto self = shared_from_this();
@@ -502,7 +610,8 @@ asio::awaitable<void> WsSession::run(http::request<http::string_body> req) {
     if (ec)
         co_return;
     open_ = true;
-    server_.svc.connect(user_, self, "web");
+    server_.svc.connect(user_, self, "web", peer_, token_);
+    token_.clear();  // (the service keeps its hash)
     send(nlohmann::json{{"type", "hello"}, {"user", user_}}.dump());
     beast::flat_buffer buf;
     for (;;) {
@@ -515,6 +624,8 @@ asio::awaitable<void> WsSession::run(http::request<http::string_body> req) {
         auto type_it = in.is_object() ? in.find("type") : in.end();
         std::string type =
             in.is_object() && type_it != in.end() && type_it->is_string() ? type_it->get<std::string>() : "";
+        if (ending_)
+            continue;  // the session is over: nothing more is done for it
         try {
             if (type == "analyze")
                 analyze(in);
@@ -684,8 +795,16 @@ void WsSession::deliver(const service::Event& e) {
     }
 }
 
+void WsSession::end_session(const std::string& why) {
+    if (!open_ || ending_)
+        return;
+    send(nlohmann::json{{"type", "session_ended"}, {"reason", why}}.dump());
+    ending_ = true;  // nothing more is sent; pump() closes once the queue is written
+    pump();
+}
+
 void WsSession::send(std::string text) {
-    if (!open_)
+    if (!open_ || ending_)
         return;
     if (queue_.size() > 1000) {  // a client that does not read
         close();
@@ -696,9 +815,16 @@ void WsSession::send(std::string text) {
 }
 
 void WsSession::pump() {
+    auto self = shared_from_this();
+    if (!writing_ && queue_.empty() && ending_ && open_) {
+        open_ = false;
+        writing_ = true;
+        ws_.async_close(websocket::close_reason(websocket::close_code(4401), "session ended"),
+                        [self](boost::system::error_code) { self->close(); });
+        return;
+    }
     if (writing_ || queue_.empty())
         return;
-    auto self = shared_from_this();
     if (!output_gate().durable(queue_.front().second)) {
         if (!parked_) {
             parked_ = true;
@@ -724,13 +850,20 @@ void WsSession::pump() {
 }
 
 HttpServer::HttpServer(service::Service& svc, asio::io_context& ioc, std::string static_dir, double requests_per_second,
-                       JobQueue::Options jobs)
-    : impl_(std::make_shared<Impl>(svc, ioc, std::move(static_dir), requests_per_second, jobs)) {}
+                       JobQueue::Options jobs, std::vector<std::string> public_origins)
+    : impl_(std::make_shared<Impl>(svc, ioc, std::move(static_dir), requests_per_second, jobs,
+                                   std::move(public_origins))) {}
 
 HttpServer::~HttpServer() = default;
 
 void HttpServer::start(tcp::acceptor& acceptor) {
     impl_->acceptor = &acceptor;
+    impl_->svc.add_status_source([jobs = impl_->jobs](std::vector<std::pair<std::string, std::string>>& out) {
+        out.emplace_back("solver_jobs_running", std::to_string(jobs->running()) + " of "
+                                                    + std::to_string(jobs->options().workers));
+        out.emplace_back("solver_jobs_waiting", std::to_string(jobs->waiting()) + " of "
+                                                    + std::to_string(jobs->options().queue));
+    });
     asio::co_spawn(impl_->ioc, impl_->accept_loop(acceptor), asio::detached);
 }
 

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "server/net/job_queue.h"
 #include "server/net/net.h"
@@ -15,9 +16,11 @@ namespace hisha::server::net {
 class HttpServer {
 public:
     /// `requests_per_second`: how fast one connection's requests are read (bursts of 3 s; 0: no limit);
-    /// `jobs`: the workers, queue and per-account quota of tsume solves and analyses.
+    /// `jobs`: the workers, queue and per-account quota of tsume solves and analyses;
+    /// `public_origins`: the origins of the web page (https://shogi.example.org) when a proxy
+    /// does not pass the Host on (none: the request's Host is the server's origin).
     HttpServer(service::Service& svc, asio::io_context& ioc, std::string static_dir, double requests_per_second,
-               JobQueue::Options jobs = {});
+               JobQueue::Options jobs = {}, std::vector<std::string> public_origins = {});
     ~HttpServer();
     void start(tcp::acceptor& acceptor);
     void stop();

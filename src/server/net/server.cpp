@@ -278,7 +278,7 @@ struct Registry {
 };
 
 asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, LineLimits limits, LineSession::Factory factory,
-                                  Registry& reg, std::size_t max_per_address) {
+                                  Registry& reg, std::size_t max_per_address, service::Service& svc) {
     for (;;) {
         auto [ec, socket] = co_await acceptor.async_accept(use_tuple);
         if (ec) {
@@ -288,6 +288,14 @@ asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, LineLimits limits, Li
         }
         boost::system::error_code aec;
         std::string addr = socket.remote_endpoint(aec).address().to_string();
+        if (const BanRow* ban = svc.ban_of_address(addr)) {  // refused before anything is read
+            log_event("refused", {{"peer", addr}, {"reason", "banned address"}, {"ban", ban->target}});
+            asio::write(socket,
+                        asio::buffer(std::string(limits.protocol == "csa" ? "##[ERROR] your address is banned\n"
+                                                                          : "Error: your address is banned\r\n")),
+                        aec);
+            continue;
+        }
         if (reg.per_address[addr] >= max_per_address) {
             log_event("refused", {{"peer", addr}, {"reason", "too many connections from this address"}});
             asio::write(socket, asio::buffer(std::string("Error: too many connections from your address\r\n")), aec);
@@ -368,6 +376,10 @@ int run_server(const ServerOptions& opt) {
         return acceptors.back().get();
     };
 
+    svc.add_status_source([](std::vector<std::pair<std::string, std::string>>& out) {
+        for (auto& [protocol, n] : metrics().connections)
+            out.emplace_back("connections_" + protocol, std::to_string(n));
+    });
     Protocols protocols(svc, ioc, opt);
     bool ok = true;
     LineLimits text_limits;
@@ -377,7 +389,7 @@ int run_server(const ServerOptions& opt) {
     if (opt.text_port >= 0) {
         if (auto* a = listen(opt.text_port, "text"))
             asio::co_spawn(ioc,
-                           accept_loop(*a, text_limits, protocols.text_factory(), reg, opt.max_connections_per_address),
+                           accept_loop(*a, text_limits, protocols.text_factory(), reg, opt.max_connections_per_address, svc),
                            asio::detached);
         else
             ok = false;
@@ -389,7 +401,7 @@ int run_server(const ServerOptions& opt) {
         csa_limits.max_line = 1024;
         if (auto* a = listen(opt.csa_port, "csa"))
             asio::co_spawn(ioc,
-                           accept_loop(*a, csa_limits, protocols.csa_factory(), reg, opt.max_connections_per_address),
+                           accept_loop(*a, csa_limits, protocols.csa_factory(), reg, opt.max_connections_per_address, svc),
                            asio::detached);
         else
             ok = false;

@@ -99,6 +99,14 @@ void CsaShell::on_disconnect() {
     }
 }
 
+void CsaShell::end_session(const std::string& why) {
+    if (closed_)
+        return;
+    line("##[ERROR] " + why);
+    closed_ = true;  // the connection closes once this is written (a game in play: as a disconnection)
+    close_();
+}
+
 void CsaShell::on_line(std::string_view text) {
     if (closed_)
         return;
@@ -213,7 +221,7 @@ void CsaShell::login(std::string_view text) {
 
 void CsaShell::logged_in(const UserRow& u, const std::string& game_name, int color) {
     user_ = u.name;
-    svc_.connect(user_, shared_from_this(), "csa");
+    svc_.connect(user_, shared_from_this(), "csa", peer());
     line("LOGIN:" + user_ + " OK");
     if (std::int64_t back = svc_.csa_return(user_)) {
         // Back within the reconnect grace: the game again, with the moves so far.
@@ -432,6 +440,10 @@ void CsaShell::deliver(const Event& e) {
         return;
     switch (e.kind) {
     case EventKind::Chat: return line("##[CHAT][" + e.from + "] " + e.text);
+    case EventKind::Announce:  // x1 clients read ## lines; a plain CSA client gets nothing it does not expect
+        if (x1_)
+            line("##[ANNOUNCE][" + e.from + "] " + e.text);
+        return;
     case EventKind::Say:
         // SAY in a game (from the text protocol or the web page) reaches its CSA players in
         // shogi-server's x1 chat form; a plain CSA client gets nothing it does not expect.

@@ -23,6 +23,7 @@ public:
     void on_line_too_long() override;
     void on_disconnect() override;
     void deliver(const service::Event& e) override;
+    void end_session(const std::string& why) override;
 
     /// The CSA Game_ID of a game: hisha-<id>+<game name>+<black>+<white>+<start time>.
     static std::string game_id(const service::LiveGame& g);

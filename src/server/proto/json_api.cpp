@@ -297,6 +297,11 @@ json JsonApi::event_json(const service::Event& e) {
         j["type"] = "notice";
         j["text"] = e.text;
         break;
+    case EventKind::Announce:
+        j["type"] = "announce";
+        j["from"] = e.from;
+        j["text"] = e.text;
+        break;
     }
     return j;
 }
@@ -464,17 +469,33 @@ json line_json(core::Position& pos, const std::vector<notation::MoveRecord>& lin
 }  // namespace
 
 bool JsonApi::account(std::string_view method, std::string_view target, std::string_view body, const std::string& peer,
-                      std::function<void(HttpReply)> done) {
+                      std::string_view token, std::function<void(HttpReply)> done) {
     std::string_view path = target.substr(0, target.find('?'));
-    bool registering = path == "/api/register";
-    if (method != "POST" || (!registering && path != "/api/login"))
+    bool registering = path == "/api/register", resetting = path == "/api/admin/reset-password";
+    if (method != "POST" || (!registering && !resetting && path != "/api/login"))
         return false;
     json in = body.empty() ? json::object() : json::parse(body, nullptr, false);
     if (in.is_discarded() || !in.is_object()) {
         done(error(400, "the body is not a JSON object"));
         return true;
     }
-    auto answer = [this, registering, done](const service::AuthReply& r) { done(account_reply(registering, r)); };
+    if (resetting) {
+        auto me = svc_.token_user(token);
+        if (!me) {
+            done(error(401, "log in first"));
+            return true;
+        }
+        svc_.reset_password({*me, peer}, str(in, "name"), str(in, "password"), [done](service::Reply<void> r) {
+            if (!r)
+                return done(error(r.error() == service::NOT_ADMIN ? 403 : 400, r.error()));
+            done(reply(200, {{"ok", true}}));
+        });
+        return true;
+    }
+    bool cookie = in.value("cookie", false);
+    auto answer = [this, registering, cookie, done](const service::AuthReply& r) {
+        done(account_reply(registering, cookie, r));
+    };
     if (registering)
         svc_.start_register(peer, str(in, "name"), str(in, "password"), answer);
     else
@@ -482,7 +503,14 @@ bool JsonApi::account(std::string_view method, std::string_view target, std::str
     return true;
 }
 
-HttpReply JsonApi::account_reply(bool registering, const service::AuthReply& r) {
+std::string JsonApi::session_cookie(const std::string& token) const {
+    // HttpOnly: no script of the page reads it; SameSite=Strict: no other site's page makes the
+    // browser send it; it lasts as long as the token.
+    std::string c = std::string(SESSION_COOKIE) + "=" + token + "; Path=/; HttpOnly; SameSite=Strict; Max-Age=";
+    return c + (token.empty() ? "0" : std::to_string(svc_.config().token_lifetime_ms / 1000));
+}
+
+HttpReply JsonApi::account_reply(bool registering, bool cookie, const service::AuthReply& r) {
     using Status = service::AuthReply::Status;
     if (r.status == Status::Limited || r.status == Status::Busy) {
         HttpReply h =
@@ -490,16 +518,24 @@ HttpReply JsonApi::account_reply(bool registering, const service::AuthReply& r) 
         h.retry_after_s = r.retry_after_s;
         return h;
     }
+    if (r.status == Status::Banned)
+        return error(403, r.error);
     if (!r.ok())
         return error(registering ? 400 : 401, r.error);
     auto tok = svc_.create_token(r.user.name);
     if (!tok)
         return error(500, tok.error());
-    return reply(200, {{"token", *tok}, {"user", user_json(r.user)}});
+    json u = user_json(r.user);
+    u["admin"] = svc_.is_admin(r.user.name);
+    if (!cookie)
+        return reply(200, {{"token", *tok}, {"user", u}});
+    HttpReply h = reply(200, {{"user", u}});
+    h.set_cookie = session_cookie(*tok);
+    return h;
 }
 
 HttpReply JsonApi::handle(std::string_view method, std::string_view target, std::string_view body,
-                          std::string_view token) {
+                          std::string_view token, std::string_view peer) {
     std::string_view path = target.substr(0, target.find('?'));
     std::string_view query = target.find('?') == std::string_view::npos ? "" : target.substr(target.find('?') + 1);
     auto seg = segments(path);
@@ -639,19 +675,36 @@ HttpReply JsonApi::handle(std::string_view method, std::string_view target, std:
 
     // --- with a login
     auto user = svc_.token_user(token);
-    if (!user)
-        return error(401, "log in first (Authorization: Bearer <token>)");
+    if (!user) {
+        HttpReply r = error(401, "log in first (Authorization: Bearer <token>, or the session cookie)");
+        if (!token.empty())
+            r.set_cookie = session_cookie("");  // an expired or revoked session: forget it
+        return r;
+    }
     const std::string& me = *user;
     if (post && route({"logout"})) {
         svc_.revoke_token(token);
-        return reply(200, {{"ok", true}});
+        HttpReply r = reply(200, {{"ok", true}});
+        r.set_cookie = session_cookie("");
+        return r;
+    }
+    if (post && route({"logout", "everywhere"})) {
+        if (auto r = svc_.revoke_tokens_of(me); !r)
+            return error(500, r.error());
+        HttpReply r = reply(200, {{"ok", true}});
+        r.set_cookie = session_cookie("");
+        return r;
     }
     if (get && route({"me"})) {
         json games = json::array();
         for (auto* g : svc_.games_of(me))
             games.push_back(game_json(*g, false));
-        return reply(200, {{"user", user_json(*svc_.user(me))}, {"games", games}});
+        json u = user_json(*svc_.user(me));
+        u["admin"] = svc_.is_admin(me);
+        return reply(200, {{"user", u}, {"games", games}});
     }
+    if (!seg.empty() && seg[0] == "admin")
+        return admin(method, seg, in, me, peer);
     if (get && (route({"challenges"}) || route({"lobby"}))) {
         json list = json::array();
         for (auto* c : svc_.challenges_for(me))
@@ -764,6 +817,115 @@ HttpReply JsonApi::handle(std::string_view method, std::string_view target, std:
         return reply(200, {{"reached", *r}});
     }
     return error(404, "no such API: " + std::string(method) + " " + std::string(path));
+}
+
+HttpReply JsonApi::admin(std::string_view method, const std::vector<std::string>& seg, const json& in,
+                         const std::string& me, std::string_view peer) {
+    service::AdminActor who{me, std::string(peer)};
+    auto refused = [](const std::string& why) {
+        return error(why == service::NOT_ADMIN ? 403 : 400, why);
+    };
+    bool post = method == "POST";
+    auto route = [&](std::initializer_list<const char*> parts) {
+        if (seg.size() != parts.size() + 1)
+            return false;
+        std::size_t i = 1;
+        for (const char* p : parts) {
+            if (std::string_view(p) != "*" && seg[i] != p)
+                return false;
+            ++i;
+        }
+        return true;
+    };
+    auto kind_of = [&](service::BanKind& kind) {
+        std::string k = str(in, "kind");
+        kind = k == "address" ? service::BanKind::Address : service::BanKind::User;
+        return k == "user" || k == "address";
+    };
+    if (method == "GET" && route({"status"})) {
+        if (auto r = svc_.authorize(who, "status"); !r)
+            return refused(r.error());
+        json conns = json::array();
+        for (auto& c : svc_.connections())
+            conns.push_back({{"name", c.name}, {"protocol", c.protocol}, {"peer", c.peer}, {"since", c.since}});
+        json status = json::object();
+        for (auto& [k, v] : svc_.status())
+            status[k] = v;
+        json bans = json::array();
+        for (auto& b : svc_.bans())
+            bans.push_back({{"kind", b.kind},
+                            {"target", b.target},
+                            {"reason", b.reason},
+                            {"by", b.by},
+                            {"created", b.created},
+                            {"expires", b.expires}});
+        json audit = json::array();
+        for (auto& a : svc_.audit_log(50))
+            audit.push_back({{"at", a.at},
+                             {"admin", a.admin},
+                             {"action", a.action},
+                             {"target", a.target},
+                             {"detail", a.detail},
+                             {"peer", a.peer}});
+        return reply(200, {{"connections", conns}, {"status", status}, {"bans", bans}, {"audit", audit}});
+    }
+    if (post && (route({"ban"}) || route({"unban"}))) {
+        service::BanKind kind;
+        if (!kind_of(kind))
+            return error(400, "kind must be \"user\" or \"address\"");
+        if (seg[1] == "unban") {
+            auto r = svc_.unban(who, kind, str(in, "target"));
+            return r ? reply(200, {{"ok", true}}) : refused(r.error());
+        }
+        service::Millis duration = 0;
+        if (std::string d = str(in, "duration"); !d.empty()) {
+            auto ms = service::Service::parse_duration(d);
+            if (!ms)
+                return error(400, "bad duration '" + d + "' (30m, 12h, 7d, 2w; empty: until lifted)");
+            duration = *ms;
+        }
+        auto b = svc_.ban(who, kind, str(in, "target"), duration, str(in, "reason"));
+        if (!b)
+            return refused(b.error());
+        return reply(200, {{"kind", b->kind}, {"target", b->target}, {"expires", b->expires}});
+    }
+    if (post && route({"kick"})) {
+        auto n = svc_.kick(who, str(in, "name"), str(in, "reason"));
+        return n ? reply(200, {{"closed", *n}}) : refused(n.error());
+    }
+    if (post && (route({"games", "*", "abort"}) || route({"games", "*", "adjudicate"}))) {
+        auto id = to_id(seg[2]);
+        if (!id)
+            return error(400, "bad game number " + seg[2]);
+        service::Reply<void> r;
+        if (seg[3] == "abort") {
+            r = svc_.abort_game(who, *id, str(in, "reason"));
+        } else {
+            std::string w = str(in, "winner");
+            core::Winner winner = w == "black" ? core::Winner::Black
+                                : w == "white" ? core::Winner::White
+                                : w == "draw"  ? core::Winner::Draw
+                                               : core::Winner::None;
+            if (winner == core::Winner::None)
+                return error(400, "winner must be \"black\", \"white\" or \"draw\"");
+            r = svc_.adjudicate(who, *id, winner, str(in, "reason"));
+        }
+        if (!r)
+            return refused(r.error());
+        return reply(200, {{"ok", true}, {"game", game_json(*svc_.game(*id), false)}});
+    }
+    if (post && route({"announce"})) {
+        auto n = svc_.announce(who, str(in, "text"));
+        return n ? reply(200, {{"reached", *n}}) : refused(n.error());
+    }
+    if (auto r = svc_.authorize(who, "unknown"); !r)
+        return refused(r.error());
+    return error(404, "no such administrators' API: " + std::string(method) + " /api/" + [&] {
+        std::string p;
+        for (auto& s : seg)
+            p += (p.empty() ? "" : "/") + s;
+        return p;
+    }());
 }
 
 json JsonApi::on_ws_message(const std::string& user, std::string_view text) {

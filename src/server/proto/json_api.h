@@ -1,7 +1,9 @@
 // The JSON API of the web UI, without sockets: HTTP requests (method, target, body, token)
 // map to service calls and JSON replies; WebSocket messages and events use the same JSON.
 //
-//   POST /api/register|login {name,password} -> {token,user}      POST /api/logout
+//   POST /api/register|login {name,password} -> {token,user}; with "cookie":true -> {user} and the
+//        session cookie instead (the web page: HttpOnly, SameSite=Strict; the token is never in JS)
+//   POST /api/logout (this session)   POST /api/logout/everywhere (every session of the account)
 //   GET  /api/version -> {version}
 //   GET  /api/me   GET /api/lobby   GET /api/users?pattern=P   GET /api/who
 //   GET  /api/challenges   POST /api/challenges {pattern,color,first_move,comment,time_control}
@@ -13,7 +15,16 @@
 //   POST /api/position {sfen,moves} -> {sfen,turn,check,legal,over,moves:[{usi,western,ja,kif}]}
 //   POST /api/record/parse {text,name} -> {start_sfen,headers,moves (with comments, variations),result}
 //   POST /api/record/write {sfen,moves,format,headers} -> the record's text
+// Administrators only (403 otherwise; each action logged and audited, see Service):
+//   GET  /api/admin/status -> {connections,status,bans,audit}
+//   POST /api/admin/ban {kind: user|address, target, duration ("7d"; "" until lifted), reason}
+//   POST /api/admin/unban {kind, target}   POST /api/admin/kick {name, reason}
+//   POST /api/admin/games/N/abort {reason}   POST /api/admin/games/N/adjudicate {winner: black|white|draw, reason}
+//   POST /api/admin/announce {text}   POST /api/admin/reset-password {name, password}
 // Served by net/http_server.cpp: POST /api/tsume (with a login: a job of the solver's queue).
+// Credentials: `Authorization: Bearer <token>`, or the session cookie; a request authenticated by
+// the cookie that changes something must carry `X-Hisha-Request: 1` and a same-origin Origin
+// (net/http_server.cpp checks it: CSRF).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -26,23 +37,34 @@
 
 namespace hisha::server::proto {
 
+/// The web page's session cookie (its value is a session token).
+inline constexpr std::string_view SESSION_COOKIE = "hisha_session";
+/// The header a cookie-authenticated request that changes something must carry (a page of
+/// another site cannot send it without the server's consent: CSRF).
+inline constexpr std::string_view CSRF_HEADER = "X-Hisha-Request";
+
 struct HttpReply {
     int status = 200;
     std::string body;
     std::string content_type = "application/json";
     std::string filename;   // set for downloads (Content-Disposition)
     int retry_after_s = 0;  // 429 and 503: Retry-After
+    std::string set_cookie = {};  // a Set-Cookie value (the network adds Secure over HTTPS)
 };
 
 class JsonApi {
 public:
     explicit JsonApi(service::Service& svc) : svc_(svc) {}
-    HttpReply handle(std::string_view method, std::string_view target, std::string_view body, std::string_view token);
-    /// POST /api/register and /api/login, whose password is hashed or checked on another thread:
-    /// `done` gets the reply later (at once when refused: 400/401, limited: 429, busy: 503).
-    /// False when the request is not one of them (handle() answers it).
+    /// `peer`: the client's address (the administrators' audit log).
+    HttpReply handle(std::string_view method, std::string_view target, std::string_view body, std::string_view token,
+                     std::string_view peer = {});
+    /// POST /api/register, /api/login and /api/admin/reset-password, whose password is hashed or
+    /// checked on another thread: `done` gets the reply later (at once when refused: 400/401/403,
+    /// limited: 429, busy: 503). False when the request is not one of them (handle() answers it).
     bool account(std::string_view method, std::string_view target, std::string_view body, const std::string& peer,
-                 std::function<void(HttpReply)> done);
+                 std::string_view token, std::function<void(HttpReply)> done);
+    /// The Set-Cookie value that holds `token` (empty: the one that clears it).
+    std::string session_cookie(const std::string& token) const;
     /// A WebSocket message from `user`: the reply to send back.
     nlohmann::json on_ws_message(const std::string& user, std::string_view text);
     nlohmann::json event_json(const service::Event& e);
@@ -64,7 +86,9 @@ public:
                                                          nlohmann::json* moves_out = nullptr);
 
 private:
-    HttpReply account_reply(bool registering, const service::AuthReply& r);
+    HttpReply account_reply(bool registering, bool cookie, const service::AuthReply& r);
+    HttpReply admin(std::string_view method, const std::vector<std::string>& seg, const nlohmann::json& in,
+                    const std::string& me, std::string_view peer);
     nlohmann::json user_json(const UserRow& u);
     nlohmann::json challenge_json(const ChallengeRow& c);
     nlohmann::json clock_json(const service::LiveGame& g);

@@ -63,6 +63,7 @@ const TextShell::Command COMMANDS[] = {
     {"QUIT", "EXIT BYE LOGOUT", false, &TextShell::cmd_quit, "QUIT"},
     {"DECLARE", "", true, &TextShell::cmd_declare, "DECLARE (entering-king declaration, CSA 27-point rule)"},
     {"WATCH", "OBSERVE", true, &TextShell::cmd_watch, "WATCH <gid> | WATCH -<gid>"},
+    {"ADMIN", "", true, &TextShell::cmd_admin, "ADMIN HELP (administrators: bans, kicks, games, announcements)"},
 };
 
 const char* color_word(core::Color c) { return c == core::BLACK ? "Black" : "White"; }
@@ -146,6 +147,14 @@ void TextShell::start() {
 void TextShell::on_line_too_long() {
     error("line too long (at most 4096 bytes): ignored");
     prompt();
+}
+
+void TextShell::end_session(const std::string& why) {
+    if (closed_)
+        return;
+    send("\r\n*** " + why + "\r\n");
+    closed_ = true;  // nothing more is read or sent; the connection closes once this is written
+    close_();
 }
 
 void TextShell::on_disconnect() {
@@ -487,6 +496,7 @@ void TextShell::deliver(const Event& e) {
     case EventKind::Shout: out.push_back(e.from + " shouts: " + e.text); break;
     case EventKind::Tell: out.push_back(e.from + " tells you: " + e.text); break;
     case EventKind::Notice: out.push_back(e.text); break;
+    case EventKind::Announce: out.push_back("*** Announcement from " + e.from + ": " + e.text); break;
     default: return;
     }
     std::string text;
@@ -504,7 +514,7 @@ void TextShell::deliver(const Event& e) {
 
 void TextShell::after_login(const UserRow& u) {
     user_ = u.name;
-    svc_.connect(user_, shared_from_this(), "text");
+    svc_.connect(user_, shared_from_this(), "text", peer());
     line("Welcome, " + user_ + ".");
     auto msgs = svc_.take_messages(user_);
     if (!msgs.empty()) {

@@ -29,6 +29,7 @@ public:
     void on_line_too_long() override;
     void on_disconnect() override;
     void deliver(const service::Event& e) override;
+    void end_session(const std::string& why) override;
     bool logged_in() const { return !user_.empty(); }
     const std::string& user() const { return user_; }
     int page_lines = 20;  // the more-prompt's screenful
@@ -63,6 +64,7 @@ public:
     void cmd_shell(const Args& a);
     void cmd_declare(const Args& a);
     void cmd_watch(const Args& a);
+    void cmd_admin(const Args& a);  // text_shell_admin.cpp
 
 private:
     enum class Mode { Command, ConfirmPlay, Promote, ConfirmResign, LeaveMessage, More };

@@ -114,6 +114,8 @@ bool Service::offload_hash(std::function<void()> work, std::function<void()> the
 // --- login
 
 void Service::start_login(std::string peer, std::string name, std::string password, AuthDone done) {
+    if (refused_by_ban(peer, name, done))
+        return;
     UserRow* u = user_mut(name);
     std::string account = u ? name_key(name) : "";
     if (limited(attempts_.login(peer, account, env_.now()), peer, name, done))
@@ -135,6 +137,8 @@ AuthReply Service::finish_login(const std::string& peer, const std::string& name
         attempts_.login_failed(peer, name_key(name), env_.now());
         return refused(INCORRECT);
     }
+    if (AuthReply banned; refused_by_ban(peer, u->name, [&banned](const AuthReply& r) { banned = r; }))
+        return banned;  // banned while the password was being checked
     attempts_.login_succeeded(peer, name_key(name));
     u->last_login = env_.now();
     store_.save_user(*u);
@@ -144,6 +148,8 @@ AuthReply Service::finish_login(const std::string& peer, const std::string& name
 // --- registration
 
 void Service::start_register(std::string peer, std::string name, std::string password, AuthDone done) {
+    if (refused_by_ban(peer, "", done))
+        return;
     if (auto r = check_new_account(name, password); !r)
         return done(refused(r.error()));
     if (limited(attempts_.registration(peer, env_.now()), peer, name, done))

@@ -24,6 +24,7 @@ enum class EventKind : std::uint8_t {
     Tell,
     Chat,          // CSA %%CHAT
     Notice,        // anything else worth a line (challenge accepted ...)
+    Announce,      // an administrator's announcement to everyone connected (from: the administrator)
 };
 
 struct Event {
@@ -45,6 +46,10 @@ class Listener {
 public:
     virtual ~Listener() = default;
     virtual void deliver(const Event& e) = 0;
+    /// The server ends this connection's session (an administrator's KICK or ban, a revoked
+    /// token): tell the client `why` and close. Called on the service's thread; the listener
+    /// disconnects itself later, as when its client leaves.
+    virtual void end_session(const std::string& why) { (void)why; }
 };
 
 }  // namespace hisha::server::service

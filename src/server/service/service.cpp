@@ -43,6 +43,7 @@ constexpr std::pair<core::EndReason, const char*> REASON_NAMES[] = {
     {core::EndReason::Abort, "abort"},
     {core::EndReason::SealedMove, "sealed_move"},
     {core::EndReason::Disconnect, "disconnect"},  // (games lost so before were stored as resignation)
+    {core::EndReason::Adjudication, "adjudication"},
 };
 
 std::string to_hex(const unsigned char* p, std::size_t n) {
@@ -189,6 +190,7 @@ Reply<std::string> Service::create_token(std::string_view name) {
     unsigned char raw[32];
     randombytes_buf(raw, sizeof raw);
     std::string token = to_hex(raw, sizeof raw);
+    store_.delete_expired_tokens(env_.now());  // (a login is rare enough to sweep them each time)
     if (!store_.save_token(token_hash(token), user(name)->name, env_.now() + config_.token_lifetime_ms))
         return fail("storage error: " + store_.last_error());
     return token;
@@ -197,10 +199,30 @@ Reply<std::string> Service::create_token(std::string_view name) {
 std::optional<std::string> Service::token_user(std::string_view token) {
     if (token.size() != 64)
         return std::nullopt;
-    return store_.token_user(token_hash(token), env_.now());
+    auto name = store_.token_user(token_hash(token), env_.now());
+    if (name && ban_of_user(*name))
+        return std::nullopt;
+    return name;
 }
 
-void Service::revoke_token(std::string_view token) { store_.delete_token(token_hash(token)); }
+void Service::revoke_token(std::string_view token) {
+    std::string hash = token_hash(token);
+    store_.delete_token(hash);
+    end_sessions([&](const Connection& c) { return c.token_hash == hash; }, "logged out");
+}
+
+Reply<void> Service::revoke_tokens_of(std::string_view name) {
+    const UserRow* u = user(name);
+    if (!u)
+        return fail("no such user");
+    if (!store_.delete_tokens_of(u->name))
+        return fail("storage error: " + store_.last_error());
+    std::string key = name_key(u->name);
+    int ended = end_sessions([&](const Connection& c) { return c.user_key == key && !c.token_hash.empty(); },
+                             "logged out everywhere");
+    log_event("logout_everywhere", {{"user", u->name}, {"connections", std::to_string(ended)}});
+    return {};
+}
 
 const UserRow* Service::user(std::string_view name) const {
     auto it = users_.find(name_key(name));
@@ -303,8 +325,10 @@ Reply<void> Service::set_setting(std::string_view name, std::string_view key, st
 
 // --- presence and messages
 
-void Service::connect(std::string_view name, const std::shared_ptr<Listener>& l, std::string_view protocol) {
-    connections_.push_back({l, name_key(name), std::string(protocol), env_.now()});
+void Service::connect(std::string_view name, const std::shared_ptr<Listener>& l, std::string_view protocol,
+                      std::string_view peer, std::string_view token) {
+    connections_.push_back({l, name_key(name), std::string(protocol), env_.now(), std::string(peer),
+                            token.empty() ? std::string() : token_hash(token)});
     by_key_stale_ = true;
     update_presence(connections_.back().user_key);
     // So that STAT, the turn notice at login and the player's game list have them.
@@ -604,6 +628,30 @@ void Service::publish_pending() {
 }
 
 void Service::on_remote(std::string_view payload) {
+    if (payload == "B") {  // another server changed the bans: those in force here now too
+        load_bans();
+        end_sessions(
+            [&](const Connection& c) {
+                const BanRow* b = ban_of_address(c.peer);
+                return b || ban_of_user(c.user_key);
+            },
+            "banned by an administrator");
+        return;
+    }
+    if (payload.starts_with("A ")) {  // "A admin\ntext": an announcement made on another server
+        auto nl = payload.find('\n');
+        if (nl == std::string_view::npos)
+            return;
+        Event e;
+        e.kind = EventKind::Announce;
+        e.from = std::string(payload.substr(2, nl - 2));
+        e.text = std::string(payload.substr(nl + 1, config_.max_message));
+        for (auto& c : connections_)
+            if (!c.listener.expired() && c.protocol != "bot")
+                pending_.push_back({c.listener, e});
+        flush();
+        return;
+    }
     if (payload.starts_with("S ") || payload.starts_with("C ")) {
         auto nl = payload.find('\n');
         if (nl == std::string_view::npos)

@@ -45,7 +45,7 @@ struct Config {
     int default_days_per_move = 7;
     unsigned long long password_ops = 2;   // argon2id cost (crypto_pwhash_OPSLIMIT_INTERACTIVE)
     std::size_t password_mem = 64u << 20;  // bytes (MEMLIMIT_INTERACTIVE)
-    Millis token_lifetime_ms = 30LL * 86'400'000;
+    Millis token_lifetime_ms = 30LL * 86'400'000;  // a web session (--session-lifetime)
     std::size_t max_message = 1000;
     bool csa_auto_register = false;     // a CSA login with an unknown name creates it (else refused)
     int csa_max_moves = 256;            // CSA games end as drawn (#MAX_MOVES) after this many
@@ -60,7 +60,7 @@ struct Config {
 
 /// How a login, registration or password change through start_login() and its kin came out.
 struct AuthReply {
-    enum class Status { Ok, Refused, Limited, Busy };
+    enum class Status { Ok, Refused, Limited, Busy, Banned };
     Status status = Status::Ok;
     UserRow user;           // Ok: the account (after the change)
     std::string error;      // otherwise: why, for the user
@@ -94,6 +94,23 @@ struct OnlineUser {
     std::string protocol;
     int connections = 0;
 };
+
+/// One logged-in connection of this server, as an administrator sees it.
+struct ConnectionInfo {
+    std::string name, protocol, peer;
+    Millis since = 0;
+};
+
+/// The answer to a command of an administrator's from anyone else.
+inline constexpr const char* NOT_ADMIN = "you are not an administrator";
+
+/// Who runs an administrator's command: the account, and its address for the audit log.
+struct AdminActor {
+    std::string name, peer;
+};
+
+/// The ban kinds: an account or an address (or a network of addresses).
+enum class BanKind { User, Address };
 
 enum class TellResult { Delivered, Offline, Stored };
 
@@ -139,8 +156,12 @@ public:
     Reply<void> change_password(std::string_view user, std::string_view old_pw, std::string_view new_pw);
     /// A session token for the web API (valid for config.token_lifetime_ms).
     Reply<std::string> create_token(std::string_view user);
+    /// The account of a token that is known, not expired, and whose account is not banned.
     std::optional<std::string> token_user(std::string_view token);
+    /// Log out: the token is forgotten and the WebSockets it opened are closed.
     void revoke_token(std::string_view token);
+    /// Log out everywhere: every token of the account is forgotten and its WebSockets closed.
+    Reply<void> revoke_tokens_of(std::string_view user);
     const UserRow* user(std::string_view name) const;
     /// Users whose names match the pattern (003 PATTERNS), sorted by name.
     std::vector<const UserRow*> users(std::string_view pattern) const;
@@ -151,7 +172,10 @@ public:
     Reply<void> ensure_bot(std::string_view name, std::string_view level);
 
     // --- presence and messages
-    void connect(std::string_view user, const std::shared_ptr<Listener>& l, std::string_view protocol);
+    /// A logged-in connection: `peer` its address (bans, the administrators' list), `token` the
+    /// session token that opened it (WebSocket; revoking the token ends it).
+    void connect(std::string_view user, const std::shared_ptr<Listener>& l, std::string_view protocol,
+                 std::string_view peer = {}, std::string_view token = {});
     void disconnect(const std::shared_ptr<Listener>& l);
     bool online(std::string_view user) const;
     std::vector<OnlineUser> who(std::string_view pattern = "*") const;
@@ -266,6 +290,52 @@ public:
     /// challenges are reread when they changed; a CSA AGREE given on the other server counts.
     void on_remote(std::string_view payload);
     const Config& config() const { return config_; }
+
+    // --- administration (admin.cpp). An administrator is an account listed by the store
+    // (hisha-server admin grant NAME). Each action checks it, is logged (log event "admin")
+    // and, when it changes something, kept in the audit log; a non-administrator gets
+    // "you are not an administrator" (logged as "admin_refused").
+    bool is_admin(std::string_view user);
+    /// Whether `who` may run administrators' commands (the listings check it through this).
+    Reply<void> authorize(const AdminActor& who, std::string_view action);
+    /// Bans an account or an address (or network: "203.0.113.0/24") for `duration_ms` (0: until
+    /// lifted): its logins are refused on every protocol, its connections (for an address, also
+    /// new ones at accept) closed and its tokens revoked. Returns the ban as stored.
+    Reply<BanRow> ban(const AdminActor& who, BanKind kind, std::string_view target, Millis duration_ms,
+                      std::string_view reason);
+    Reply<void> unban(const AdminActor& who, BanKind kind, std::string_view target);
+    /// Closes every connection of an account here; the number closed.
+    Reply<int> kick(const AdminActor& who, std::string_view user, std::string_view reason);
+    /// Ends a game in play without a result (aborted, not rated).
+    Reply<void> abort_game(const AdminActor& who, std::int64_t game_id, std::string_view reason);
+    /// Ends a game in play with the administrator's result (rated as any result).
+    Reply<void> adjudicate(const AdminActor& who, std::int64_t game_id, core::Winner winner, std::string_view reason);
+    /// A message to everyone connected (on every server of a shared database); the number reached here.
+    Reply<int> announce(const AdminActor& who, std::string_view text);
+    /// Sets a new password (hashed on the offload threads) and revokes the account's tokens.
+    void reset_password(const AdminActor& who, std::string name, std::string password,
+                        std::function<void(Reply<void>)> done);
+    /// The logged-in connections of this server, by name.
+    std::vector<ConnectionInfo> connections() const;
+    /// The bans in force (expired ones are dropped).
+    std::vector<BanRow> bans();
+    std::vector<AuditRow> audit_log(int limit) { return store_.audit(limit); }
+    /// The queues and counters an administrator watches: the service's own (players, games,
+    /// password hashes) and those the network adds (add_status_source: connections, jobs).
+    std::vector<std::pair<std::string, std::string>> status();
+    void add_status_source(std::function<void(std::vector<std::pair<std::string, std::string>>&)> source) {
+        status_sources_.push_back(std::move(source));
+    }
+    /// The ban that refuses an account or an address now, if any.
+    const BanRow* ban_of_user(std::string_view user);
+    const BanRow* ban_of_address(std::string_view address);
+    /// Reads an address or network for a ban: its canonical text, or an error.
+    static Reply<std::string> parse_network(std::string_view text);
+    /// Whether `address` (as a socket gives it, IPv4-mapped IPv6 included) is in the network `net`.
+    static bool address_in(std::string_view address, std::string_view net);
+    /// "7d", "12h", "30m", "45s": a duration for a ban or a session's lifetime; nullopt if not one.
+    static std::optional<Millis> parse_duration(std::string_view text);
+
     /// The health check: whether the database answers now; why not in store_error().
     bool store_reachable() { return store_.reachable(); }
     const std::string& store_error() const { return store_.last_error(); }
@@ -279,6 +349,7 @@ private:
         std::weak_ptr<Listener> listener;
         std::string user_key, protocol;
         Millis since;
+        std::string peer, token_hash;  // the client's address; the session token of a WebSocket
     };
 
     LiveGame* live(std::int64_t id);
@@ -334,6 +405,16 @@ private:
     /// Runs a password hash on the offload threads unless config.hash_queue are pending (then
     /// answers `done` busy and returns false).
     bool offload_hash(std::function<void()> work, std::function<void()> then, const AuthDone& done);
+    /// Refuses a login or registration from a banned address or of a banned account.
+    bool refused_by_ban(const std::string& peer, std::string_view name, const AuthDone& done);
+    /// Ends the connections chosen by `which` (after collecting them: a listener may disconnect
+    /// while it is told); the number ended.
+    int end_sessions(const std::function<bool(const Connection&)>& which, const std::string& why);
+    /// Logs an administrator's action and keeps it in the audit log.
+    void audit(const AdminActor& who, std::string action, std::string target, std::string detail);
+    void load_bans();
+    std::optional<std::vector<BanRow>> bans_;  // loaded on first use; reloaded when another server changes them
+    std::vector<std::function<void(std::vector<std::pair<std::string, std::string>>&)>> status_sources_;
 
     store::Store& store_;
     Environment& env_;

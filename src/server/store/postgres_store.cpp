@@ -73,6 +73,19 @@ CREATE TABLE csa_waiting (
     backend_pid INTEGER NOT NULL, backend_start TIMESTAMPTZ, since BIGINT NOT NULL);
 CREATE INDEX csa_waiting_game ON csa_waiting(game_name);
 )sql",
+    // Administration (the administrators, bans of accounts and addresses, the audit log of their
+    // actions); tokens found by account (log out everywhere).
+    R"sql(
+CREATE TABLE admins (name_key TEXT PRIMARY KEY, granted BIGINT NOT NULL);
+CREATE TABLE bans (
+    kind TEXT NOT NULL, target TEXT NOT NULL, reason TEXT NOT NULL, by_admin TEXT NOT NULL,
+    created BIGINT NOT NULL, expires BIGINT NOT NULL,
+    PRIMARY KEY (kind, target));
+CREATE TABLE audit (
+    id BIGSERIAL PRIMARY KEY, at BIGINT NOT NULL, admin TEXT NOT NULL,
+    action TEXT NOT NULL, target TEXT NOT NULL, detail TEXT NOT NULL, peer TEXT NOT NULL);
+CREATE INDEX tokens_user ON tokens(username);
+)sql",
 };
 
 // A row's server session is still running. backend_start is NULL in pg_stat_activity for a
@@ -262,6 +275,80 @@ public:
         Params p;
         p.add(hash);
         return command("DELETE FROM tokens WHERE hash=$1", p);
+    }
+    bool delete_tokens_of(std::string_view user) override {
+        Params p;
+        p.add(user);
+        return command("DELETE FROM tokens WHERE username=$1", p);
+    }
+    bool delete_expired_tokens(Millis now) override {
+        Params p;
+        p.add(now);
+        return command("DELETE FROM tokens WHERE expires<=$1", p);
+    }
+
+    bool set_admin(std::string_view user, bool admin, Millis at) override {
+        Params p;
+        p.add(key_of(user));
+        if (!admin)
+            return command("DELETE FROM admins WHERE name_key=$1", p);
+        p.add(at);
+        return command("INSERT INTO admins (name_key, granted) VALUES ($1,$2) ON CONFLICT (name_key) DO NOTHING", p);
+    }
+    bool is_admin(std::string_view user) override {
+        Params p;
+        p.add(key_of(user));
+        Rows r(query("SELECT 1 FROM admins WHERE name_key=$1", p));
+        return r.row();
+    }
+    std::vector<std::string> admins() override {
+        Params p;
+        Rows r(query("SELECT name_key FROM admins ORDER BY name_key", p));
+        std::vector<std::string> out;
+        while (r.row())
+            out.push_back(r.str());
+        return out;
+    }
+    bool save_ban(const BanRow& b) override {
+        Params p;
+        rows::put_ban(adder(p), b);
+        return command("INSERT INTO bans (kind, target, reason, by_admin, created, expires) VALUES ($1,$2,$3,$4,$5,$6) "
+                       "ON CONFLICT (kind, target) DO UPDATE SET reason=EXCLUDED.reason, by_admin=EXCLUDED.by_admin, "
+                       "created=EXCLUDED.created, expires=EXCLUDED.expires",
+                       p);
+    }
+    bool delete_ban(const std::string& kind, const std::string& target) override {
+        Params p;
+        p.add(kind).add(target);
+        return command("DELETE FROM bans WHERE kind=$1 AND target=$2", p);
+    }
+    std::vector<BanRow> bans() override {
+        Params p;
+        Rows r(query(std::string("SELECT ") + rows::BAN_COLUMNS + " FROM bans ORDER BY kind, target", p));
+        std::vector<BanRow> out;
+        while (r.row())
+            out.push_back(rows::read_ban(r));
+        return out;
+    }
+    bool insert_audit(AuditRow& a) override {
+        Params p;
+        rows::put_audit(adder(p), a);
+        Rows r(query("INSERT INTO audit (at, admin, action, target, detail, peer) VALUES ($1,$2,$3,$4,$5,$6) "
+                     "RETURNING id",
+                     p));
+        if (!r.row())
+            return fail(r);
+        a.id = r.i64();
+        return true;
+    }
+    std::vector<AuditRow> audit(int limit) override {
+        Params p;
+        p.add(limit);
+        Rows r(query(std::string("SELECT ") + rows::AUDIT_COLUMNS + " FROM audit ORDER BY id DESC LIMIT $1", p));
+        std::vector<AuditRow> out;
+        while (r.row())
+            out.push_back(rows::read_audit(r));
+        return out;
     }
 
     bool insert_game(GameRow& g) override {

@@ -1,5 +1,6 @@
 // The rows the service keeps and the store persists: users, games with their moves,
-// challenges, messages and session tokens. Plain data, no behaviour.
+// challenges, messages, session tokens, bans and the administrators' audit log. Plain data, no
+// behaviour.
 #pragma once
 
 #include <cstdint>
@@ -91,6 +92,28 @@ struct MessageRow {
     std::string text;
     std::string kind;                // "tell", "say"
     Millis at = 0;
+};
+
+/// A ban: an account (target: its name key) or an address (target: "203.0.113.7" or a network,
+/// "203.0.113.0/24", "2001:db8::/32") refused at login and, for an address, at connection.
+struct BanRow {
+    std::string kind;                // "user" or "address"
+    std::string target;
+    std::string reason;
+    std::string by;                  // the administrator
+    Millis created = 0;
+    Millis expires = 0;              // 0: until lifted
+};
+
+/// One administrator's action, as the audit log keeps it.
+struct AuditRow {
+    std::int64_t id = 0;
+    Millis at = 0;
+    std::string admin;               // who (as registered), or "hisha-server admin" for the command line
+    std::string action;              // "ban", "unban", "kick", "abort", "adjudicate", "announce", ...
+    std::string target;              // the account, address or game it acted on
+    std::string detail;              // the reason, text or outcome
+    std::string peer;                // the administrator's address ("" from the command line)
 };
 
 }  // namespace hisha::server

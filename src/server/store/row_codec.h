@@ -43,6 +43,9 @@ constexpr const char* NEW_CHALLENGE_COLUMNS =
     "challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, byoyomi_ms, increment_ms, created";
 constexpr const char* MESSAGE_COLUMNS = "id, recipient, sender, text, kind, at";
 constexpr const char* NEW_MESSAGE_COLUMNS = "recipient_key, recipient, sender, text, kind, at";
+/// read_ban() and put_ban(); read_audit() (put_audit() writes them without the id).
+constexpr const char* BAN_COLUMNS = "kind, target, reason, by_admin, created, expires";
+constexpr const char* AUDIT_COLUMNS = "id, at, admin, action, target, detail, peer";
 
 // --- reading
 
@@ -238,6 +241,51 @@ void put_message(Put&& put, const MessageRow& m) {
     put(m.text);
     put(m.kind);
     put(m.at);
+}
+
+template <class R>
+BanRow read_ban(R& r) {
+    BanRow b;
+    b.kind = r.str();
+    b.target = r.str();
+    b.reason = r.str();
+    b.by = r.str();
+    b.created = r.i64();
+    b.expires = r.i64();
+    return b;
+}
+
+template <class Put>
+void put_ban(Put&& put, const BanRow& b) {
+    put(b.kind);
+    put(b.target);
+    put(b.reason);
+    put(b.by);
+    put(b.created);
+    put(b.expires);
+}
+
+template <class R>
+AuditRow read_audit(R& r) {
+    AuditRow a;
+    a.id = r.i64();
+    a.at = r.i64();
+    a.admin = r.str();
+    a.action = r.str();
+    a.target = r.str();
+    a.detail = r.str();
+    a.peer = r.str();
+    return a;
+}
+
+template <class Put>
+void put_audit(Put&& put, const AuditRow& a) {
+    put(a.at);
+    put(a.admin);
+    put(a.action);
+    put(a.target);
+    put(a.detail);
+    put(a.peer);
 }
 
 }  // namespace hisha::server::store::rows

@@ -80,6 +80,19 @@ INSERT INTO moves_by_game (game_id, ply, text, spent_ms, at, forced, locked)
 DROP TABLE moves;
 ALTER TABLE moves_by_game RENAME TO moves;
 )sql",
+    // 3: administration (the administrators, bans of accounts and addresses, the audit log of
+    // their actions); tokens found by account (log out everywhere).
+    R"sql(
+CREATE TABLE admins (name_key TEXT PRIMARY KEY, granted INTEGER NOT NULL);
+CREATE TABLE bans (
+    kind TEXT NOT NULL, target TEXT NOT NULL, reason TEXT NOT NULL, by_admin TEXT NOT NULL,
+    created INTEGER NOT NULL, expires INTEGER NOT NULL,
+    PRIMARY KEY (kind, target));
+CREATE TABLE audit (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, admin TEXT NOT NULL,
+    action TEXT NOT NULL, target TEXT NOT NULL, detail TEXT NOT NULL, peer TEXT NOT NULL);
+CREATE INDEX tokens_user ON tokens(user);
+)sql",
 };
 
 using rows::key_of;
@@ -388,6 +401,75 @@ public:
         Stmt s(stmts_, "DELETE FROM tokens WHERE hash=?");
         s.bind(hash);
         return s.exec() || fail();
+    }
+    bool delete_tokens_of(std::string_view user) override {
+        Stmt s(stmts_, "DELETE FROM tokens WHERE user=?");
+        s.bind(user);
+        return s.exec() || fail();
+    }
+    bool delete_expired_tokens(Millis now) override {
+        Stmt s(stmts_, "DELETE FROM tokens WHERE expires<=?");
+        s.bind(now);
+        return s.exec() || fail();
+    }
+
+    bool set_admin(std::string_view user, bool admin, Millis at) override {
+        if (!admin) {
+            Stmt s(stmts_, "DELETE FROM admins WHERE name_key=?");
+            s.bind(key_of(user));
+            return s.exec() || fail();
+        }
+        Stmt s(stmts_, "INSERT OR IGNORE INTO admins (name_key, granted) VALUES (?,?)");
+        s.bind(key_of(user)).bind(at);
+        return s.exec() || fail();
+    }
+    bool is_admin(std::string_view user) override {
+        Stmt s(stmts_, "SELECT 1 FROM admins WHERE name_key=?");
+        s.bind(key_of(user));
+        return s.row();
+    }
+    std::vector<std::string> admins() override {
+        Stmt s(stmts_, "SELECT name_key FROM admins ORDER BY name_key");
+        std::vector<std::string> out;
+        while (s.row())
+            out.push_back(s.str());
+        return out;
+    }
+    bool save_ban(const BanRow& b) override {
+        Stmt s(stmts_, "INSERT OR REPLACE INTO bans (kind, target, reason, by_admin, created, expires) "
+                       "VALUES (?,?,?,?,?,?)");
+        rows::put_ban(binder(s), b);
+        return s.exec() || fail();
+    }
+    bool delete_ban(const std::string& kind, const std::string& target) override {
+        Stmt s(stmts_, "DELETE FROM bans WHERE kind=? AND target=?");
+        s.bind(kind).bind(target);
+        return s.exec() || fail();
+    }
+    std::vector<BanRow> bans() override {
+        std::string sql = std::string("SELECT ") + rows::BAN_COLUMNS + " FROM bans ORDER BY kind, target";
+        Stmt s(stmts_, sql.c_str());
+        std::vector<BanRow> out;
+        while (s.row())
+            out.push_back(rows::read_ban(s));
+        return out;
+    }
+    bool insert_audit(AuditRow& a) override {
+        Stmt s(stmts_, "INSERT INTO audit (at, admin, action, target, detail, peer) VALUES (?,?,?,?,?,?)");
+        rows::put_audit(binder(s), a);
+        if (!s.exec())
+            return fail();
+        a.id = sqlite3_last_insert_rowid(db_);
+        return true;
+    }
+    std::vector<AuditRow> audit(int limit) override {
+        std::string sql = std::string("SELECT ") + rows::AUDIT_COLUMNS + " FROM audit ORDER BY id DESC LIMIT ?";
+        Stmt s(stmts_, sql.c_str());
+        s.bind(limit);
+        std::vector<AuditRow> out;
+        while (s.row())
+            out.push_back(rows::read_audit(s));
+        return out;
     }
 
     bool insert_game(GameRow& g) override {

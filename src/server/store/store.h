@@ -28,6 +28,24 @@ public:
     virtual bool save_token(const std::string& token_hash, const std::string& user, Millis expires) = 0;
     virtual std::optional<std::string> token_user(const std::string& token_hash, Millis now) = 0;
     virtual bool delete_token(const std::string& token_hash) = 0;
+    /// Every token of one account (log out everywhere, a password reset, a ban).
+    virtual bool delete_tokens_of(std::string_view user) = 0;
+    /// Forgets the tokens that expired before `now`.
+    virtual bool delete_expired_tokens(Millis now) = 0;
+
+    // --- administration: the administrators (by name key; not in the users row, so that
+    // `hisha-server admin grant` while a server runs is not undone by its next save of the
+    // user), the bans and the audit log
+    virtual bool set_admin(std::string_view user, bool admin, Millis at) = 0;
+    virtual bool is_admin(std::string_view user) = 0;
+    virtual std::vector<std::string> admins() = 0;  // name keys, sorted
+    /// Inserts or replaces the ban of (kind, target).
+    virtual bool save_ban(const BanRow& b) = 0;
+    virtual bool delete_ban(const std::string& kind, const std::string& target) = 0;
+    virtual std::vector<BanRow> bans() = 0;
+    virtual bool insert_audit(AuditRow& a) = 0;
+    /// The newest `limit` entries of the audit log, newest first.
+    virtual std::vector<AuditRow> audit(int limit) = 0;
 
     // --- games
     /// Inserts a new game (id 0, sets it) with its moves.

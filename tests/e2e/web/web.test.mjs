@@ -3,10 +3,13 @@
 // contexts register, post and accept a challenge and play to checkmate by drag and drop (a
 // promotion through the prompt, a drop); both see the result and the record. Then a game with
 // the engine, the server killed and restarted under the page, a KIF file loaded and stepped
-// through, a position set up in the editor and solved as tsume, and the engine's analysis.
+// through, a position set up in the editor and solved as tsume, and the engine's analysis. The
+// session is an HttpOnly cookie the page cannot read; an administrator (granted with `hisha-server
+// admin grant`) announces and bans from the admin page, and "log out everywhere" ends the session
+// of another browser.
 // Screenshots of every step go to --out. Prints the first page load time (navigation timing).
 import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
@@ -154,6 +157,21 @@ async function register(browser, base, name, drop) {
   return page;
 }
 
+/// Logs `name` in through the form of a page showing it.
+async function login(page, name) {
+  await page.waitForSelector('form.login', { timeout: T });
+  await page.fill('input[name=name]', name);
+  await page.fill('input[name=password]', `${name}-secret-1`);
+  await page.click('button[name=login]');
+  await page.waitForSelector('#play-engine', { timeout: T });
+}
+
+/// A token for this test's own requests, as a script gets one (the pages hold none).
+async function scriptToken(base, name) {
+  const r = await fetch(base + 'api/login', { method: 'POST', body: JSON.stringify({ name, password: `${name}-secret-1` }) });
+  return (await r.json()).token;
+}
+
 async function main() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}/`;
@@ -293,7 +311,7 @@ async function main() {
     // answered late, after the engine's reply is shown, with the game as it was before the move
     // (answers overtaking each other on a busy network): it must not take the moves off the page.
     const gameUrl2 = new URL(`api/games/${engineGame.split('/').pop()}`, base).href;
-    const bobToken = await bob.evaluate(() => localStorage.getItem('hisha.token'));
+    const bobToken = await scriptToken(base, 'bob');
     const older = await (await fetch(gameUrl2, { headers: { Authorization: `Bearer ${bobToken}` } })).text();
     assert.equal(JSON.parse(older).moves.length, before.length + 2);
     let held = false;
@@ -423,6 +441,65 @@ async function main() {
     assert.deepEqual(cspErrors, [], 'no Content-Security-Policy errors on the console');
     const headers = (await fetch(base)).headers;
     assert.match(headers.get('content-security-policy') || '', /frame-ancestors 'none'/, 'the page is served with its CSP');
+
+    // --- the session: an HttpOnly, SameSite=Strict cookie that no script of the page reads
+    {
+      const cookies = await bob.context().cookies();
+      const session = cookies.find((c) => c.name === 'hisha_session');
+      assert.ok(session, 'the session cookie');
+      assert.equal(session.httpOnly, true, 'HttpOnly');
+      assert.equal(session.sameSite, 'Strict', 'SameSite=Strict');
+      assert.equal(await bob.evaluate(() => document.cookie.includes('hisha_session')), false, 'not readable by the page');
+      assert.equal(await bob.evaluate(() => Object.keys(localStorage).some((k) => /token/.test(k))), false, 'no token stored');
+    }
+
+    // --- administration: alice is granted on the database while the server runs; her page
+    // shows the admin link once it has asked the server; she announces, bans bob (his page is
+    // logged out), lifts the ban from the list
+    execFileSync(args.server, ['admin', 'grant', 'alice', '--db', `sqlite:${path.join(args.work, 'web.db')}`]);
+    await alice.goto(base);
+    await alice.waitForSelector('#me a.admin-link', { timeout: T });
+    await alice.click('#me a.admin-link');
+    await alice.waitForSelector('.admin table.admin-connections tbody tr', { timeout: T });
+    assert.match(await alice.textContent('.admin table.admin-connections'), /bob/, 'bob is listed as connected');
+    await alice.fill('form.admin-announce input[name=text]', 'Maintenance at noon');
+    await alice.click('form.admin-announce button[name=announce]');
+    await bob.waitForFunction(() => [...document.querySelectorAll('.toast')].some((t) => /Maintenance at noon/.test(t.textContent)), null, { timeout: T });
+    await shot(bob, 'announcement');
+    await alice.selectOption('form.admin-ban select[name=kind]', 'user');
+    await alice.fill('form.admin-ban input[name=target]', 'bob');
+    await alice.fill('form.admin-ban input[name=duration]', '1h');
+    await alice.fill('form.admin-ban input[name=reason]', 'testing the ban');
+    await alice.click('form.admin-ban button[name=ban]');
+    await bob.waitForSelector('form.login', { timeout: T });
+    await alice.waitForSelector('.admin table.admin-bans tr[data-ban="user bob"]', { timeout: T });
+    await alice.waitForFunction(() => /ban/.test(document.querySelector('.admin table.admin-audit')?.textContent || ''), null, { timeout: T });
+    await shot(alice, 'admin');
+    await bob.fill('input[name=name]', 'bob');
+    await bob.fill('input[name=password]', 'bob-secret-1');
+    await bob.click('button[name=login]');
+    await bob.waitForFunction(() => /banned/.test(document.querySelector('form.login .error')?.textContent || ''), null, { timeout: T });
+    await alice.click('.admin table.admin-bans tr[data-ban="user bob"] button[name=unban]');
+    await alice.waitForFunction(() => !document.querySelector('.admin table.admin-bans tr[data-ban="user bob"]'), null, { timeout: T });
+    await login(bob, 'bob');
+    console.log('web: admin page: announced, banned and lifted');
+
+    // --- log out everywhere: alice's second browser is logged out by the first
+    {
+      const other = await (await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' })).newPage();
+      await other.goto(base);
+      await login(other, 'alice');
+      await other.waitForSelector('.conn:not(.down)', { timeout: T });
+      await alice.click('#me button[name=logout-everywhere]');
+      await alice.waitForSelector('form.login', { timeout: T });
+      await other.waitForSelector('form.login', { timeout: T });
+      await shot(other, 'logged-out-everywhere');
+      const me = await other.evaluate(async () => (await fetch('/api/me')).status);
+      assert.equal(me, 401, 'its session is revoked');
+      await other.context().close();
+      await login(alice, 'alice');
+      console.log('web: logged out everywhere');
+    }
 
     // --- two engines play each other; the page watches (last: the bots keep the CPU busy)
     await alice.goto(base);

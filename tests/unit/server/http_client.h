@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace hisha::server::test {
 
@@ -30,12 +31,51 @@ inline void bound(tcp::socket& s, int seconds = 5) {
     setsockopt(s.native_handle(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 }
 
+/// Headers by name (X-Hisha-Request, Cookie, Origin ...).
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+/// Connects `s` to 127.0.0.1:port, from the address `source` when given (any of 127.0.0.0/8:
+/// a client of another address, for bans).
+inline void connect_from(tcp::socket& s, int port, const std::string& source) {
+    if (!source.empty()) {
+        s.open(tcp::v4());
+        s.bind(tcp::endpoint(asio::ip::make_address(source), 0));
+    }
+    s.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), std::uint16_t(port)));
+}
+
+/// The value of a response's Set-Cookie header ("" when none).
+template <class Res>
+std::string set_cookie(const Res& res) {
+    return std::string(res[http::field::set_cookie]);
+}
+/// "hisha_session=VALUE" of a Set-Cookie value: what a browser sends back as its Cookie.
+inline std::string cookie_pair(const std::string& set_cookie_value) {
+    return set_cookie_value.substr(0, set_cookie_value.find(';'));
+}
+
 struct Http {
     asio::io_context ioc;
     beast::tcp_stream stream{ioc};
-    explicit Http(int port, int timeout_s = 5) {
-        stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), std::uint16_t(port)));
+    int port = 0;
+    explicit Http(int port_, int timeout_s = 5, const std::string& source = {}) : port(port_) {
+        connect_from(stream.socket(), port, source);
         bound(stream.socket(), timeout_s);
+    }
+    /// A request with headers by name (Host is 127.0.0.1:port, as a browser sends it).
+    http::response<http::string_body> call(http::verb verb, const std::string& target, const std::string& body,
+                                           const Headers& headers) {
+        http::request<http::string_body> req{verb, target, 11};
+        req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
+        for (auto& [name, value] : headers)
+            req.set(name, value);
+        if (!body.empty()) {
+            req.set(http::field::content_type, "application/json");
+            req.body() = body;
+        }
+        req.prepare_payload();
+        http::write(stream, req);
+        return receive();
     }
 
     /// A request and its whole response (status, headers, body).
@@ -87,13 +127,34 @@ struct Http {
 struct Ws {
     asio::io_context ioc;
     websocket::stream<beast::tcp_stream> ws{ioc};
+    int status = 0;  // the handshake's answer: 101 when open
+    /// A script's socket: the token as `Authorization: Bearer`.
     Ws(int port, const std::string& token) {
-        beast::get_lowest_layer(ws).connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), std::uint16_t(port)));
-        bound(beast::get_lowest_layer(ws).socket());
-        beast::get_lowest_layer(ws).expires_after(std::chrono::seconds(5));
-        ws.handshake("127.0.0.1", "/api/ws?token=" + token);
+        open(port, {{"Authorization", "Bearer " + token}}, "/api/ws");
+        EXPECT_EQ(status, 101);
         EXPECT_EQ(read()["type"], "hello");
     }
+    /// A socket with the given headers (a browser's: Cookie and Origin), open or refused (status).
+    Ws(int port, const Headers& headers, const std::string& target = "/api/ws", const std::string& source = {}) {
+        open(port, headers, target, source);
+    }
+    void open(int port, const Headers& headers, const std::string& target, const std::string& source = {}) {
+        connect_from(beast::get_lowest_layer(ws).socket(), port, source);
+        bound(beast::get_lowest_layer(ws).socket());
+        beast::get_lowest_layer(ws).expires_after(std::chrono::seconds(5));
+        ws.set_option(websocket::stream_base::decorator([headers](websocket::request_type& req) {
+            for (auto& [name, value] : headers)
+                req.set(name, value);
+        }));
+        websocket::response_type res;
+        boost::system::error_code ec;
+        ws.handshake(res, "127.0.0.1:" + std::to_string(port), target, ec);
+        status = res.result_int();
+        if (!ec)
+            status = 101;
+    }
+    /// The close code the server sent (after a read failed with the close).
+    int close_code() { return int(ws.reason().code); }
     void send(const json& j) { ws.write(asio::buffer(j.dump())); }
     // Bounded: an async read run for at most `seconds`.
     json read(int seconds = 5) {

@@ -161,7 +161,9 @@ TEST(Operations, BadConfigAndBadOptionsStopWithAReason) {
                             "--login-per-address",
                             "--login-per-account",
                             "--register-per-address",
-                            "--login-backoff"})
+                            "--login-backoff",
+                            "--session-lifetime",
+                            "--public-origin"})
         EXPECT_TRUE(has(help, opt)) << opt;
     EXPECT_TRUE(has(help, "postgresql://"));
 }

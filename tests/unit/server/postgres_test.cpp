@@ -126,6 +126,11 @@ TEST_F(Postgres, GroupCommitMakesABatchDurableAtOnce) {
     check_group_commit(f);
 }
 
+TEST_F(Postgres, AdministrationActionsBansAndTheAuditLog) {
+    Fixture f("pg_admin", false, fresh_db());
+    check_administration(f);
+}
+
 TEST_F(Postgres, ServerPlaysACsaGameAndKeepsItAcrossARestart) {
     ServerProcess srv(fresh_db(), open_csa());
     LineClient a(srv.ports.at("csa")), b(srv.ports.at("csa"));

@@ -10,5 +10,8 @@ namespace hisha::server::test {
 void check_games_survive_a_restart(Fixture& f);
 /// Group commit: a batch is invisible to a second reader until commit(), then all there.
 void check_group_commit(Fixture& f);
+/// Administrators, bans (of accounts and addresses), kicks, announcements, aborted and
+/// adjudicated games, password resets, tokens revoked, and the audit log across a restart.
+void check_administration(Fixture& f);
 
 }  // namespace hisha::server::test
