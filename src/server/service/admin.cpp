@@ -394,7 +394,7 @@ Reply<int> Service::announce(const AdminActor& who, std::string_view text) {
         pending_.push_back({c.listener, e});
     }
     if (store_.shared())
-        store_.publish("A " + e.from + "\n" + e.text);
+        store_.publish("P " + e.from + "\n" + e.text);  // ("A " is a CSA AGREE)
     flush();
     audit(who, "announce", "everyone", std::string(text) + " (" + std::to_string(reached.size()) + " reached)");
     return int(reached.size());

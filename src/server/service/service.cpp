@@ -638,7 +638,7 @@ void Service::on_remote(std::string_view payload) {
             "banned by an administrator");
         return;
     }
-    if (payload.starts_with("A ")) {  // "A admin\ntext": an announcement made on another server
+    if (payload.starts_with("P ")) {  // "P admin\ntext": an announcement made on another server
         auto nl = payload.find('\n');
         if (nl == std::string_view::npos)
             return;

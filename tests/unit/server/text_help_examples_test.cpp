@@ -82,7 +82,7 @@ TEST(TextHelpExamples, TheCommandListItsAbbreviationsAndHelpTopics) {
     std::string list = c->cmd("HELP -n COMMAND-LIST");
     for (const char* entry : {"B, BOARD or REFRESH", "G or GAMES", "?, H or HELP", "HANDICAP", "M or MOVES",
                               "N or NEW", "PLAY", "REMOVE", "RESIGN", "SAY", "SET", "!, SHELL or PUSH", "SHOUT",
-                              "S or STAT", "STATS or USER", "TELL", "U or UNDO", "W or WHO"})
+                              "S or STAT", "STATS or USER", "TELL", "U or UNDO", "W or WHO", "ADMIN"})
         EXPECT_TRUE(has(list, entry)) << entry << " missing from:\n" << list;
     // Each abbreviation runs its command.
     EXPECT_TRUE(has(c->cmd("G"), "No active games."));
@@ -95,6 +95,7 @@ TEST(TextHelpExamples, TheCommandListItsAbbreviationsAndHelpTopics) {
     EXPECT_TRUE(has(c->cmd("M"), "Error: no current game"));
     EXPECT_TRUE(has(c->cmd("U"), "Error: no current game"));
     EXPECT_TRUE(has(c->cmd("H -n PLAY"), "Usage: PLAY <move-notation>"));
+    EXPECT_TRUE(has(c->cmd("ADMIN BANS"), "Error: you are not an administrator"));  // listed for everyone, run by few
     EXPECT_TRUE(has(c->cmd("? -n PLAY"), "Usage: PLAY <move-notation>"));
     // "For more information about a command, type help <command>": each one's usage, by its
     // name or its abbreviation.
@@ -126,6 +127,7 @@ TEST(TextHelpExamples, TheCommandListItsAbbreviationsAndHelpTopics) {
         {"U", "Usage: UNDO [-o] (or U for short)."},
         {"WHO", "Usage: WHO [pattern] (or W for short)."},
         {"W", "Usage: WHO [pattern] (or W for short)."},
+        {"ADMIN", "Usage: ADMIN <command> [arguments]"},
     };
     for (auto& [topic, text] : usage)
         EXPECT_TRUE(has(c->cmd(std::string("HELP -n ") + topic), text)) << "HELP " << topic;
