@@ -36,6 +36,8 @@ Options:
   --keepalive S             send an empty line after S seconds of silence (default 30)
   --reconnect N             attempts after a refused or dropped connection (default 5)
   --reconnect-delay MS      wait before each attempt (default 5000)
+  --comments on|off         send each move with the engine's score (from Black's side) and
+                            expected line as Floodgate's comment, +7776FU,'* 120 -3334FU (default on)
   --log FILE                write every line exchanged with the server to FILE (- for stderr)
 Output: one line per game, `game GAME_ID black|white win|lose|draw|censored|chudan
 REASON moves=N`, then `games=N wins=W losses=L draws=D`. Exit status 0 when every game was played.
@@ -110,6 +112,10 @@ int csa_command(int argc, char** argv) {
             ok = to_int(v, 0, 3600000, opt.reconnect_delay_ms);
         else if (a == "--log")
             log_path = v;
+        else if (a == "--comments") {
+            ok = v == "on" || v == "off";
+            opt.comments = v == "on";
+        }
         else {
             std::cerr << "hisha csa: unknown option " << a << " (hisha csa --help)\n";
             return 2;

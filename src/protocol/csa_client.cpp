@@ -358,6 +358,25 @@ private:
 
 // --- the client
 
+std::string floodgate_comment(const core::Position& before, core::Move played, const MoveReply& reply) {
+    if (!reply.score)
+        return {};
+    int score = before.side_to_move() == core::BLACK ? *reply.score : -*reply.score;
+    std::string out = "'* " + std::to_string(score);
+    if (reply.pv.empty() || reply.pv[0] != core::to_usi(played) || !before.is_legal(played))
+        return out;  // no line, or one for another move than the one played
+    auto pos = before.clone();
+    pos->play(played);
+    for (std::size_t i = 1; i < reply.pv.size() && i <= 32; ++i) {
+        auto m = notation::parse_usi_move(*pos, reply.pv[i]);
+        if (!m || !pos->is_legal(*m))
+            break;
+        out += " " + notation::format_csa_move(*m);
+        pos->play(*m);
+    }
+    return out;
+}
+
 CsaClient::CsaClient(CsaClientOptions options, EnginePlayer& engine) : options_(std::move(options)), engine_(engine) {}
 
 void CsaClient::note(const std::string& line) const {
@@ -565,7 +584,8 @@ CsaClient::Step CsaClient::play_game(Connection& conn, const CsaSummary& summary
                 return resign("the engine played an illegal move '" + reply.text + "': " + m.error().message);
             if (reply.kind == MoveReply::Kind::Late)
                 note("# the engine " + reply.detail);
-            send(notation::format_csa_move(*m));
+            std::string comment = options_.comments ? floodgate_comment(game.position(), *m, reply) : "";
+            send(notation::format_csa_move(*m) + (comment.empty() ? "" : "," + comment));
             awaiting_echo = true;
             return;
         }

@@ -73,8 +73,15 @@ struct CsaClientOptions {
     int keepalive_s = 30;        // an empty line after this much silence (the spec's minimum)
     int reconnects = 5;          // attempts after a failed connect or a dropped connection
     int reconnect_delay_ms = 5000;
+    bool comments = true;        // each move with Floodgate's comment: ,'* <score from Black> <pv>
     std::function<void(const std::string&)> log;  // traffic and events ("> LOGIN ...")
 };
+
+/// Floodgate's comment for a move the engine chose in `before`: "'* <score> <pv>", the score in
+/// centipawns from Black's side (mates as +-(100000 - plies)), the expected line after the
+/// move in CSA form (at most 32 moves, up to the first the position does not allow). Empty
+/// when the engine gave no score.
+std::string floodgate_comment(const core::Position& before, core::Move played, const MoveReply& reply);
 
 /// The outcome of one game as the server announced it.
 struct CsaOutcome {

@@ -324,6 +324,7 @@ private:
         std::optional<engine::SearchResult> result;
         std::optional<int> score;
         int depth = 0;
+        std::vector<core::Move> pv;
     };
     static MoveReply reply_of(const engine::SearchResult& r, const Pending& p);
 
@@ -341,6 +342,8 @@ MoveReply InternalPlayer::reply_of(const engine::SearchResult& r, const Pending&
     MoveReply reply;
     reply.score = p.score;
     reply.depth = p.depth;
+    for (core::Move m : p.pv)
+        reply.pv.push_back(core::to_usi(m));
     if (!r.best) {
         reply.kind = MoveReply::Kind::Resign;
         reply.text = "resign";
@@ -356,7 +359,7 @@ MoveReply InternalPlayer::reply_of(const engine::SearchResult& r, const Pending&
 
 MoveReply InternalPlayer::think(const core::Game& game, const MoveRequest& request) {
     if (auto r = start(); !r)
-        return MoveReply{MoveReply::Kind::Crash, "", 0, {}, 0, r.error()};
+        return MoveReply{MoveReply::Kind::Crash, "", 0, {}, 0, r.error(), {}};
     auto pending = std::make_shared<Pending>();
     auto t0 = SteadyClock::now();
     engine_->go(
@@ -366,6 +369,7 @@ MoveReply InternalPlayer::think(const core::Game& game, const MoveRequest& reque
             if (info.multipv == 1) {
                 pending->score = reply_score(info.score);
                 pending->depth = info.depth;
+                pending->pv = info.pv;
             }
         },
         [pending](const engine::SearchResult& r) {

@@ -75,6 +75,7 @@ struct MoveReply {
     std::optional<int> score;  // centipawns from the mover's view; mates as +-(100000 - plies)
     int depth = 0;
     std::string detail;        // what went wrong, for failures
+    std::vector<std::string> pv;  // the engine's expected line (USI moves, its move first), if given
 };
 
 class EnginePlayer {

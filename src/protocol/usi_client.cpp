@@ -151,6 +151,9 @@ void UsiClient::note_info(const std::string& line, MoveReply& reply) const {
         if (w == "depth") {
             if (in >> w && number(w))
                 reply.depth = *number(w);
+        } else if (w == "multipv") {
+            if (in >> w && number(w) && *number(w) != 1)
+                return;  // another line than the best: its score and moves are not the engine's choice
         } else if (w == "score") {
             std::string kind, value;
             in >> kind >> value;
@@ -162,7 +165,12 @@ void UsiClient::note_info(const std::string& line, MoveReply& reply) const {
                 int plies = number(value) ? std::abs(*number(value)) : 0;
                 reply.score = losing ? -MATE_SCORE + plies : MATE_SCORE - plies;
             }
-        } else if (w == "pv" || w == "string") {
+        } else if (w == "pv") {
+            reply.pv.clear();
+            while (in >> w)
+                reply.pv.push_back(w);
+            return;
+        } else if (w == "string") {
             return;
         }
     }

@@ -5,6 +5,9 @@
 #include <ctime>
 
 #include "core/version.h"
+#include "notation/csa.h"
+#include "server/proto/game_record.h"
+#include "server/service/log.h"
 
 namespace hisha::server::proto {
 
@@ -262,9 +265,19 @@ bool CsaShell::my_turn() const {
 }
 
 void CsaShell::game_line(std::string_view text) {
-    std::string_view move = text;
+    // "<move>[,T<n>][,'<comment>]": a time the client gives is not used (the server's clock
+    // counts); the comment (Floodgate's "'* <score> <pv>") is everything after ",'".
+    std::string_view move = text, comment;
     if (auto comma = move.find(','); comma != std::string_view::npos)
-        move = move.substr(0, comma);  // ",'* <score> <pv>" comments are dropped
+        move = move.substr(0, comma);
+    if (auto quote = text.find(",'"); quote != std::string_view::npos)
+        comment = text.substr(quote + 2);
+    if (std::string why = service::Service::check_comment(comment); !why.empty()) {
+        log_event("csa_comment_dropped", {{"user", user_}, {"why", why}});
+        if (x1_)
+            line("##[ERROR] comment not kept: " + why);
+        comment = {};
+    }
     if (move == "%TORYO") {
         if (auto r = svc_.resign(user_, game_); !r)
             line("##[ERROR] " + r.error());
@@ -284,6 +297,8 @@ void CsaShell::game_line(std::string_view text) {
         return line("##[ERROR] malformed move: " + std::string(move));
     if (!my_turn()) {
         deferred_move_ = std::string(move);  // shogi-server defers a move sent out of turn
+        if (!comment.empty())
+            deferred_move_ += ",'" + std::string(comment);
         return;
     }
     const LiveGame* g = svc_.game(game_);
@@ -292,12 +307,12 @@ void CsaShell::game_line(std::string_view text) {
         (void)svc_.play(user_, game_, "%", true);  // a move for the other side: illegal
         return;
     }
-    auto r = svc_.play(user_, game_, move, true);
+    auto r = svc_.play(user_, game_, move, true, comment);
     // Another server sharing the database wrote the game first (a timer, a "seen" update): the
     // game is reloaded by the next call, which plays the move if it is still this player's turn.
     if (!r && r.error().find("changed on another server") != std::string::npos && svc_.game(game_)
         && svc_.game(game_)->active())
-        r = svc_.play(user_, game_, move, true);
+        r = svc_.play(user_, game_, move, true, comment);
     if (!r && svc_.game(game_) && svc_.game(game_)->active())
         line("##[ERROR] " + r.error());  // not played and the game goes on: say why
 }
@@ -317,12 +332,12 @@ void CsaShell::command(std::string_view text) {
             line("##[LIST] " + game_id(*g));
         return line("##[LIST] +OK");
     }
+    if (cmd == "%%MONITOR2ON")
+        return monitor_on(arg);
+    if (cmd == "%%MONITOR2OFF")
+        return monitor_off(arg);
     if (cmd == "%%SHOW") {
-        std::string id = arg;
-        if (id.starts_with("hisha-"))
-            id = id.substr(6, id.find('+') - 6);
-        std::int64_t gid = std::atoll(id.c_str());
-        const LiveGame* g = gid > 0 ? svc_.game(gid) : nullptr;
+        const LiveGame* g = game_named(arg);
         if (!g)
             return line("##[ERROR] no such game");
         std::string tag = "##[SHOW] " + game_id(*g) + " ";
@@ -359,7 +374,8 @@ void CsaShell::command(std::string_view text) {
     if (cmd == "%%VERSION")
         return line(std::string("##[VERSION] Hisha ") + version() + " CSA server 1.2.1 x1"), line("##[VERSION] +OK");
     if (cmd == "%%HELP") {
-        line("##[HELP] %%WHO %%LIST %%SHOW <game id> %%CHAT <text> %%GAME <game name> <+|-|*> %%GAME %%VERSION");
+        line("##[HELP] %%WHO %%LIST %%SHOW <game id> %%CHAT <text> %%GAME <game name> <+|-|*> %%GAME %%VERSION "
+             "%%MONITOR2ON <game id> %%MONITOR2OFF <game id>");
         return line("##[HELP] +OK");
     }
     line("##[ERROR] unknown command " + cmd);
@@ -460,6 +476,8 @@ void CsaShell::deliver(const Event& e) {
     }
     default: break;
     }
+    if (e.game_id != 0 && e.game_id != game_ && monitoring_.contains(e.game_id))
+        return monitor_event(e);
     if (e.game_id != game_ || game_ == 0)
         return;
     const LiveGame* g = svc_.game(game_);
@@ -481,6 +499,106 @@ void CsaShell::deliver(const Event& e) {
         game_ = 0;
         state_ = State::Waiting;  // a new game needs a new LOGIN (or %%GAME in x1 mode)
         return;
+    default: return;
+    }
+}
+
+// --- monitors (%%MONITOR2ON, as shogi-server's): the record so far, then the moves and the end
+
+const LiveGame* CsaShell::game_named(const std::string& arg) {
+    // A Game_ID (hisha-<id>+...) or the game's number.
+    std::string id = arg.substr(0, arg.find(' '));
+    if (id.starts_with("hisha-"))
+        id = id.substr(6, id.find('+') == std::string::npos ? std::string::npos : id.find('+') - 6);
+    if (id.empty() || id.size() > 18 || id.find_first_not_of("0123456789") != std::string::npos)
+        return nullptr;
+    std::int64_t gid = std::atoll(id.c_str());
+    return gid > 0 ? svc_.game(gid) : nullptr;
+}
+
+void CsaShell::monitor_lines(const std::string& id, const std::vector<std::string>& lines) {
+    std::string out;
+    for (const auto& l : lines)
+        out += "##[MONITOR2][" + id + "] " + l + "\n";
+    out += "##[MONITOR2][" + id + "] +OK";
+    line(out);
+}
+
+void CsaShell::monitor_record(const LiveGame& g) {
+    // The game's CSA record as the HTTP download gives it, comments included ('** 120 -3334FU).
+    std::string text = notation::write_csa(game_record(g), notation::CsaVersion::V2_2);
+    std::vector<std::string> lines;
+    for (std::size_t i = 0; i < text.size();) {
+        std::size_t j = text.find('\n', i);
+        if (j == std::string::npos)
+            j = text.size();
+        std::string l = text.substr(i, j - i);
+        if (!l.empty() && l.back() == '\r')
+            l.pop_back();
+        if (!l.empty())
+            lines.push_back(std::move(l));
+        i = j + 1;
+    }
+    monitor_lines(game_id(g), lines);
+}
+
+void CsaShell::monitor_on(const std::string& arg) {
+    const LiveGame* g = game_named(arg);
+    if (!g)
+        return line("##[ERROR] no such game: " + (arg.empty() ? std::string("(none given)") : arg));
+    monitor_record(*g);
+    if (g->finished())
+        return;  // nothing more will come
+    monitoring_[g->row.id] = game_id(*g);
+    svc_.watch(user_, g->row.id, true);
+}
+
+void CsaShell::monitor_off(const std::string& arg) {
+    const LiveGame* g = game_named(arg);
+    if (!g || !monitoring_.erase(g->row.id))
+        return line("##[ERROR] not monitoring " + (arg.empty() ? std::string("(none given)") : arg));
+    if (g->row.id != game_)
+        svc_.watch(user_, g->row.id, false);
+    line("##[MONITOR2OFF] +OK");
+}
+
+void CsaShell::monitor_event(const Event& e) {
+    auto it = monitoring_.find(e.game_id);
+    const std::string& id = it->second;
+    switch (e.kind) {
+    case EventKind::Move: {
+        if (!e.facts || e.facts->record.csa.empty())
+            return;  // a handicap removal: the record's start already says it
+        const service::MoveRecord& m = e.facts->record;
+        std::vector<std::string> lines{m.csa, "T" + std::to_string(m.spent_ms / 1000)};
+        if (!m.comment.empty())
+            lines.push_back("'" + record_comment(m.comment));
+        return monitor_lines(id, lines);
+    }
+    case EventKind::Undo:
+        // CSA has no take-back: the record as it now stands, from its start again (V2.2 first).
+        if (const LiveGame* g = svc_.game(e.game_id))
+            monitor_record(*g);
+        return;
+    case EventKind::GameEnded: {
+        // The end as shogi-server gives it to monitors; the record (%%SHOW, the download) has the rest.
+        const char* end = "%CHUDAN";
+        switch (e.reason) {
+        case core::EndReason::Resignation: end = "%TORYO"; break;
+        case core::EndReason::TimeUp: end = "#TIME_UP"; break;
+        case core::EndReason::IllegalMove: end = "#ILLEGAL_MOVE"; break;
+        case core::EndReason::Declaration: end = "%KACHI"; break;
+        case core::EndReason::Sennichite: end = "#SENNICHITE"; break;
+        case core::EndReason::PerpetualCheck: end = "#OUTE_SENNICHITE"; break;
+        case core::EndReason::MoveLimit: end = "#MAX_MOVES"; break;
+        case core::EndReason::Checkmate:
+        case core::EndReason::NoLegalMoves: end = "#CHECKMATE"; break;
+        default: break;  // aborted, disconnected, adjudicated, sealed: an interruption
+        }
+        monitor_lines(id, {end});
+        monitoring_.erase(it);
+        return;
+    }
     default: return;
     }
 }

@@ -1,10 +1,13 @@
 // The CSA server protocol 1.2.1 (docs/protocols.md) as a line state machine:
 // LOGIN (game name in the password as on Floodgate, or x1 mode), Game_Summary, AGREE/REJECT,
 // START, moves echoed with their times, %TORYO, %KACHI, keep-alive, the # end messages, and
-// the x1 commands %%WHO %%LIST %%SHOW %%CHAT %%GAME %%VERSION %%HELP.
+// the x1 commands %%WHO %%LIST %%SHOW %%CHAT %%GAME %%VERSION %%HELP %%MONITOR2ON %%MONITOR2OFF.
+// A move may carry a comment after it (Floodgate's `+7776FU,'* 120 -3334FU`): it is kept with
+// the move and relayed only to the clients that monitor the game (%%MONITOR2ON).
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -40,6 +43,14 @@ private:
     void send_summary(const service::LiveGame& g);
     void send_end(const service::Event& e, const service::LiveGame& g);
     void wait_again();
+    // %%MONITOR2ON / %%MONITOR2OFF: a game's record so far, then each move (with its comment)
+    // and the end, every line "##[MONITOR2][<Game_ID>] ..." and each group closed by "+OK".
+    void monitor_on(const std::string& arg);
+    void monitor_off(const std::string& arg);
+    void monitor_lines(const std::string& id, const std::vector<std::string>& lines);
+    void monitor_record(const service::LiveGame& g);
+    void monitor_event(const service::Event& e);
+    const service::LiveGame* game_named(const std::string& arg);
     void line(const std::string& text);
     bool my_turn() const;
 
@@ -53,7 +64,8 @@ private:
     int color_pref_ = -1;
     std::int64_t game_ = 0;
     int resume_plies_ = 0;       // Resuming: the moves the Game_Summary listed
-    std::string deferred_move_;  // a move sent out of turn: played when the turn comes
+    std::string deferred_move_;  // a move sent out of turn (with its comment): played when the turn comes
+    std::map<std::int64_t, std::string> monitoring_;  // games monitored (%%MONITOR2ON): id -> Game_ID
     bool closed_ = false;
 };
 

@@ -12,6 +12,7 @@
 #include "notation/formats.h"
 #include "notation/usi.h"
 #include "notation/western.h"
+#include "server/proto/game_record.h"
 #include "server/proto/move_text.h"
 
 namespace hisha::server::proto {
@@ -168,13 +169,7 @@ json JsonApi::clock_json(const LiveGame& g) {
     return c;
 }
 
-std::string JsonApi::start_sfen(const LiveGame& g) {
-    // The start after a handicap removal: the position the record's moves begin from.
-    bool handicap = !g.log.empty() && g.log[0].kind == service::MoveKind::Handicap;
-    core::Position pos;
-    (void)pos.set(handicap ? g.log[0].start_sfen : g.row.start_sfen);
-    return pos.sfen();
-}
+std::string JsonApi::start_sfen(const LiveGame& g) { return record_start_sfen(g); }
 
 std::string JsonApi::event_text(const service::Event& e) {
     // Every listener of a move gets the same message: it is made once.
@@ -187,6 +182,20 @@ std::string JsonApi::event_text(const service::Event& e) {
     }
     return cached_text_;
 }
+
+namespace {
+
+// A move's comment, and the evaluation in it when it has Floodgate's form: "comment": "* 120
+// -3334FU", "eval": {"score": 120, "pv": ["-3334FU"]} (the score from Black's side).
+void add_comment(json& j, const std::string& comment) {
+    if (comment.empty())
+        return;
+    j["comment"] = comment;
+    if (auto e = read_eval(comment))
+        j["eval"] = {{"score", e->score}, {"pv", e->pv}};
+}
+
+}  // namespace
 
 json JsonApi::game_json(const LiveGame& g, bool with_moves) {
     json j{{"id", g.row.id},
@@ -210,6 +219,7 @@ json JsonApi::game_json(const LiveGame& g, bool with_moves) {
                     {"notices", m.notices}};
             if (m.board())
                 mj["ja"] = m.ja;
+            add_comment(mj, m.comment);
             moves.push_back(mj);
         }
         j["moves"] = moves;
@@ -238,6 +248,7 @@ json JsonApi::event_json(const service::Event& e) {
         j["western"] = m.western;
         j["spent_ms"] = m.spent_ms;
         j["notices"] = m.notices;
+        add_comment(j, m.comment);
         if (const LiveGame* g = svc_.game(e.game_id)) {
             j["clock"] = clock_json(*g);
             if (m.board())
@@ -311,36 +322,7 @@ std::string JsonApi::record(const LiveGame& g, std::string_view format, std::str
     ok = kind.has_value();
     if (!ok)
         return {};
-    notation::GameRecord rec;
-    rec.set_header(notation::key::BLACK, g.row.black);
-    rec.set_header(notation::key::WHITE, g.row.white);
-    rec.set_header(notation::key::EVENT, "hisha game " + std::to_string(g.row.id));
-    rec.set_header(notation::key::TIME_CONTROL, g.row.tc.describe());
-    const auto& log = g.log;
-    std::size_t first = 0;
-    if (!log.empty() && log[0].kind == service::MoveKind::Handicap) {
-        rec.start_sfen = start_sfen(g);
-        if (auto h = core::handicap_from_sfen(rec.start_sfen))
-            rec.set_handicap(*h);
-        first = 1;
-    }
-    for (std::size_t i = first; i < log.size(); ++i) {
-        if (!log[i].move)
-            continue;
-        notation::MoveRecord mr;
-        mr.move = log[i].move;
-        mr.time_ms = int(log[i].spent_ms);
-        rec.moves.push_back(mr);
-    }
-    rec.result.winner = g.row.winner == "black" ? core::Winner::Black
-                      : g.row.winner == "white" ? core::Winner::White
-                      : g.row.winner == "draw"  ? core::Winner::Draw
-                                                : core::Winner::None;
-    rec.result.reason = service::reason_from_name(g.row.reason);
-    if (rec.result.reason == core::EndReason::Resignation && !log.empty())
-        rec.result.actor = log.back().mover;
-    else if (rec.result.reason != core::EndReason::None)
-        rec.result.actor = g.to_move();
+    notation::GameRecord rec = game_record(g);
     filename = "hisha-" + std::to_string(g.row.id) + "." + kind->extension;
     return notation::write_record(rec, kind->format, kind->encoding);
 }

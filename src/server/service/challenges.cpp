@@ -65,7 +65,7 @@ Reply<std::int64_t> Service::new_challenge(std::string_view user, std::string_vi
             // Validate the removal now so that accepting cannot fail.
             GameRow probe;
             probe.start_sfen = std::string(core::START_SFEN);
-            probe.moves.push_back({0, c.first_move, 0, 0, true, false});
+            probe.moves.push_back({0, c.first_move, 0, 0, true, false, {}});
             LiveGame g;
             g.row = probe;
             if (auto r = rebuild(g); !r)
@@ -130,7 +130,7 @@ Reply<std::int64_t> Service::accept_challenge(std::string_view user, std::int64_
     row.origin = "text";
     std::vector<MoveRow> first;
     if (!it->first_move.empty()) {
-        first.push_back({0, it->first_move, 0, 0, true, false});
+        first.push_back({0, it->first_move, 0, 0, true, false, {}});
         row.seen[0] = row.seen[1] = 1;  // both know the forced first move
     }
     // Taken from the database first: of two servers accepting it at once, the one whose

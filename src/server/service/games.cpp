@@ -4,6 +4,7 @@
 // taken back.
 #include <algorithm>
 
+#include "notation/encoding.h"
 #include "notation/record.h"
 #include "notation/western.h"
 #include "server/service/glicko.h"
@@ -273,8 +274,11 @@ R Service::again_after_race(std::int64_t game_id, Attempt attempt) {
     return attempt();
 }
 
-Reply<Played> Service::play(std::string_view user, std::int64_t game_id, std::string_view text, bool illegal_loses) {
-    MoveInput in{text, core::Move::none()};
+Reply<Played> Service::play(std::string_view user, std::int64_t game_id, std::string_view text, bool illegal_loses,
+                            std::string_view comment) {
+    if (std::string why = check_comment(comment); !why.empty())
+        return fail(why);
+    MoveInput in{text, core::Move::none(), comment};
     auto r = again_after_race<Reply<Played>>(game_id, [&] { return play_once(user, game_id, in, illegal_loses); });
     if (r)
         ++moves_played_;
@@ -289,6 +293,18 @@ Reply<Played> Service::play(std::string_view user, std::int64_t game_id, core::M
     if (r)
         ++moves_played_;
     return r;
+}
+
+std::string Service::check_comment(std::string_view comment) {
+    if (comment.size() > MAX_MOVE_COMMENT)
+        return "a move's comment is " + std::to_string(comment.size()) + " bytes, more than "
+             + std::to_string(MAX_MOVE_COMMENT);
+    if (!notation::is_valid_utf8(comment))
+        return "a move's comment must be UTF-8";
+    for (unsigned char c : comment)
+        if (c < 0x20 || c == 0x7f)
+            return "a move's comment may not hold control characters";
+    return {};
 }
 
 std::size_t Service::games_in_progress() const {
@@ -376,6 +392,7 @@ Reply<Played> Service::play_once(std::string_view user, std::int64_t game_id, co
     rec.spent_ms = ch.spent;
     rec.at = t;
     rec.locked = ply == g.row.undone_ply && rec.text == g.row.undone_text;
+    rec.comment = std::string(in.comment);
     g.row.moves.push_back(to_row(rec));
     g.log.push_back(rec);
     g.row.undone_ply = -1;

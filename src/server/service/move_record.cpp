@@ -80,7 +80,7 @@ std::string row_text(const MoveRecord& r) {
     return {};
 }
 
-MoveRow to_row(const MoveRecord& r) { return {r.ply, row_text(r), r.spent_ms, r.at, r.forced, r.locked}; }
+MoveRow to_row(const MoveRecord& r) { return {r.ply, row_text(r), r.spent_ms, r.at, r.forced, r.locked, r.comment}; }
 
 bool is_handicap_text(std::string_view t) {
     return t.starts_with(HANDICAP_PREFIX) || t.find('@') != std::string_view::npos;
@@ -148,6 +148,7 @@ Reply<MoveRecord> decode_row(const MoveRow& row, const core::Position& before) {
     r->at = row.at;
     r->forced = row.forced;
     r->locked = row.locked;
+    r->comment = row.comment;
     return r;
 }
 

@@ -35,6 +35,7 @@ struct MoveRecord {
     Millis at = 0;                    // wall time (epoch ms) when played
     bool forced = false;              // the first move forced by NEW: cannot be undone
     bool locked = false;              // replayed after an undo: cannot be undone again
+    std::string comment;              // the mover's comment, kept with the move (CSA: "* 120 -3334FU")
     // Spellings, made when the record is made:
     std::string text;                 // the stored form (USI, HANDICAP:..., RESIGN:B, DECLARE)
     std::string western;              // P-7f, HANDICAP:L@1a, RESIGN, DECLARE

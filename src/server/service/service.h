@@ -227,7 +227,13 @@ public:
     Reply<CheckedMove> check_move(std::string_view user, std::int64_t game_id, std::string_view text);
     /// Plays a move in 003, USI or CSA notation (or a HANDICAP:... removal). With
     /// `illegal_loses` an illegal move ends the game (CSA); otherwise it is only refused.
-    Reply<Played> play(std::string_view user, std::int64_t game_id, std::string_view text, bool illegal_loses = false);
+    /// `comment` is kept with the move (a CSA engine's evaluation comment; check_comment()).
+    Reply<Played> play(std::string_view user, std::int64_t game_id, std::string_view text, bool illegal_loses = false,
+                       std::string_view comment = {});
+    /// Why a move's comment cannot be kept (empty when it can): at most MAX_MOVE_COMMENT bytes of
+    /// UTF-8 without control characters.
+    static std::string check_comment(std::string_view comment);
+    static constexpr std::size_t MAX_MOVE_COMMENT = 1024;
     /// Plays a move already read (check_move(), an engine's best move): not parsed again.
     Reply<Played> play(std::string_view user, std::int64_t game_id, core::Move move);
     Reply<void> resign(std::string_view user, std::int64_t game_id);
@@ -374,6 +380,7 @@ private:
     struct MoveInput {
         std::string_view text;
         core::Move move;
+        std::string_view comment = {};
     };
     Reply<Played> play_once(std::string_view user, std::int64_t game_id, const MoveInput& in, bool illegal_loses);
     /// The Move event of the game's last entry (the position's facts from the game as it stands).

@@ -86,6 +86,10 @@ CREATE TABLE audit (
     action TEXT NOT NULL, target TEXT NOT NULL, detail TEXT NOT NULL, peer TEXT NOT NULL);
 CREATE INDEX tokens_user ON tokens(username);
 )sql",
+    // A move's comment (the evaluation comment a CSA engine sends after its move).
+    R"sql(
+ALTER TABLE moves ADD COLUMN comment TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 // A row's server session is still running. backend_start is NULL in pg_stat_activity for a
@@ -779,7 +783,7 @@ private:
     void load_moves(GameRow& g) {
         Params p;
         p.add(g.id);
-        Rows r(query("SELECT ply, text, spent_ms, at, forced, locked FROM moves WHERE game_id=$1 ORDER BY ply", p));
+        Rows r(query("SELECT ply, text, spent_ms, at, forced, locked, comment FROM moves WHERE game_id=$1 ORDER BY ply", p));
         while (r.row())
             g.moves.push_back(rows::read_move(r));
     }
@@ -789,8 +793,8 @@ private:
             const MoveRow& m = g.moves[i];
             Params p;
             rows::put_move(adder(p), g.id, int(i), m);
-            if (!command("INSERT INTO moves (game_id, ply, text, spent_ms, at, forced, locked) "
-                         "VALUES ($1,$2,$3,$4,$5,$6,$7)",
+            if (!command("INSERT INTO moves (game_id, ply, text, spent_ms, at, forced, locked, comment) "
+                         "VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
                          p))
                 return false;
         }

@@ -34,6 +34,7 @@ struct MoveRow {
     Millis at = 0;             // wall time (epoch ms) when played
     bool forced = false;       // the first move forced by NEW: cannot be undone
     bool locked = false;       // replayed after an undo: cannot be undone again
+    std::string comment;       // the mover's comment (CSA: Floodgate's "* <score> <pv>"), or empty
 };
 
 enum class GameStatus : std::uint8_t { Offered, Active, Finished, Aborted };

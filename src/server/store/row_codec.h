@@ -35,8 +35,8 @@ constexpr const char* NEW_GAME_COLUMNS =
     "black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, csa_seconds, status, winner, "
     "reason, seen_black, seen_white, rem_black, rem_white, turn_started, created, updated, origin, csa_game_name, "
     "rated_applied, undone_ply, undone_text";
-constexpr const char* MOVE_COLUMNS = "ply, text, spent_ms, at, forced, locked";
-constexpr const char* NEW_MOVE_COLUMNS = "game_id, ply, text, spent_ms, at, forced, locked";
+constexpr const char* MOVE_COLUMNS = "ply, text, spent_ms, at, forced, locked, comment";
+constexpr const char* NEW_MOVE_COLUMNS = "game_id, ply, text, spent_ms, at, forced, locked, comment";
 constexpr const char* CHALLENGE_COLUMNS =
     "id, challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, byoyomi_ms, increment_ms, created";
 constexpr const char* NEW_CHALLENGE_COLUMNS =
@@ -113,6 +113,7 @@ MoveRow read_move(R& r) {
     m.at = r.i64();
     m.forced = r.i32() != 0;
     m.locked = r.i32() != 0;
+    m.comment = r.str();
     return m;
 }
 
@@ -220,6 +221,7 @@ void put_move(Put&& put, std::int64_t game_id, int ply, const MoveRow& m) {
     put(m.at);
     put(m.forced);
     put(m.locked);
+    put(m.comment);
 }
 
 template <class Put>

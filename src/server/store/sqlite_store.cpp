@@ -93,6 +93,10 @@ CREATE TABLE audit (
     action TEXT NOT NULL, target TEXT NOT NULL, detail TEXT NOT NULL, peer TEXT NOT NULL);
 CREATE INDEX tokens_user ON tokens(user);
 )sql",
+    // 4: a move's comment (the evaluation comment a CSA engine sends after its move).
+    R"sql(
+ALTER TABLE moves ADD COLUMN comment TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 using rows::key_of;
@@ -745,7 +749,7 @@ private:
     }
 
     void load_moves(GameRow& g) {
-        Stmt s(stmts_, "SELECT ply, text, spent_ms, at, forced, locked FROM moves WHERE game_id=? ORDER BY ply");
+        Stmt s(stmts_, "SELECT ply, text, spent_ms, at, forced, locked, comment FROM moves WHERE game_id=? ORDER BY ply");
         s.bind(g.id);
         while (s.row())
             g.moves.push_back(rows::read_move(s));
@@ -755,7 +759,7 @@ private:
         for (std::size_t i = std::size_t(std::max(0, from_ply)); i < g.moves.size(); ++i) {
             const MoveRow& m = g.moves[i];
             Stmt s(stmts_,
-                   "INSERT INTO moves (game_id, ply, text, spent_ms, at, forced, locked) VALUES (?,?,?,?,?,?,?)");
+                   "INSERT INTO moves (game_id, ply, text, spent_ms, at, forced, locked, comment) VALUES (?,?,?,?,?,?,?,?)");
             rows::put_move(binder(s), g.id, int(i), m);
             if (!s.exec())
                 return false;

@@ -334,6 +334,36 @@ TEST(CsaSummary, MalformedSummariesAreRefusedWithTheReason) {
     EXPECT_FALSE(parse_game_summary({}));
 }
 
+// Floodgate's comment: the score from Black's side, the line after the move in CSA form up to
+// the first move the position does not allow; none without a score.
+TEST(CsaClient, FloodgateCommentHasTheScoreFromBlackAndTheLineAfterTheMove) {
+    core::Position pos;
+    auto first = notation::parse_usi_move(pos, "7g7f");
+    ASSERT_TRUE(first);
+    protocol::MoveReply r;
+    r.score = 120;
+    r.pv = {"7g7f", "3c3d", "2g2f"};
+    EXPECT_EQ(protocol::floodgate_comment(pos, *first, r), "'* 120 -3334FU +2726FU");
+    r.pv = {"7g7f", "3c3d", "2g2f", "2g2f", "8c8d"};  // stops at the move that cannot be played
+    EXPECT_EQ(protocol::floodgate_comment(pos, *first, r), "'* 120 -3334FU +2726FU");
+    r.pv = {"2g2f", "3c3d"};  // a line for another move: the score alone
+    EXPECT_EQ(protocol::floodgate_comment(pos, *first, r), "'* 120");
+    r.pv.clear();
+    EXPECT_EQ(protocol::floodgate_comment(pos, *first, r), "'* 120");
+    r.score.reset();
+    r.pv = {"7g7f"};
+    EXPECT_EQ(protocol::floodgate_comment(pos, *first, r), "");
+    // White to move: its score turned to Black's side; a mate keeps its distance.
+    pos.play(*first);
+    auto reply = notation::parse_usi_move(pos, "3c3d");
+    ASSERT_TRUE(reply);
+    r.score = 250;
+    r.pv = {"3c3d", "2g2f"};
+    EXPECT_EQ(protocol::floodgate_comment(pos, *reply, r), "'* -250 +2726FU");
+    r.score = -(protocol::MATE_SCORE - 3);
+    EXPECT_EQ(protocol::floodgate_comment(pos, *reply, r), "'* 99997 +2726FU");
+}
+
 TEST(CsaClocksTest, ByoyomiIsNotBankedAndFischerAdds) {
     protocol::CsaTime byo[2], fischer[2];
     for (int c = 0; c < 2; ++c) {
@@ -421,8 +451,11 @@ TEST(CsaClient, TwoUsiEnginesPlayAWholeGameThroughHishaServer) {
                                         "--depth",    depth,
                                         "--games",    "1"};
     };
-    Child black(client("usi_black", "B", "3"));
-    Child white(client("usi_white", "W", "1"));
+    auto black_args = client("usi_black", "B", "3");
+    auto white_args = client("usi_white", "W", "1");
+    white_args.insert(white_args.end(), {"--comments", "off"});
+    Child black(black_args);
+    Child white(white_args);
     int rb = black.collect(100000), rw = white.collect(100000);
     ASSERT_EQ(rb, 0) << black.text;
     ASSERT_EQ(rw, 0) << white.text;
@@ -460,6 +493,26 @@ TEST(CsaClient, TwoUsiEnginesPlayAWholeGameThroughHishaServer) {
     for (auto& m : row->moves)
         board_moves += !m.text.starts_with("RESIGN") && m.text != "DECLARE";
     EXPECT_EQ(board_moves, gb[0].moves);
+    // Black's engine's searched moves came with its score (Floodgate's comment, the server kept it);
+    // White's client was told not to send them.
+    int commented = 0;
+    for (std::size_t i = 0; i < row->moves.size(); ++i) {
+        const auto& m = row->moves[i];
+        if (m.text.starts_with("RESIGN") || m.text == "DECLARE")
+            continue;
+        if (i % 2 == 1) {
+            EXPECT_EQ(m.comment, "") << "ply " << i;
+            continue;
+        }
+        if (m.comment.empty())
+            continue;  // a move without a search (the opening book) has no score to send
+        ASSERT_TRUE(m.comment.starts_with("* ")) << "ply " << i << ": '" << m.comment << "'";
+        std::string score = m.comment.substr(2, m.comment.find(' ', 2) - 2);
+        EXPECT_FALSE(score.empty());
+        EXPECT_EQ(score.find_first_not_of("-0123456789"), std::string::npos) << m.comment;
+        ++commented;
+    }
+    EXPECT_GT(commented, 0);
     std::string expected_winner = rb_res == "win" ? "black" : rb_res == "lose" ? "white" : "draw";
     EXPECT_EQ(row->winner, expected_winner) << row->reason << " / " << gb[0].reason;
     // The record replays through the core to the same end.

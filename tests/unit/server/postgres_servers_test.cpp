@@ -80,12 +80,12 @@ TEST_F(Postgres, AStaleSaveLosesAndAChallengeIsTakenOnce) {
     ASSERT_TRUE(theirs);
     EXPECT_EQ(theirs->version, 0);
 
-    g.moves.push_back({0, "7g7f", 10, 1, false, false});
+    g.moves.push_back({0, "7g7f", 10, 1, false, false, {}});
     ASSERT_TRUE(one->save_game(g, 0)) << one->last_error();
     EXPECT_FALSE(one->lost_race());
     ++g.version;  // what the service does after a save
 
-    theirs->moves.push_back({0, "2g2f", 10, 2, false, false});  // based on version 0
+    theirs->moves.push_back({0, "2g2f", 10, 2, false, false, {}});  // based on version 0
     EXPECT_FALSE(two->save_game(*theirs, 0));
     EXPECT_TRUE(two->lost_race());
     EXPECT_TRUE(has(two->last_error(), "changed on another server")) << two->last_error();
@@ -94,7 +94,7 @@ TEST_F(Postgres, AStaleSaveLosesAndAChallengeIsTakenOnce) {
     ASSERT_EQ(now->moves.size(), 1u);
     EXPECT_EQ(now->moves[0].text, "7g7f");  // the first writer's move, alone
     EXPECT_EQ(now->version, 1);
-    now->moves.push_back({1, "3c3d", 10, 3, false, false});  // reloaded: accepted
+    now->moves.push_back({1, "3c3d", 10, 3, false, false, {}});  // reloaded: accepted
     EXPECT_TRUE(two->save_game(*now, 1)) << two->last_error();
     EXPECT_FALSE(one->save_game(g, 1));  // and now the first one is behind
     EXPECT_TRUE(one->lost_race());

@@ -62,13 +62,13 @@ TEST_F(Postgres, MigrationsAndEveryKindOfRow) {
     g.status = GameStatus::Active;
     g.origin = "csa";
     g.csa_game_name = "floodgate-600-10F";
-    g.moves = {{0, "7g7f", 1000, 5, true, false}, {1, "3c3d", 2000, 6, false, false}};
+    g.moves = {{0, "7g7f", 1000, 5, true, false, "* 30 -3334FU"}, {1, "3c3d", 2000, 6, false, false, {}}};
     ASSERT_TRUE(s->insert_game(g)) << s->last_error();
     EXPECT_EQ(again->open_game_ids_of("ALICE"), std::vector<std::int64_t>{g.id});  // names: any case
     EXPECT_TRUE(again->open_game_ids_of("carol").empty());
     g.moves.pop_back();
-    g.moves.push_back({1, "8c8d", 3000, 7, false, true});
-    g.moves.push_back({2, "RESIGN:B", 0, 8, false, false});
+    g.moves.push_back({1, "8c8d", 3000, 7, false, true, "* -12 'quoted' +2726FU"});
+    g.moves.push_back({2, "RESIGN:B", 0, 8, false, false, {}});
     g.status = GameStatus::Finished;
     g.winner = "white";
     g.reason = "resignation";
@@ -81,6 +81,9 @@ TEST_F(Postgres, MigrationsAndEveryKindOfRow) {
     EXPECT_EQ(back->moves[1].text, "8c8d");
     EXPECT_TRUE(back->moves[1].locked);
     EXPECT_EQ(back->moves[1].spent_ms, 3000);
+    EXPECT_EQ(back->moves[0].comment, "* 30 -3334FU");  // a move's comment (CSA '* ...), kept
+    EXPECT_EQ(back->moves[1].comment, "* -12 'quoted' +2726FU");
+    EXPECT_EQ(back->moves[2].comment, "");
     EXPECT_EQ(back->winner, "white");
     EXPECT_EQ(back->csa_game_name, "floodgate-600-10F");
     EXPECT_EQ(back->tc.main_ms, 600000);

@@ -70,7 +70,7 @@ TEST(SqliteStore, MovesOfADatabaseOfTheFirstSchemaAreKeptByTheMigration) {
                   "CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,"
                   " text TEXT NOT NULL, spent_ms INTEGER NOT NULL, at INTEGER NOT NULL,"
                   " forced INTEGER NOT NULL, locked INTEGER NOT NULL, PRIMARY KEY (game_id, ply));"
-                  "INSERT INTO moves SELECT * FROM old_moves;"
+                  "INSERT INTO moves SELECT game_id, ply, text, spent_ms, at, forced, locked FROM old_moves;"
                   "DROP TABLE old_moves;"
                   "DROP TABLE admins; DROP TABLE bans; DROP TABLE audit; DROP INDEX tokens_user;"
                   "UPDATE schema_version SET version=1;"
@@ -83,6 +83,7 @@ TEST(SqliteStore, MovesOfADatabaseOfTheFirstSchemaAreKeptByTheMigration) {
     ASSERT_EQ(g->moves.size(), 5u);
     EXPECT_EQ(g->moves[3].text, "5a4b");
     EXPECT_EQ(g->moves[3].spent_ms, 103);
+    EXPECT_EQ(g->moves[3].comment, "");  // (migration 4: moves without a comment)
     s.reset();
     // Now one B-tree without rowids.
     sqlite3* db = nullptr;
@@ -91,7 +92,7 @@ TEST(SqliteStore, MovesOfADatabaseOfTheFirstSchemaAreKeptByTheMigration) {
     sqlite3_stmt* st = nullptr;
     ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT version FROM schema_version", -1, &st, nullptr), SQLITE_OK);
     ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
-    EXPECT_EQ(sqlite3_column_int(st, 0), 3);  // (and on through the later migrations)
+    EXPECT_EQ(sqlite3_column_int(st, 0), 4);  // (and on through the later migrations)
     sqlite3_finalize(st);
     sqlite3_close(db);
 }
