@@ -468,6 +468,7 @@ int run_server(const ServerOptions& opt) {
     signals.async_wait([&](boost::system::error_code, int sig) {
         std::cout << "hisha-server: signal " << sig << ", shutting down" << std::endl;
         log_event("shutdown", {{"signal", std::to_string(sig)}});
+        svc.begin_shutdown();  // the sessions closed below are not players leaving their games
         boost::system::error_code ec;
         for (auto& a : acceptors)
             a->close(ec);

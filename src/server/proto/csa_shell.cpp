@@ -94,9 +94,12 @@ void CsaShell::on_disconnect() {
     closed_ = true;
     if (!user_.empty()) {
         svc_.csa_cancel(user_);
-        if (game_ && (state_ == State::Playing || state_ == State::Resuming))
+        // When the server closed it (shutting down) the game stays as it is, to go on after the
+        // restart; a player who left loses it.
+        bool left = !svc_.shutting_down();
+        if (left && game_ && (state_ == State::Playing || state_ == State::Resuming))
             svc_.csa_away(user_, game_);  // lost now, or after the reconnect grace
-        else if (game_ && state_ == State::Offered)
+        else if (left && game_ && state_ == State::Offered)
             svc_.forfeit(user_, game_, core::EndReason::Disconnect, "disconnected");
         svc_.disconnect(shared_from_this());
     }

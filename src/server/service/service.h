@@ -296,6 +296,10 @@ public:
     /// challenges are reread when they changed; a CSA AGREE given on the other server counts.
     void on_remote(std::string_view payload);
     const Config& config() const { return config_; }
+    /// The server is shutting down (SIGTERM): connections it closes now are not players leaving,
+    /// so a CSA game in play is not lost by it (it goes on after the restart).
+    void begin_shutdown() { shutting_down_ = true; }
+    bool shutting_down() const { return shutting_down_; }
 
     // --- administration (admin.cpp). An administrator is an account listed by the store
     // (hisha-server admin grant NAME). Each action checks it, is logged (log event "admin")
@@ -447,6 +451,7 @@ private:
     };
     std::multimap<std::int64_t, Away> away_;  // CSA players gone from running games, by game
     AttemptLimits attempts_;
+    bool shutting_down_ = false;
     std::uint64_t moves_played_ = 0;
     std::size_t hashing_ = 0;  // password hashes offloaded, not yet back
     double hash_ms_ = 100;     // how long one takes (moving average), for the busy answer's wait
