@@ -66,6 +66,8 @@ void usage() {
                  "                        (default 20/30; 0: no limit); beyond, \"retry in N s\" (HTTP 429)\n"
                  "  --login-per-account B/M   the same for one account (default 10/10)\n"
                  "  --register-per-address B/M   new accounts from one address (default 30/10)\n"
+                 "  --new-games-per-account B/M   challenges and games one account makes (NEW, ACCEPT,\n"
+                 "                        the web's, CSA waits; default 20/20)\n"
                  "  --login-backoff A/C/MAX   after A failed logins in a row from an address, or C for an\n"
                  "                        account, each attempt waits 1 s, doubled at every further failure up\n"
                  "                        to MAX s; a success forgets them (default 10/3/60; MAX 0: off)\n"
@@ -445,11 +447,13 @@ int main(int argc, char** argv) {
                 opt.jobs.queue = std::size_t(n);
             else
                 opt.jobs.per_account = std::size_t(n);
-        } else if (a == "--login-per-address" || a == "--login-per-account" || a == "--register-per-address") {
+        } else if (a == "--login-per-address" || a == "--login-per-account" || a == "--register-per-address"
+                   || a == "--new-games-per-account") {
             auto& p = opt.config.attempts;
-            auto& limit = a == "--login-per-address" ? p.login_per_address
-                        : a == "--login-per-account" ? p.login_per_account
-                                                     : p.register_per_address;
+            auto& limit = a == "--login-per-address"      ? p.login_per_address
+                        : a == "--login-per-account"      ? p.login_per_account
+                        : a == "--register-per-address" ? p.register_per_address
+                                                          : p.new_game_per_account;
             if (!rate_arg(value(), limit)) {
                 std::cerr << "hisha-server: " << a << " needs BURST/PER_MINUTE (e.g. 20/30), or 0 for no limit\n";
                 return 2;

@@ -66,6 +66,16 @@ std::optional<DownloadKind> download_kind(std::string_view name) {
 HttpReply reply(int status, const json& j) { return {status, j.dump(), "application/json", {}}; }
 HttpReply error(int status, const std::string& msg) { return reply(status, json{{"error", msg}}); }
 
+// A refusal of the service: 429 with Retry-After when a limit refused it, else `status`.
+HttpReply refusal(const service::Service& svc, int status, const std::string& msg) {
+    int retry = svc.limit_retry_after_s();
+    if (retry <= 0)
+        return error(status, msg);
+    HttpReply h = reply(429, json{{"error", msg}, {"retry_after_s", retry}});
+    h.retry_after_s = retry;
+    return h;
+}
+
 std::vector<std::string> segments(std::string_view path) {
     std::vector<std::string> out;
     while (!path.empty()) {
@@ -712,14 +722,14 @@ HttpReply JsonApi::handle(std::string_view method, std::string_view target, std:
         auto id = svc_.new_challenge(me, pattern.empty() ? "*" : pattern, str(in, "color") == "white" ? 1 : 0,
                                      str(in, "first_move"), str(in, "comment"), tc);
         if (!id)
-            return error(400, id.error());
+            return refusal(svc_, 400, id.error());
         return reply(200, {{"id", *id}});
     }
     if (post && route({"challenges", "*", "accept"})) {
         auto id = to_id(seg[1]);
         auto g = id ? svc_.accept_challenge(me, *id) : service::Reply<std::int64_t>(service::fail("bad id"));
         if (!g)
-            return error(400, g.error());
+            return refusal(svc_, 400, g.error());
         return reply(200, game_json(*svc_.game(*g)));
     }
     if (del && route({"challenges", "*"})) {
@@ -745,6 +755,8 @@ HttpReply JsonApi::handle(std::string_view method, std::string_view target, std:
             if (!ub || !uw || ub->bot.empty() || uw->bot.empty())
                 return error(400, "black and white must both be engine bots");
         }
+        if (auto ok = svc_.admit_new_game(me); !ok)
+            return refusal(svc_, 400, ok.error());
         auto g = svc_.create_game(b, w, *tc, "web", str(in, "handicap"));
         if (!g)
             return error(400, g.error());

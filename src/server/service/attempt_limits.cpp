@@ -20,6 +20,7 @@ const char* limit_name(Limit l) {
     case Limit::RegisterAddress: return "register_per_address";
     case Limit::LoginBackoffAddress: return "login_backoff_address";
     case Limit::LoginBackoffAccount: return "login_backoff_account";
+    case Limit::NewGameAccount: return "new_game_per_account";
     }
     return "";
 }
@@ -31,6 +32,7 @@ std::uint64_t AttemptCounters::count(Limit l) const {
     case Limit::RegisterAddress: return register_address;
     case Limit::LoginBackoffAddress: return backoff_address;
     case Limit::LoginBackoffAccount: return backoff_account;
+    case Limit::NewGameAccount: return new_game_account;
     case Limit::None: break;
     }
     return 0;
@@ -90,6 +92,7 @@ AttemptLimits::Verdict AttemptLimits::refuse(Entry& e, Limit l, Millis wait) {
     case Limit::RegisterAddress: ++counters_.register_address; break;
     case Limit::LoginBackoffAddress: ++counters_.backoff_address; break;
     case Limit::LoginBackoffAccount: ++counters_.backoff_account; break;
+    case Limit::NewGameAccount: ++counters_.new_game_account; break;
     case Limit::None: break;
     }
     return v;
@@ -117,6 +120,14 @@ AttemptLimits::Verdict AttemptLimits::registration(const std::string& address, M
     if (Millis w = bucket_wait(e, policy_.register_per_address, now))
         return refuse(e, Limit::RegisterAddress, w);
     take(e, policy_.register_per_address);
+    return {};
+}
+
+AttemptLimits::Verdict AttemptLimits::new_game(const std::string& account, Millis now) {
+    Entry& e = entry(new_game_account_, account, now);
+    if (Millis w = bucket_wait(e, policy_.new_game_per_account, now))
+        return refuse(e, Limit::NewGameAccount, w);
+    take(e, policy_.new_game_per_account);
     return {};
 }
 

@@ -1,5 +1,6 @@
-// AttemptLimits: how often logins and registrations may be tried. Token buckets per address
-// (logins, registrations) and per account (logins), and a delay after consecutive failed
+// AttemptLimits: how often logins and registrations may be tried, and new games and challenges
+// made. Token buckets per address (logins, registrations) and per account (logins, new games
+// and challenges), and a delay after consecutive failed
 // logins of an address or an account that doubles with each failure and is forgotten at the
 // next success. Pure bookkeeping over a clock it is given; the service consults it before it
 // spends a password hash on an attempt.
@@ -24,6 +25,7 @@ struct AttemptPolicy {
     RateLimit login_per_address{20, 30};
     RateLimit login_per_account{10, 10};
     RateLimit register_per_address{30, 10};
+    RateLimit new_game_per_account{20, 20};  // challenges, accepted challenges, web games, CSA waits
     int free_failures_address = 10;  // failed logins in a row from an address before delays
     int free_failures_account = 3;   // ... and of an account
     Millis first_delay_ms = 1000;    // the first delay, doubled at each further failure...
@@ -31,13 +33,22 @@ struct AttemptPolicy {
 };
 
 /// The limits, as named in logs, counters and replies.
-enum class Limit { None, LoginAddress, LoginAccount, RegisterAddress, LoginBackoffAddress, LoginBackoffAccount };
+enum class Limit {
+    None,
+    LoginAddress,
+    LoginAccount,
+    RegisterAddress,
+    LoginBackoffAddress,
+    LoginBackoffAccount,
+    NewGameAccount,
+};
 const char* limit_name(Limit l);
 
 /// Attempts refused by each limit since the start (what /metrics exposes).
 struct AttemptCounters {
     std::uint64_t login_address = 0, login_account = 0, register_address = 0;
     std::uint64_t backoff_address = 0, backoff_account = 0;
+    std::uint64_t new_game_account = 0;
     std::uint64_t busy = 0;  // refused because the hashing queue was full
     std::uint64_t count(Limit l) const;
 };
@@ -53,6 +64,8 @@ public:
     /// A login of `account` (its name key; "" when no such account) from `address`.
     Verdict login(const std::string& address, const std::string& account, Millis now);
     Verdict registration(const std::string& address, Millis now);
+    /// A new challenge or game of `account` (its name key).
+    Verdict new_game(const std::string& account, Millis now);
     /// How an admitted login came out (a wrong password, or an unknown account: failed).
     void login_failed(const std::string& address, const std::string& account, Millis now);
     void login_succeeded(const std::string& address, const std::string& account);
@@ -82,7 +95,7 @@ private:
     void forget_idle(Table& t, Millis now);
 
     AttemptPolicy policy_;
-    Table login_address_, login_account_, register_address_;
+    Table login_address_, login_account_, register_address_, new_game_account_;
     AttemptCounters counters_;
 };
 

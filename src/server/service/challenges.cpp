@@ -36,6 +36,8 @@ Reply<std::string> canonical_first_move(std::string_view text) {
 Reply<std::int64_t> Service::new_challenge(std::string_view user, std::string_view pattern, int color,
                                            std::string_view first_move, std::string_view comment,
                                            std::optional<TimeControl> tc) {
+    if (auto r = admit_new_game(user); !r)
+        return fail(r.error());
     const UserRow* u = this->user(user);
     if (!u)
         return fail("no such user");
@@ -102,6 +104,8 @@ std::vector<const ChallengeRow*> Service::challenges_for(std::string_view user) 
 }
 
 Reply<std::int64_t> Service::accept_challenge(std::string_view user, std::int64_t id) {
+    if (auto r = admit_new_game(user); !r)
+        return fail(r.error());
     auto find = [&] {
         return std::find_if(challenges_.begin(), challenges_.end(), [&](const ChallengeRow& c) { return c.id == id; });
     };
@@ -185,6 +189,8 @@ Reply<void> Service::remove_challenge(std::string_view user, std::int64_t id) {
 // --- CSA matchmaking
 
 Reply<void> Service::csa_wait(std::string_view user, std::string_view game_name, int color) {
+    if (auto r = admit_new_game(user); !r)
+        return r;
     const UserRow* u = this->user(user);
     if (!u)
         return fail("no such user");

@@ -148,6 +148,15 @@ public:
                                AuthDone done);
     /// Attempts refused by each limit and for a full hashing queue, since the start.
     const AttemptCounters& attempt_counters() const { return attempts_.counters(); }
+    /// A new challenge or game of `user` (config.attempts.new_game_per_account): refused with
+    /// "too many new games and challenges: retry in N s" when its bucket is empty (logged once
+    /// until the account is let in again, counted). new_challenge, accept_challenge and csa_wait
+    /// ask it first; a protocol that creates a game with create_game() asks it itself. Engine
+    /// bots are not limited.
+    Reply<void> admit_new_game(std::string_view user);
+    /// After a refusal by admit_new_game (directly or through the calls above): when to try
+    /// again, in seconds; 0 when the last call was not refused by it.
+    int limit_retry_after_s() const { return limit_retry_after_s_; }
     /// Password hashes and checks offloaded and not back yet.
     std::size_t hashes_pending() const { return hashing_; }
     /// The same, at once on this thread and without limits (tests, tools).
@@ -451,6 +460,7 @@ private:
     };
     std::multimap<std::int64_t, Away> away_;  // CSA players gone from running games, by game
     AttemptLimits attempts_;
+    int limit_retry_after_s_ = 0;
     bool shutting_down_ = false;
     std::uint64_t moves_played_ = 0;
     std::size_t hashing_ = 0;  // password hashes offloaded, not yet back
