@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 
 #include "cli_help.h"
 #include "engine/engine.h"
@@ -12,9 +14,10 @@ namespace hisha::app {
 
 namespace {
 const char* const USAGE =
-    "usage: hisha bench [DEPTH 1..30]\n"
+    "usage: hisha bench [DEPTH 1..30] [--eval-file NET]\n"
     "  searches fixed positions one by one to DEPTH (default 9), one thread, 16 MB hash, no book;\n"
-    "  the last line is nodes=N time_ms=T nps=X, and N is the same on every run and machine\n"
+    "  the last line is nodes=N time_ms=T nps=X, and N is the same on every run and machine;\n"
+    "  with --eval-file the search evaluates with that network (Evaluation NNUE)\n"
     "  example: hisha bench 12\n";
 }  // namespace
 
@@ -22,14 +25,32 @@ int bench_command(int argc, char** argv) {
     if (asks_help(argc, argv))
         return print_help(USAGE);
     int depth = 9;
-    if (argc >= 1) {
-        depth = std::atoi(argv[0]);
+    std::string net;
+    for (int i = 0; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--eval-file") == 0) {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "hisha bench: --eval-file needs a net file\n%s", USAGE);
+                return 2;
+            }
+            net = argv[++i];
+            continue;
+        }
+        depth = std::atoi(argv[i]);
         if (depth < 1 || depth > 30) {
-            std::fprintf(stderr, "hisha bench: the depth is 1..30, not '%s'\n%s", argv[0], USAGE);
+            std::fprintf(stderr, "hisha bench: the depth is 1..30, not '%s'\n%s", argv[i], USAGE);
             return 2;
         }
     }
     engine::Engine e;
+    if (!net.empty()) {
+        std::string err = e.set_option("EvalFile", net);
+        if (err.empty())
+            err = e.set_option("Evaluation", "NNUE");
+        if (!err.empty()) {
+            std::fprintf(stderr, "hisha bench: %s\n", err.c_str());
+            return 1;
+        }
+    }
     int ms = 0;
     std::uint64_t nodes = e.bench(depth, &ms);
     std::printf("nodes=%llu time_ms=%d nps=%llu\n", (unsigned long long)nodes, ms,

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <future>
 
+#include "nnue/evaluator.h"
+
 namespace hisha::engine {
 
 using core::Move;
@@ -101,9 +103,19 @@ std::vector<EngineOption> declared_options() {
          "Classic",
          0,
          0,
-         {"Classic", "Material"},
+         {"Classic", "Material", "NNUE"},
          "",
-         "evaluation module: Classic (material, placement, king safety) or Material (material only)"},
+         "evaluation module: Classic (material, placement, king safety), Material (material only) or NNUE (the "
+         "network of EvalFile)"},
+        {"EvalFile",
+         T::Filename,
+         "",
+         0,
+         0,
+         {},
+         "",
+         "the network file of Evaluation NNUE (docs/nnue.md); a missing or corrupt file is reported and Classic "
+         "evaluates instead"},
         {"OwnBook", T::Check, "true", 0, 0, {}, "", "play from the opening book when it has the position"},
         {"BookFile",
          T::Filename,
@@ -191,9 +203,9 @@ std::string Engine::set_option(const std::string& name, const std::string& value
         }
         default: o.value = value == "<empty>" ? "" : value;
         }
-        book_error_.clear();
+        apply_error_.clear();
         apply(o);
-        return book_error_;
+        return apply_error_;
     }
     return "no such option: " + name;
 }
@@ -216,21 +228,47 @@ void Engine::apply(const EngineOption& o) {
         pool_.network_delay2 = std::stoi(o.value);
     else if (o.name == "MinimumThinkingTime")
         pool_.minimum_thinking = std::stoi(o.value);
-    else if (o.name == "Evaluation") {
-        pool_.wait();
-        if (o.value == "Material")
-            pool_.evaluator = std::make_shared<MaterialEvaluator>();
-        else
-            pool_.evaluator = make_default_evaluator();
-        pool_.clear();  // stored evaluations and bounds belong to the old module
+    else if (o.name == "Evaluation")
+        select_evaluator();
+    else if (o.name == "EvalFile") {
+        net_.reset();
+        if (!o.value.empty()) {
+            if (auto r = nnue::Network::load(o.value))
+                net_ = std::make_shared<const nnue::Network>(std::move(r.value()));
+            else
+                apply_error_ = "EvalFile " + r.error();
+        }
+        select_evaluator();
     } else if (o.name == "BookFile") {
         book_.clear();
         if (o.value.empty()) {
             if (auto r = book_.load(DEFAULT_BOOK_TEXT); !r)
-                book_error_ = "built-in book: " + r.error().to_string();
+                apply_error_ = "built-in book: " + r.error().to_string();
         } else if (auto r = book_.load_file(o.value); !r)
-            book_error_ = r.error().to_string();
+            apply_error_ = r.error().to_string();
     }
+}
+
+void Engine::select_evaluator() {
+    std::string mode = option("Evaluation");
+    std::shared_ptr<const Evaluator> e;
+    if (mode == "Material")
+        e = std::make_shared<MaterialEvaluator>();
+    else if (mode == "NNUE" && net_)
+        e = std::make_shared<nnue::NnueEvaluator>(net_);
+    else {
+        if (mode == "NNUE") {
+            std::string why = option("EvalFile").empty() ? "no EvalFile is set" : "no net is loaded";
+            apply_error_ += std::string(apply_error_.empty() ? "" : "; ") + "Evaluation NNUE: " + why
+                          + ", evaluating with Classic";
+        }
+        e = make_default_evaluator();
+    }
+    if (pool_.evaluator && e->name() == pool_.evaluator->name() && e->network() == pool_.evaluator->network())
+        return;
+    pool_.wait();
+    pool_.evaluator = std::move(e);
+    pool_.clear();  // stored evaluations and bounds belong to the old module
 }
 
 int Engine::skill() const {

@@ -59,6 +59,8 @@ public:
 
     ThreadPool& pool() { return pool_; }
     Book& book() { return book_; }
+    /// The evaluation the search uses now: "classic", "material" or "nnue".
+    std::string evaluation() const { return pool_.evaluator->name(); }
     /// The kyu/dan grade a skill level stands for ("15 kyu" .. "5 dan", "full strength").
     static std::string grade(int skill);
     int skill() const;
@@ -68,7 +70,11 @@ private:
     SearchOptions search_options(core::Color root) const;
     ThreadPool pool_;
     Book book_;
-    std::string book_error_;  // why the last BookFile did not load
+    /// Sets the evaluator from the Evaluation option and the loaded net (NNUE without a net
+    /// falls back to Classic, saying so in apply_error_).
+    void select_evaluator();
+    std::string apply_error_;  // why the last option did not take effect (BookFile, EvalFile, Evaluation)
+    std::shared_ptr<const nnue::Network> net_;  // the net EvalFile loaded, if any
     std::mt19937_64 rng_{std::random_device{}()};
     std::vector<EngineOption> options_;
 };

@@ -1,5 +1,6 @@
-// Static evaluation. The Evaluator interface lets a trained network replace the default
-// hand-built evaluation later; the search only calls evaluate(). The default evaluation is
+// Static evaluation. The Evaluator interface lets a trained network (nnue/, Evaluation=NNUE)
+// replace the default hand-built evaluation; the search calls evaluate(), or, for a network,
+// evaluates through its own incremental accumulators (nnue/accumulator.h). The default evaluation is
 // linear in its parameters (material on the board and in hand, piece placement relative to
 // both kings, king safety), so the tuner can fit it to game results (Texel tuning).
 #pragma once
@@ -14,12 +15,18 @@
 
 namespace hisha::engine {
 
+namespace nnue {
+struct Network;
+}
+
 /// Anything that scores a position for the side to move.
 class Evaluator {
 public:
     virtual ~Evaluator() = default;
     virtual Value evaluate(const core::Position& pos) const = 0;
     virtual std::string name() const = 0;
+    /// The network of an NNUE evaluator (the search then keeps accumulators), else null.
+    virtual std::shared_ptr<const nnue::Network> network() const { return nullptr; }
 };
 
 /// Relative placement of a piece to a king: |file difference| (0..8) and rank difference

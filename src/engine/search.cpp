@@ -85,6 +85,7 @@ void Worker::start_search() {
     completed_depth = 0;
     sel_depth = 0;
     calls_ = 0;
+    prepare_evaluation();
     iterative_deepening();
 }
 
@@ -261,7 +262,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
         if (index == 0)
             check_time();
         if (pool_.stop_.load(std::memory_order_relaxed) || ss->ply >= MAX_PLY)
-            return ss->in_check || ss->ply < MAX_PLY ? VALUE_DRAW : pool_.evaluator->evaluate(p);
+            return ss->in_check || ss->ply < MAX_PLY ? VALUE_DRAW : evaluate(ss);
         if (Value r = repetition_value(ss->ply); r != VALUE_NONE)
             return r;
         if (Value r = move_limit_value(p, ss->in_check); r != VALUE_NONE)
@@ -313,7 +314,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
                 }
             }
         }
-        raw_eval = tt_hit && tt.eval != VALUE_NONE ? tt.eval : pool_.evaluator->evaluate(p);
+        raw_eval = tt_hit && tt.eval != VALUE_NONE ? tt.eval : evaluate(ss);
         ss->static_eval = eval = corrected_eval(raw_eval);
         if (tt_value != VALUE_NONE && (tt.bound & (tt_value > eval ? BOUND_LOWER : BOUND_UPPER)))
             eval = tt_value;
@@ -545,7 +546,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, Depth depth) {
     if (index == 0)
         check_time();
     if (pool_.stop_.load(std::memory_order_relaxed) || ss->ply >= MAX_PLY)
-        return ss->ply >= MAX_PLY && !ss->in_check ? pool_.evaluator->evaluate(p) : VALUE_DRAW;
+        return ss->ply >= MAX_PLY && !ss->in_check ? evaluate(ss) : VALUE_DRAW;
     if (Value r = repetition_value(ss->ply); r != VALUE_NONE)
         return r;
     if (Value r = move_limit_value(p, ss->in_check); r != VALUE_NONE)
@@ -568,7 +569,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, Depth depth) {
         best = futility_base = -VALUE_INFINITE;
         ss->static_eval = VALUE_NONE;
     } else {
-        raw_eval = tt_hit && tt.eval != VALUE_NONE ? tt.eval : pool_.evaluator->evaluate(p);
+        raw_eval = tt_hit && tt.eval != VALUE_NONE ? tt.eval : evaluate(ss);
         ss->static_eval = best = corrected_eval(raw_eval);
         if (tt_value != VALUE_NONE && (tt.bound & (tt_value > best ? BOUND_LOWER : BOUND_UPPER)))
             best = tt_value;

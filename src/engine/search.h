@@ -18,6 +18,7 @@
 #include "core/position.h"
 #include "evaluate.h"
 #include "history.h"
+#include "nnue/accumulator.h"
 #include "timeman.h"
 #include "tt.h"
 #include "value.h"
@@ -129,6 +130,10 @@ private:
     void check_time();
     void report(int depth, Value alpha, Value beta);
     int interior_mate(Stack* ss, Depth depth, bool pv_node, core::Move& first);
+    /// The static evaluation of the position at ss: the evaluator's, or with a network the
+    /// thread's incremental accumulators (made ready for each search by prepare_evaluation).
+    Value evaluate(const Stack* ss);
+    void prepare_evaluation();
 
     // Results of the interior df-pn searches by position (direct-mapped): the mate's first
     // move and length in plies, or length 0 when none was found within the budget.
@@ -146,6 +151,8 @@ private:
     std::vector<Stack> stack_;
     std::unique_ptr<tsume::Solver> mate_solver_;
     std::vector<MateMemo> mate_memo_;
+    std::unique_ptr<nnue::AccumulatorStack> nnue_;  // kept while the network stays the same
+    nnue::AccumulatorStack* nnue_active_ = nullptr;  // null unless evaluating with a network
 };
 
 /// Starts, stops and waits for searches; owns the workers, the TT and the evaluator. Each
@@ -204,5 +211,21 @@ private:
     std::thread main_;
     std::atomic<bool> searching_{false};
 };
+
+inline Value Worker::evaluate(const Stack* ss) {
+    return nnue_active_ ? nnue_active_->evaluate(*pos, ss->ply) : pool_.evaluator->evaluate(*pos);
+}
+
+inline void Worker::prepare_evaluation() {
+    std::shared_ptr<const nnue::Network> net = pool_.evaluator->network();
+    if (!net) {
+        nnue_active_ = nullptr;
+        return;
+    }
+    if (!nnue_ || nnue_->network() != net)
+        nnue_ = std::make_unique<nnue::AccumulatorStack>(net, MAX_PLY + 8);
+    nnue_->clear();
+    nnue_active_ = nnue_.get();
+}
 
 }  // namespace hisha::engine

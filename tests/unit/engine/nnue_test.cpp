@@ -1,0 +1,318 @@
+// The network's inference: the incremental accumulators equal a fresh computation after every
+// move of random games (drops, captures into hand, promotions, king moves across buckets, null
+// moves, undo), the AVX2 and portable paths give the same numbers, a net written and read back
+// evaluates the same, bad files are refused with a clear message, and the engine's Evaluation
+// and EvalFile options load a net or fall back to Classic.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <unistd.h>
+
+#include "core/movegen.h"
+#include "core/position.h"
+#include "engine/engine.h"
+#include "engine/nnue/accumulator.h"
+#include "engine/nnue/network.h"
+
+using namespace hisha::core;
+using namespace hisha::engine;
+using namespace hisha::engine::nnue;
+
+namespace {
+
+std::shared_ptr<const Network> random_net(std::uint64_t seed, int l1 = 64) {
+    return std::make_shared<const Network>(Network::random(seed, l1, 32, 32));
+}
+
+std::string temp_path(const std::string& name) {
+    return (std::filesystem::temp_directory_path() / ("hisha_nnue_" + std::to_string(::getpid()) + "_" + name))
+        .string();
+}
+
+// Positions along random games (several starts, including a handicap and pieces in hand).
+std::vector<std::string> sample_sfens(int games, std::uint64_t seed) {
+    const char* starts[] = {
+        "startpos",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",  // two-piece handicap
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+    };
+    std::mt19937_64 rng(seed);
+    std::vector<std::string> out;
+    for (int g = 0; g < games; ++g) {
+        Position p;
+        std::string start = starts[g % 4];
+        EXPECT_TRUE(p.set(start == "startpos" ? std::string(START_SFEN) : start));
+        for (int ply = 0; ply < 120; ++ply) {
+            MoveList<LEGAL> moves(p);
+            if (moves.size() == 0)
+                break;
+            p.play(moves.begin()[rng() % moves.size()].move);
+            out.push_back(p.sfen());
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST(NnueFeatures, FramesFoldTheKingIntoNineBucketsAndMirror) {
+    // Black's king on 5i: centre file, back rank, not mirrored; White's on 5a sees the same.
+    EXPECT_EQ(frame_of(BLACK, SQ_59), (Frame{2, false}));
+    EXPECT_EQ(frame_of(WHITE, SQ_51), (Frame{2, false}));
+    // 8h (Black's Mino/Yagura side) mirrors onto 2h: edge group, second rank.
+    EXPECT_EQ(frame_of(BLACK, SQ_88), (Frame{3, true}));
+    EXPECT_EQ(frame_of(BLACK, SQ_28), (Frame{3, false}));
+    // 1i (Anaguma) and a king up the board.
+    EXPECT_EQ(frame_of(BLACK, SQ_19), (Frame{0, false}));
+    EXPECT_EQ(frame_of(BLACK, SQ_55).bucket, 8);
+    EXPECT_EQ(frame_of(BLACK, SQ_NONE), (Frame{0, false}));
+    // Every bucket is reachable and features stay in range.
+    std::set<int> buckets;
+    for (int s = 0; s < SQ_NB; ++s)
+        for (Color c : {BLACK, WHITE}) {
+            Frame f = frame_of(c, Square(s));
+            buckets.insert(f.bucket);
+            EXPECT_LT(board_feature(c, f, W_DRAGON, Square(80 - s)), FEATURES);
+            EXPECT_LT(hand_feature(c, f, ~c, GOLD, 3), FEATURES);
+        }
+    EXPECT_EQ(int(buckets.size()), KING_BUCKETS);
+    EXPECT_EQ(hand_feature(BLACK, Frame{}, BLACK, PAWN, 18), -1);
+}
+
+TEST(NnueFeatures, MirroredPositionsHaveTheSameFeatures) {
+    // A position and its left-right mirror image (kings on files 7 and 4, 3 and 6) give each
+    // perspective the same feature set.
+    Position a, b;
+    ASSERT_TRUE(a.set("ln1g3nl/1r1sgk1b1/p1pppp1pp/6p2/1p7/2P6/PPSPPPPPP/1BK4R1/LN3GSNL b Sg 21"));
+    std::string mirrored;
+    {
+        // Mirror the board string rank by rank.
+        std::string board = a.sfen().substr(0, a.sfen().find(' '));
+        std::string rest = a.sfen().substr(a.sfen().find(' '));
+        std::vector<std::string> ranks;
+        std::size_t at = 0;
+        while (true) {
+            std::size_t slash = board.find('/', at);
+            ranks.push_back(board.substr(at, slash - at));
+            if (slash == std::string::npos)
+                break;
+            at = slash + 1;
+        }
+        for (auto& r : ranks) {
+            std::vector<std::string> cells;
+            for (std::size_t i = 0; i < r.size(); ++i) {
+                if (r[i] == '+') {
+                    cells.push_back(r.substr(i, 2));
+                    ++i;
+                } else
+                    cells.push_back(std::string(1, r[i]));
+            }
+            std::string rev;
+            for (auto it = cells.rbegin(); it != cells.rend(); ++it)
+                rev += *it;
+            mirrored += (mirrored.empty() ? "" : "/") + rev;
+        }
+        mirrored += rest;
+    }
+    ASSERT_TRUE(b.set(mirrored)) << mirrored;
+    for (Color persp : {BLACK, WHITE}) {
+        std::uint16_t fa[MAX_ACTIVE], fb[MAX_ACTIVE];
+        int na = active_features(a, persp, fa), nb = active_features(b, persp, fb);
+        ASSERT_EQ(na, nb);
+        std::sort(fa, fa + na);
+        std::sort(fb, fb + nb);
+        EXPECT_TRUE(std::equal(fa, fa + na, fb)) << "perspective " << int(persp);
+    }
+    auto net = random_net(3);
+    EXPECT_EQ(net->evaluate(a), net->evaluate(b));
+}
+
+TEST(NnueAccumulator, IncrementalEqualsRefreshAlongRandomGames) {
+    auto net = random_net(11);
+    AccumulatorStack stack(net, MAX_PLY + 8);
+    std::mt19937_64 rng(2024);
+    int drops = 0, captures = 0, promotions = 0, king_moves = 0, nulls = 0, undos = 0, evaluated = 0;
+    std::vector<std::int16_t> fresh(std::size_t(net->l1));
+    const char* starts[] = {"startpos", "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+                            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1"};
+    for (int g = 0; g < 60; ++g) {
+        Position p;
+        std::string s = starts[g % 3];
+        ASSERT_TRUE(p.set(s == "startpos" ? std::string(START_SFEN) : s));
+        std::vector<StateInfo> states(200);
+        std::vector<Move> line;
+        stack.clear();
+        auto check = [&](int ply) {
+            Value v = stack.evaluate(p, ply);
+            ++evaluated;
+            for (Color c : {BLACK, WHITE}) {
+                net->refresh(p, c, fresh.data());
+                ASSERT_TRUE(std::equal(fresh.begin(), fresh.end(), stack.accumulator(ply, c)))
+                    << p.sfen() << " perspective " << int(c) << " ply " << ply;
+            }
+            ASSERT_EQ(v, net->evaluate(p, Simd::Scalar)) << p.sfen();
+        };
+        check(0);
+        for (int step = 0; step < 300; ++step) {
+            int ply = int(line.size());
+            bool undo = ply > 0 && (rng() % 5 == 0 || ply >= 150);
+            if (undo) {
+                Move m = line.back();
+                line.pop_back();
+                if (m == Move::null())
+                    p.undo_null_move();
+                else
+                    p.undo_move(m);
+                ++undos;
+            } else {
+                MoveList<LEGAL> moves(p);
+                if (moves.size() == 0) {
+                    if (ply == 0)
+                        break;
+                    continue;  // mated: the next steps undo
+                }
+                if (!p.in_check() && rng() % 20 == 0) {
+                    p.do_null_move(states[std::size_t(ply)]);
+                    line.push_back(Move::null());
+                    ++nulls;
+                } else {
+                    Move m = moves.begin()[rng() % moves.size()].move;
+                    drops += m.is_drop();
+                    captures += !m.is_drop() && p.piece_on(m.to()) != NO_PIECE;
+                    promotions += m.is_promotion();
+                    king_moves += type_of(m.piece_after()) == KING;
+                    p.do_move(m, states[std::size_t(ply)]);
+                    line.push_back(m);
+                }
+            }
+            // Evaluate most plies, skip some so that several moves are applied at once.
+            if (rng() % 3 != 0)
+                check(int(line.size()));
+        }
+    }
+    EXPECT_GT(drops, 100);
+    EXPECT_GT(captures, 100);
+    EXPECT_GT(promotions, 20);
+    EXPECT_GT(king_moves, 50);
+    EXPECT_GT(nulls, 20);
+    EXPECT_GT(undos, 100);
+    EXPECT_GT(stack.updates, stack.refreshes) << "the accumulators were mostly recomputed";
+    EXPECT_GT(evaluated, 5000);
+}
+
+TEST(NnueNetwork, Avx2AndScalarGiveTheSameValues) {
+    if (!cpu_has_avx2())
+        GTEST_SKIP() << "this CPU has no AVX2";
+    for (int l1 : {32, 256}) {
+        auto net = random_net(5 + l1, l1);
+        for (const std::string& sfen : sample_sfens(8, 77)) {
+            Position p;
+            ASSERT_TRUE(p.set(sfen));
+            ASSERT_EQ(net->evaluate(p, Simd::Scalar), net->evaluate(p, Simd::Avx2)) << sfen;
+        }
+        // The incremental path too.
+        AccumulatorStack a(net, 300), b(net, 300);
+        Position p;
+        p.set_startpos();
+        std::vector<StateInfo> states(120);
+        std::mt19937_64 rng(9);
+        for (int ply = 0; ply < 120; ++ply) {
+            ASSERT_EQ(a.evaluate(p, ply, Simd::Scalar), b.evaluate(p, ply, Simd::Avx2));
+            for (Color c : {BLACK, WHITE})
+                ASSERT_TRUE(std::equal(a.accumulator(ply, c), a.accumulator(ply, c) + l1, b.accumulator(ply, c)));
+            MoveList<LEGAL> moves(p);
+            if (moves.size() == 0)
+                break;
+            p.do_move(moves.begin()[rng() % moves.size()].move, states[std::size_t(ply)]);
+        }
+    }
+}
+
+TEST(NnueNetwork, WrittenAndReadBackEvaluatesTheSame) {
+    auto net = random_net(21, 96);
+    Network copy = *net;
+    copy.description = "test net";
+    std::string path = temp_path("roundtrip.nnue");
+    ASSERT_EQ(copy.save(path), "");
+    auto loaded = Network::load(path);
+    ASSERT_TRUE(loaded) << loaded.error();
+    EXPECT_EQ(loaded->description, "test net");
+    EXPECT_EQ(loaded->l1, 96);
+    EXPECT_EQ(loaded->serialise(), copy.serialise());
+    for (const std::string& sfen : sample_sfens(4, 5)) {
+        Position p;
+        ASSERT_TRUE(p.set(sfen));
+        ASSERT_EQ(loaded->evaluate(p), copy.evaluate(p)) << sfen;
+    }
+    std::remove(path.c_str());
+}
+
+TEST(NnueNetwork, BadFilesAreRefusedWithTheReason) {
+    std::string good = Network::random(1, 32, 32, 32).serialise();
+    auto error_of = [](const std::string& bytes) {
+        auto r = Network::parse(bytes);
+        return r ? std::string("(accepted)") : r.error();
+    };
+    EXPECT_NE(error_of(good.substr(0, 20)).find("too short"), std::string::npos);
+    EXPECT_NE(error_of(good.substr(0, good.size() - 7)).find("truncated"), std::string::npos);
+    EXPECT_NE(error_of(good + "x").find("after the end"), std::string::npos);
+    std::string foreign = good;
+    foreign[0] = 'X';
+    EXPECT_NE(error_of(foreign).find("not a Hisha net"), std::string::npos);
+    std::string version = good;
+    version[8] = 9;
+    EXPECT_NE(error_of(version).find("version 9"), std::string::npos);
+    std::string features = good;
+    features[12] = 7;
+    EXPECT_NE(error_of(features).find("feature set 7"), std::string::npos);
+    std::string sizes = good;
+    sizes[24] = 33;
+    EXPECT_NE(error_of(sizes).find("not supported"), std::string::npos);
+    std::string flipped = good;
+    flipped[good.size() / 2] ^= 0x10;
+    EXPECT_NE(error_of(flipped).find("checksum"), std::string::npos);
+    auto missing = Network::load("/nonexistent/dir/net.nnue");
+    ASSERT_FALSE(missing);
+    EXPECT_NE(missing.error().find("cannot open"), std::string::npos);
+}
+
+TEST(NnueEngine, EvalFileLoadsANetAndFailuresFallBackToClassic) {
+    Engine e;
+    EXPECT_EQ(e.evaluation(), "classic");
+    std::string err = e.set_option("Evaluation", "NNUE");
+    EXPECT_NE(err.find("evaluating with Classic"), std::string::npos) << err;
+    EXPECT_EQ(e.evaluation(), "classic");
+    err = e.set_option("EvalFile", "/nonexistent/net.nnue");
+    EXPECT_NE(err.find("cannot open"), std::string::npos) << err;
+    EXPECT_NE(err.find("evaluating with Classic"), std::string::npos) << err;
+    EXPECT_EQ(e.evaluation(), "classic");
+
+    std::string path = temp_path("engine.nnue");
+    ASSERT_EQ(Network::random(4, 64, 32, 32).save(path), "");
+    EXPECT_EQ(e.set_option("EvalFile", path), "");
+    EXPECT_EQ(e.evaluation(), "nnue");
+    Position p;
+    p.set_startpos();
+    Limits l;
+    l.depth = 6;
+    SearchResult r = e.search(p, l);
+    EXPECT_TRUE(p.legal(r.best));
+    EXPECT_GT(r.nodes, 100u);
+    // Same search, same nodes: the accumulators carry no state from one search to the next.
+    e.new_game();
+    EXPECT_EQ(e.search(p, l).nodes, r.nodes);
+
+    // A corrupt file: reported, and Classic evaluates again.
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << "HISHANNU garbage";
+    err = e.set_option("EvalFile", path);
+    EXPECT_NE(err.find("too short"), std::string::npos) << err;
+    EXPECT_EQ(e.evaluation(), "classic");
+    EXPECT_EQ(e.set_option("Evaluation", "Classic"), "");
+    std::remove(path.c_str());
+}
+
