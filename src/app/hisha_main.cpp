@@ -13,6 +13,7 @@
 #include "csa_command.h"
 #include "gnushogi_args.h"
 #include "match_command.h"
+#include "nnue_command.h"
 #include "openings_command.h"
 #include "perft_command.h"
 #include "protocol/usi_engine.h"
@@ -31,6 +32,8 @@ void usage() {
         "       hisha openings --out FILE [--count N]        balanced match openings (6-16 plies, checked by search)\n"
         "       hisha selfplay --games N --out FILE          positions with results for tuning\n"
         "       hisha tune DATA... [--emit-header PATH]      fit the evaluation to game results\n"
+        "       hisha gensfen --out FILE [--positions N]     training data for the network (also --validate FILE)\n"
+        "       hisha nnue features|eval|info ...            the network's tools (feature files, values, header)\n"
         "       hisha convert [--to FORMAT] IN [OUT]         convert a game record (kif ki2 csa psn western sfen usi)\n"
         "       hisha book build --out FILE RECORDS...      an opening book from game records (also: book show)\n"
         "       hisha tsume [--time-limit S] [FILE|-]        solve mating problems (shortest mate; --help)\n"
@@ -54,6 +57,10 @@ int main(int argc, char** argv) {
         return hisha::app::selfplay_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "tune") == 0)
         return hisha::app::tune_command(argc - 2, argv + 2);
+    if (argc >= 2 && std::strcmp(argv[1], "gensfen") == 0)
+        return hisha::app::gensfen_command(argc - 2, argv + 2);
+    if (argc >= 2 && std::strcmp(argv[1], "nnue") == 0)
+        return hisha::app::nnue_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "tsume") == 0)
         return hisha::app::tsume_command(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "bench") == 0)

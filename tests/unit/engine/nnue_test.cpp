@@ -16,7 +16,9 @@
 #include "core/position.h"
 #include "engine/engine.h"
 #include "engine/nnue/accumulator.h"
+#include "engine/nnue/gensfen.h"
 #include "engine/nnue/network.h"
+#include "engine/nnue/training_data.h"
 
 using namespace hisha::core;
 using namespace hisha::engine;
@@ -316,3 +318,111 @@ TEST(NnueEngine, EvalFileLoadsANetAndFailuresFallBackToClassic) {
     std::remove(path.c_str());
 }
 
+// --- training data
+
+TEST(NnueData, PackedPositionsRoundTrip) {
+    int n = 0;
+    for (const std::string& sfen : sample_sfens(40, 99)) {
+        Position p;
+        ASSERT_TRUE(p.set(sfen, SfenRules::Relaxed));
+        PackedPosition packed;
+        ASSERT_TRUE(pack(p, packed)) << sfen;
+        auto back = unpack_sfen(packed);
+        ASSERT_TRUE(back) << back.error();
+        Position q;
+        ASSERT_TRUE(q.set(*back, SfenRules::Relaxed)) << *back;
+        ASSERT_EQ(q.sfen(false), p.sfen(false));
+        ASSERT_EQ(q.key(), p.key());
+        ++n;
+    }
+    EXPECT_GT(n, 4000);
+    // No king, and a full set with every piece on the board, fit too.
+    for (const char* sfen : {"4k4/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1",
+                             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+                             "+l+n+sgkg+s+n+l/1+r5+b1/+p+p+p+p+p+p+p+p+p/9/9/9/+P+P+P+P+P+P+P+P+P/1+B5+R1/+L+N+SGKG+S+N+L w - 1"}) {
+        Position p;
+        ASSERT_TRUE(p.set(sfen, SfenRules::Relaxed)) << sfen;
+        PackedPosition packed;
+        ASSERT_TRUE(pack(p, packed)) << sfen;
+        auto back = unpack_sfen(packed);
+        ASSERT_TRUE(back) << back.error();
+        EXPECT_EQ(*back, std::string(sfen).substr(0, std::string(sfen).size() - 1) + "1");
+    }
+    PackedPosition garbage;
+    garbage.fill(0xFF);
+    EXPECT_FALSE(unpack_sfen(garbage));
+}
+
+TEST(NnueData, RecordsCarryACheckByte) {
+    Position p;
+    p.set_startpos();
+    TrainingRecord r;
+    ASSERT_TRUE(pack(p, r.position));
+    r.score = -123;
+    r.move = p.make_move(SQ_77, SQ_76, false).to_move16().raw();
+    r.ply = 1;
+    r.result = -1;
+    auto bytes = r.encode();
+    auto back = TrainingRecord::decode(bytes.data());
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->score, -123);
+    EXPECT_EQ(back->result, -1);
+    auto d = decode_position(*back);
+    ASSERT_TRUE(d) << d.error();
+    EXPECT_EQ(to_usi(d->move), "7g7f");
+    bytes[40] ^= 1;
+    EXPECT_FALSE(TrainingRecord::decode(bytes.data()));
+    r.move = p.make_move(SQ_77, SQ_75, false).to_move16().raw();  // not a legal move
+    auto bad = decode_position(*TrainingRecord::decode(r.encode().data()));
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().find("not legal"), std::string::npos);
+}
+
+TEST(NnueData, TinyGenerationDecodesToLegalPositionsAndResumes) {
+    std::string path = temp_path("gensfen.bin");
+    std::remove(path.c_str());
+    std::remove((path + ".state").c_str());
+    GensfenOptions o;
+    o.out = path;
+    o.games = 2;
+    o.depth = 2;
+    o.seed = 7;
+    o.openings = {"startpos moves 7g7f 3c3d", "startpos moves 2g2f 8c8d"};
+    auto r = gensfen(o);
+    ASSERT_TRUE(r) << r.error();
+    EXPECT_EQ(r->games, 2u);
+    EXPECT_EQ(r->first_game, 0u);
+    EXPECT_GT(r->written, 10u);
+    EXPECT_EQ(r->in_file, r->written);
+    auto v = validate_file(path);
+    ASSERT_TRUE(v) << v.error();
+    EXPECT_EQ(v->records, r->written);
+    EXPECT_EQ(v->bad, 0u) << (v->errors.empty() ? "" : v->errors[0]);
+    EXPECT_EQ(v->wins + v->losses + v->draws, v->records);
+
+    // A restart appends the next games (no game again), dropping a record cut short.
+    { std::ofstream(path, std::ios::binary | std::ios::app) << "0123456789"; }
+    o.games = 1;
+    auto r2 = gensfen(o);
+    ASSERT_TRUE(r2) << r2.error();
+    EXPECT_EQ(r2->first_game, 2u);
+    EXPECT_EQ(r2->dropped_bytes, 10u);
+    EXPECT_EQ(r2->in_file, r->written + r2->written);
+    v = validate_file(path);
+    ASSERT_TRUE(v);
+    EXPECT_EQ(v->bad, 0u);
+
+    // Corruption is reported with the record's number and offset.
+    {
+        std::fstream f(path, std::ios::binary | std::ios::in | std::ios::out);
+        f.seekp(RECORD_BYTES + 5);
+        f.put('\x7f');
+    }
+    v = validate_file(path);
+    ASSERT_TRUE(v);
+    EXPECT_EQ(v->bad, 1u);
+    ASSERT_FALSE(v->errors.empty());
+    EXPECT_EQ(v->errors[0].rfind("record 1 (offset 48): ", 0), 0u) << v->errors[0];
+    std::remove(path.c_str());
+    std::remove((path + ".state").c_str());
+}
