@@ -41,6 +41,9 @@ PACKAGES=(
     x11-apps
     xfonts-75dpi
     xfonts-100dpi
+    # The network's trainer (tools/nnue/train.py runs under /usr/bin/python3) and its test
+    python3-torch
+    python3-numpy
     # The web UI's browser tests (Playwright drives Debian's Chromium); Japanese fonts for its pages
     chromium
     fonts-ipafont-gothic
