@@ -136,7 +136,9 @@ def quantise(model):
 
 def quantised_eval(q, us, them, features, eval_scale):
     """The engine's integer evaluation of feature rows (int64 arrays [B, 40], padding = features)."""
-    ft_w = np.concatenate([q["ft_w"].astype(np.int64), np.zeros((1, q["ft_w"].shape[1]), np.int64)])
+    ft_w = q.get("_ft_w64")
+    if ft_w is None:  # the rows as int64 with a zero row for padding, made once
+        ft_w = q["_ft_w64"] = np.concatenate([q["ft_w"].astype(np.int64), np.zeros((1, q["ft_w"].shape[1]), np.int64)])
 
     def acc(f):
         s = q["ft_b"].astype(np.int64) + ft_w[f].sum(axis=1)
@@ -264,8 +266,8 @@ def main():
 
     def values(src, idx):
         fl, qv = [], []
-        for s in range(0, len(idx), 8192):
-            us, them, _, _ = src.batch(idx[s:s + 8192])
+        for s in range(0, len(idx), 1024):  # the int64 gather of quantised_eval is B x 40 x L1
+            us, them, _, _ = src.batch(idx[s:s + 1024])
             with torch.no_grad():
                 fl.append(np.clip(model(us, them).numpy() * a.eval_scale, -VALUE_LIMIT, VALUE_LIMIT))
             qv.append(quantised_eval(q, us.numpy(), them.numpy(), data.features, a.eval_scale))
