@@ -184,9 +184,11 @@ int gensfen_command(int argc, char** argv) {
             eta = eta < 0 ? o.seconds - s.seconds : std::min(eta, o.seconds - s.seconds);
         std::fprintf(stderr,
                      "gensfen: %llu records in the file (+%llu), %llu games, %.1f positions/s, %.1f searched/s, "
-                     "elapsed %s, ETA %s\n",
+                     "%.1f positions per CPU second, %.0f%% of a core, elapsed %s, ETA %s\n",
                      (unsigned long long)s.in_file, (unsigned long long)s.written, (unsigned long long)s.games, rate,
-                     s.seconds > 0 ? double(s.searched) / s.seconds : 0.0, clock_text(s.seconds).c_str(),
+                     s.seconds > 0 ? double(s.searched) / s.seconds : 0.0,
+                     s.cpu_seconds > 0 ? double(s.written) / s.cpu_seconds : 0.0,
+                     s.seconds > 0 ? 100 * s.cpu_seconds / s.seconds : 0.0, clock_text(s.seconds).c_str(),
                      eta < 0 ? "unknown" : clock_text(eta).c_str());
     };
     auto r = engine::nnue::gensfen(o, report);
@@ -198,12 +200,13 @@ int gensfen_command(int argc, char** argv) {
         std::fprintf(stderr, "gensfen: dropped %llu bytes of a record cut short at the end of %s\n",
                      (unsigned long long)r->dropped_bytes, o.out.c_str());
     std::printf("records=%llu written=%llu games=%llu first_game=%llu black_wins=%llu white_wins=%llu draws=%llu "
-                "skipped_check=%llu skipped_capture=%llu skipped_mate=%llu skipped_random=%llu seconds=%.1f\n",
+                "skipped_check=%llu skipped_capture=%llu skipped_mate=%llu skipped_random=%llu searched=%llu "
+                "seconds=%.1f cpu_seconds=%.1f\n",
                 (unsigned long long)r->in_file, (unsigned long long)r->written, (unsigned long long)r->games,
                 (unsigned long long)r->first_game, (unsigned long long)r->wins_black,
                 (unsigned long long)r->wins_white, (unsigned long long)r->draws, (unsigned long long)r->skipped_check,
                 (unsigned long long)r->skipped_capture, (unsigned long long)r->skipped_mate,
-                (unsigned long long)r->skipped_random, r->seconds);
+                (unsigned long long)r->skipped_random, (unsigned long long)r->searched, r->seconds, r->cpu_seconds);
     return 0;
 }
 

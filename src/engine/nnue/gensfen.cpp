@@ -12,6 +12,8 @@
 #include <sstream>
 #include <thread>
 
+#include <time.h>
+
 #include "core/game.h"
 #include "core/movegen.h"
 #include "engine/engine.h"
@@ -38,6 +40,13 @@ bool capture_pending(const Position& pos) {
         if (pos.piece_on(sm.move.to()) != NO_PIECE && pos.legal(sm.move) && see_ge(pos, sm.move, 1))
             return true;
     return false;
+}
+
+// CPU time used by the whole process (all threads), in seconds.
+double process_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
 struct StateFile {
@@ -69,6 +78,15 @@ void write_state(const std::string& path, const StateFile& s) {
 }
 
 }  // namespace
+
+Limits gensfen_limits(const GensfenOptions& opts, bool prelude) {
+    Limits l;
+    if (opts.nodes)
+        l.nodes = prelude ? std::max<std::uint64_t>(opts.nodes / 8, 1) : opts.nodes;
+    else
+        l.depth = prelude ? std::max((opts.depth + 1) / 2, 1) : std::max(opts.depth, 1);
+    return l;
+}
 
 Result<GensfenStats, std::string> gensfen(const GensfenOptions& opts, std::function<void(const GensfenStats&)> progress) {
     auto fail = [](const std::string& why) { return core::unexpected(why); };
@@ -135,6 +153,7 @@ Result<GensfenStats, std::string> gensfen(const GensfenOptions& opts, std::funct
     std::string write_error;
     auto start = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    double cpu_start = process_cpu_seconds();
     auto done = [&] {
         return (opts.positions && stats.in_file >= opts.positions) || (opts.games && stats.games >= opts.games)
             || (opts.seconds > 0 && elapsed() >= opts.seconds);
@@ -176,11 +195,8 @@ Result<GensfenStats, std::string> gensfen(const GensfenOptions& opts, std::funct
                     ++local.skipped_random;
                     continue;
                 }
-                Limits l;
-                if (opts.nodes)
-                    l.nodes = opts.nodes;
-                else
-                    l.depth = opts.depth;
+                bool prelude = ply < last_random;  // not written: a cheaper search (gensfen_limits)
+                Limits l = gensfen_limits(opts, prelude);
                 SearchResult r = e.search(pos, l);
                 ++local.searched;
                 Color us = pos.side_to_move();
@@ -194,7 +210,7 @@ Result<GensfenStats, std::string> gensfen(const GensfenOptions& opts, std::funct
                 }
                 bool mate = is_mate_score(r.score);
                 lopsided = std::abs(r.score) >= opts.eval_limit ? lopsided + 1 : 0;
-                if (ply <= last_random)
+                if (prelude)
                     ++local.skipped_random;
                 else if (pos.in_check())
                     ++local.skipped_check;
@@ -279,6 +295,7 @@ Result<GensfenStats, std::string> gensfen(const GensfenOptions& opts, std::funct
                 stop = true;
             finished = stop || running == 0;
             stats.seconds = elapsed();
+            stats.cpu_seconds = process_cpu_seconds() - cpu_start;
             if (progress && std::chrono::steady_clock::now() - last >= std::chrono::seconds(2)) {
                 last = std::chrono::steady_clock::now();
                 progress(stats);
@@ -292,6 +309,7 @@ Result<GensfenStats, std::string> gensfen(const GensfenOptions& opts, std::funct
         t.join();
     std::fclose(out);
     stats.seconds = elapsed();
+    stats.cpu_seconds = process_cpu_seconds() - cpu_start;
     if (!write_error.empty())
         return fail(write_error);
     if (progress)

@@ -1,6 +1,8 @@
 // `hisha gensfen`: training data from self-play. Each game starts from an opening (a line of
 // bench/strength/openings-balanced.txt, or the start position), plays a few random legal moves
-// early for variety, then the engine's fixed small search (depth or nodes) for both sides.
+// early for variety, then the engine's fixed small search (depth or nodes) for both sides
+// (an eighth of the nodes, or half the depth, for the moves before the last random one, whose
+// positions are not written).
 // Every position after the last random move is written (training_data.h) with the search's
 // score and best move and, once the game is over, its result, except positions in check, with
 // a mate score, whose best move captures or where the side to move has a capture that wins
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "engine/timeman.h"
 
 namespace hisha::engine::nnue {
 
@@ -47,8 +50,16 @@ struct GensfenStats {
     std::uint64_t wins_black = 0, wins_white = 0, draws = 0;
     std::uint64_t dropped_bytes = 0;  // of a record cut short in the file before this run
     std::uint64_t first_game = 0;     // the number of this run's first game
-    double seconds = 0;
+    double seconds = 0;               // wall-clock time of this run
+    double cpu_seconds = 0;           // CPU time of this run, all threads (a niced run on a busy
+                                      // machine gets little of it: positions per CPU second say
+                                      // what the generator costs, positions per second what it got)
 };
+
+/// The search of one move: the options' nodes or depth, but an eighth of the nodes (at least
+/// 1) or half the depth (rounded up) in the prelude, the moves before the last random one, whose
+/// positions are never written: their search only picks the move played.
+Limits gensfen_limits(const GensfenOptions& opts, bool prelude);
 
 /// Plays games until a target is reached. `progress` (called about every 2 s and at the end, on
 /// the calling thread) receives the stats so far; the result is the final stats or an error

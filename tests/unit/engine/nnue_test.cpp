@@ -378,6 +378,23 @@ TEST(NnueData, RecordsCarryACheckByte) {
     EXPECT_NE(bad.error().find("not legal"), std::string::npos);
 }
 
+TEST(NnueData, PreludeMovesAreSearchedMoreCheaply) {
+    GensfenOptions o;
+    o.nodes = 5000;
+    EXPECT_EQ(gensfen_limits(o, false).nodes, 5000u);
+    EXPECT_EQ(gensfen_limits(o, true).nodes, 625u);
+    EXPECT_EQ(gensfen_limits(o, false).depth, 0);
+    o.nodes = 5;
+    EXPECT_EQ(gensfen_limits(o, true).nodes, 1u);
+    o.nodes = 0;
+    o.depth = 7;
+    EXPECT_EQ(gensfen_limits(o, false).depth, 7);
+    EXPECT_EQ(gensfen_limits(o, true).depth, 4);
+    EXPECT_EQ(gensfen_limits(o, true).nodes, 0u);
+    o.depth = 1;
+    EXPECT_EQ(gensfen_limits(o, true).depth, 1);
+}
+
 TEST(NnueData, TinyGenerationDecodesToLegalPositionsAndResumes) {
     std::string path = temp_path("gensfen.bin");
     std::remove(path.c_str());
@@ -394,6 +411,8 @@ TEST(NnueData, TinyGenerationDecodesToLegalPositionsAndResumes) {
     EXPECT_EQ(r->first_game, 0u);
     EXPECT_GT(r->written, 10u);
     EXPECT_EQ(r->in_file, r->written);
+    EXPECT_GE(r->searched, r->written);
+    EXPECT_GT(r->cpu_seconds, 0.0);  // reported, whatever the machine's load
     auto v = validate_file(path);
     ASSERT_TRUE(v) << v.error();
     EXPECT_EQ(v->records, r->written);
