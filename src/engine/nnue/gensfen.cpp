@@ -88,16 +88,19 @@ Limits gensfen_limits(const GensfenOptions& opts, bool prelude) {
     return l;
 }
 
-Result<GensfenStats, std::string> gensfen(const GensfenOptions& opts, std::function<void(const GensfenStats&)> progress) {
-    auto fail = [](const std::string& why) { return core::unexpected(why); };
-    // Openings, checked up front.
-    std::vector<std::vector<Move>> openings;
-    for (std::size_t i = 0; i < opts.openings.size(); ++i) {
-        auto rec = notation::parse_usi_position(opts.openings[i], int(i + 1));
+namespace {
+
+using Openings = std::vector<std::vector<Move>>;
+
+// The openings as move lists, each checked; none gives one empty opening (the start position).
+Result<Openings, std::string> read_openings(const std::vector<std::string>& lines) {
+    Openings openings;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        auto rec = notation::parse_usi_position(lines[i], int(i + 1));
         if (!rec)
-            return fail("opening " + std::to_string(i + 1) + ": " + rec.error().to_string());
+            return core::unexpected("opening " + std::to_string(i + 1) + ": " + rec.error().to_string());
         if (rec->start_sfen != START_SFEN)
-            return fail("opening " + std::to_string(i + 1) + ": openings start from startpos");
+            return core::unexpected("opening " + std::to_string(i + 1) + ": openings start from startpos");
         std::vector<Move> moves;
         for (const auto& m : rec->moves)
             moves.push_back(m.move);
@@ -105,32 +108,32 @@ Result<GensfenStats, std::string> gensfen(const GensfenOptions& opts, std::funct
     }
     if (openings.empty())
         openings.emplace_back();
+    return openings;
+}
 
-    GensfenStats stats;
-    // The file: whole records only; a tail cut short by a crash is dropped.
+// Opens the data file for appending, whole records only: a tail cut short by a crash is dropped
+// (counted in stats.dropped_bytes); stats.in_file is the number of records kept.
+Result<std::FILE*, std::string> open_data_file(const std::string& path, GensfenStats& stats) {
     std::error_code ec;
-    std::uint64_t size = std::filesystem::exists(opts.out, ec) ? std::filesystem::file_size(opts.out, ec) : 0;
+    std::uint64_t size = std::filesystem::exists(path, ec) ? std::filesystem::file_size(path, ec) : 0;
     if (ec)
-        return fail(opts.out + ": " + ec.message());
+        return core::unexpected(path + ": " + ec.message());
     if (size % RECORD_BYTES) {
         stats.dropped_bytes = size % RECORD_BYTES;
         size -= stats.dropped_bytes;
-        std::filesystem::resize_file(opts.out, size, ec);
+        std::filesystem::resize_file(path, size, ec);
         if (ec)
-            return fail(opts.out + ": cannot drop the last partial record: " + ec.message());
+            return core::unexpected(path + ": cannot drop the last partial record: " + ec.message());
     }
     stats.in_file = size / RECORD_BYTES;
-    std::FILE* out = std::fopen(opts.out.c_str(), "ab");
+    std::FILE* out = std::fopen(path.c_str(), "ab");
     if (!out)
-        return fail(opts.out + ": cannot open for appending");
-    std::string state_path = opts.out + ".state";
-    StateFile state = read_state(state_path);
-    if (state.seed != opts.seed || stats.in_file == 0)
-        state = {opts.seed, 0};
-    stats.first_game = state.next_game;
+        return core::unexpected(path + ": cannot open for appending");
+    return out;
+}
 
-    // Engines are made (and the net loaded) before any thread starts.
-    int threads = std::max(1, opts.threads);
+// One engine per thread, made (and the net loaded) before any thread starts.
+Result<std::vector<std::unique_ptr<Engine>>, std::string> make_engines(const GensfenOptions& opts, int threads) {
     std::vector<std::unique_ptr<Engine>> engines;
     for (int t = 0; t < threads; ++t) {
         auto e = std::make_unique<Engine>();
@@ -138,13 +141,157 @@ Result<GensfenStats, std::string> gensfen(const GensfenOptions& opts, std::funct
         e->set_option("OwnBook", "false");
         e->set_option("Threads", "1");
         if (!opts.eval_file.empty()) {
-            if (auto err = e->set_option("EvalFile", opts.eval_file); !err.empty()) {
-                std::fclose(out);
-                return fail(err);
-            }
+            if (auto err = e->set_option("EvalFile", opts.eval_file); !err.empty())
+                return core::unexpected(err);
             e->set_option("Evaluation", "NNUE");
         }
         engines.push_back(std::move(e));
+    }
+    return engines;
+}
+
+// One game's kept positions, before its result is known, and what it searched and skipped.
+struct PlayedGame {
+    std::vector<TrainingRecord> records;
+    std::vector<Color> movers;  // the side to move of each record
+    GensfenStats counts;        // searched and skipped_* only
+    Winner winner = Winner::None;
+    bool unfinished = false;  // stopped before the end: it has no result and is not written
+};
+
+// Why a searched position is not written, or nullptr when it is kept.
+std::uint64_t* skip_counter(GensfenStats& c, const Position& pos, const SearchResult& r, bool prelude) {
+    if (prelude)
+        return &c.skipped_random;
+    if (pos.in_check())
+        return &c.skipped_check;
+    if (is_mate_score(r.score))
+        return &c.skipped_mate;
+    if ((!r.best.is_drop() && pos.piece_on(r.best.to()) != NO_PIECE) || capture_pending(pos))
+        return &c.skipped_capture;
+    return nullptr;
+}
+
+// The result of a game that ended on the board (or whose random move left no legal reply).
+Winner final_winner(const Game& game) {
+    const GameResult& res = game.result();
+    if (res.over())
+        return res.winner;
+    MoveList<LEGAL> moves(game.position());
+    return moves.size() == 0 ? winner_of(~game.position().side_to_move()) : Winner::Draw;
+}
+
+// Game number g: an opening and the random plies drawn from seed (seed, g), then the engine's
+// moves, each position searched at gensfen_limits and kept when quiet (see gensfen.h).
+PlayedGame play_game(Engine& e, const GensfenOptions& opts, const Openings& openings, std::uint64_t g,
+                     const std::atomic<bool>& stop) {
+    PlayedGame out;
+    std::mt19937_64 rng(mix(opts.seed ^ mix(g)));
+    Game game(GameRules{ImpasseRule::Csa27, 0, false});
+    for (Move m : openings[rng() % openings.size()])
+        if (!game.play(m))
+            break;
+    // Plies (after the opening) where a random move is played.
+    std::vector<int> random_plies;
+    for (int i = 0; i < opts.random_moves && opts.random_max_ply > 0; ++i)
+        random_plies.push_back(int(rng() % std::uint64_t(opts.random_max_ply)));
+    int last_random = random_plies.empty() ? -1 : *std::max_element(random_plies.begin(), random_plies.end());
+    e.new_game();
+    int lopsided = 0;
+    for (int ply = 0; !game.over() && !stop; ++ply) {
+        const Position& pos = game.position();
+        if (int(game.moves().size()) >= opts.max_plies) {
+            out.winner = Winner::Draw;
+            break;
+        }
+        if (std::find(random_plies.begin(), random_plies.end(), ply) != random_plies.end()) {
+            MoveList<LEGAL> moves(pos);
+            if (moves.size() == 0)
+                break;  // judged by final_winner
+            (void)game.play(moves.begin()[rng() % moves.size()].move);
+            ++out.counts.skipped_random;
+            continue;
+        }
+        bool prelude = ply < last_random;  // not written: a cheaper search (gensfen_limits)
+        SearchResult r = e.search(pos, gensfen_limits(opts, prelude));
+        ++out.counts.searched;
+        Color us = pos.side_to_move();
+        if (r.best == Move::win() || !r.best) {
+            out.winner = winner_of(r.best == Move::win() ? us : ~us);
+            break;
+        }
+        lopsided = std::abs(r.score) >= opts.eval_limit ? lopsided + 1 : 0;
+        if (std::uint64_t* skipped = skip_counter(out.counts, pos, r, prelude))
+            ++*skipped;
+        else if (TrainingRecord rec; pack(pos, rec.position)) {
+            rec.score = std::int16_t(std::clamp(r.score, -32767, 32767));
+            rec.move = r.best.to_move16().raw();
+            rec.ply = std::uint16_t(std::min(pos.game_ply(), 65535));
+            out.records.push_back(rec);
+            out.movers.push_back(us);
+        }
+        if (is_mate_score(r.score) || lopsided >= 4) {
+            out.winner = winner_of(r.score > 0 ? us : ~us);
+            break;
+        }
+        if (!game.play(r.best))
+            break;
+    }
+    if (out.winner == Winner::None) {
+        out.unfinished = stop && !game.over();
+        if (!out.unfinished)
+            out.winner = final_winner(game);
+    }
+    return out;
+}
+
+// The game's records with its result from each mover's side, encoded back to back.
+std::string encode_game(PlayedGame& g) {
+    std::string bytes;
+    for (std::size_t i = 0; i < g.records.size(); ++i) {
+        TrainingRecord& rec = g.records[i];
+        rec.result = g.winner == Winner::Draw || g.winner == Winner::None ? 0
+                   : g.winner == winner_of(g.movers[i])                  ? 1
+                                                                          : -1;
+        auto b = rec.encode();
+        bytes.append(reinterpret_cast<const char*>(b.data()), b.size());
+    }
+    return bytes;
+}
+
+void add_game(GensfenStats& stats, const PlayedGame& g) {
+    stats.games++;
+    stats.written += g.records.size();
+    stats.in_file += g.records.size();
+    stats.searched += g.counts.searched;
+    stats.skipped_check += g.counts.skipped_check;
+    stats.skipped_mate += g.counts.skipped_mate;
+    stats.skipped_capture += g.counts.skipped_capture;
+    stats.skipped_random += g.counts.skipped_random;
+    (g.winner == Winner::Black ? stats.wins_black : g.winner == Winner::White ? stats.wins_white : stats.draws)++;
+}
+
+}  // namespace
+
+Result<GensfenStats, std::string> gensfen(const GensfenOptions& opts, std::function<void(const GensfenStats&)> progress) {
+    auto openings = read_openings(opts.openings);
+    if (!openings)
+        return core::unexpected(openings.error());
+    GensfenStats stats;
+    auto opened = open_data_file(opts.out, stats);
+    if (!opened)
+        return core::unexpected(opened.error());
+    std::FILE* out = *opened;
+    std::string state_path = opts.out + ".state";
+    StateFile state = read_state(state_path);
+    if (state.seed != opts.seed || stats.in_file == 0)
+        state = {opts.seed, 0};
+    stats.first_game = state.next_game;
+    int threads = std::max(1, opts.threads);
+    auto engines = make_engines(opts, threads);
+    if (!engines) {
+        std::fclose(out);
+        return core::unexpected(engines.error());
     }
 
     std::mutex mutex;  // guards stats, the file and the state file
@@ -164,97 +311,10 @@ Result<GensfenStats, std::string> gensfen(const GensfenOptions& opts, std::funct
             std::uint64_t g = next_game++;
             if (opts.games && g - stats.first_game >= opts.games)
                 return;
-            std::mt19937_64 rng(mix(opts.seed ^ mix(g)));
-            Game game(GameRules{ImpasseRule::Csa27, 0, false});
-            const auto& opening = openings[rng() % openings.size()];
-            for (Move m : opening)
-                if (!game.play(m))
-                    break;
-            // Plies (after the opening) where a random move is played.
-            std::vector<int> random_plies;
-            for (int i = 0; i < opts.random_moves && opts.random_max_ply > 0; ++i)
-                random_plies.push_back(int(rng() % std::uint64_t(opts.random_max_ply)));
-            int last_random = random_plies.empty() ? -1 : *std::max_element(random_plies.begin(), random_plies.end());
-            e.new_game();
-            std::vector<TrainingRecord> records;
-            std::vector<Color> movers;
-            GensfenStats local;
-            Winner winner = Winner::None;
-            int lopsided = 0;
-            for (int ply = 0; !game.over() && !stop; ++ply) {
-                const Position& pos = game.position();
-                if (int(game.moves().size()) >= opts.max_plies) {
-                    winner = Winner::Draw;
-                    break;
-                }
-                if (std::find(random_plies.begin(), random_plies.end(), ply) != random_plies.end()) {
-                    MoveList<LEGAL> moves(pos);
-                    if (moves.size() == 0)
-                        break;  // judged below
-                    (void)game.play(moves.begin()[rng() % moves.size()].move);
-                    ++local.skipped_random;
-                    continue;
-                }
-                bool prelude = ply < last_random;  // not written: a cheaper search (gensfen_limits)
-                Limits l = gensfen_limits(opts, prelude);
-                SearchResult r = e.search(pos, l);
-                ++local.searched;
-                Color us = pos.side_to_move();
-                if (r.best == Move::win()) {
-                    winner = winner_of(us);
-                    break;
-                }
-                if (!r.best) {
-                    winner = winner_of(~us);
-                    break;
-                }
-                bool mate = is_mate_score(r.score);
-                lopsided = std::abs(r.score) >= opts.eval_limit ? lopsided + 1 : 0;
-                if (prelude)
-                    ++local.skipped_random;
-                else if (pos.in_check())
-                    ++local.skipped_check;
-                else if (mate)
-                    ++local.skipped_mate;
-                else if ((!r.best.is_drop() && pos.piece_on(r.best.to()) != NO_PIECE) || capture_pending(pos))
-                    ++local.skipped_capture;
-                else {
-                    TrainingRecord rec;
-                    if (pack(pos, rec.position)) {
-                        rec.score = std::int16_t(std::clamp(r.score, -32767, 32767));
-                        rec.move = r.best.to_move16().raw();
-                        rec.ply = std::uint16_t(std::min(pos.game_ply(), 65535));
-                        records.push_back(rec);
-                        movers.push_back(us);
-                    }
-                }
-                if (mate || lopsided >= 4) {
-                    winner = winner_of(r.score > 0 ? us : ~us);
-                    break;
-                }
-                if (!game.play(r.best))
-                    break;
-            }
-            if (stop && winner == Winner::None && !game.over())
+            PlayedGame played = play_game(e, opts, *openings, g, stop);
+            if (played.unfinished)
                 return;  // an unfinished game has no result
-            if (winner == Winner::None) {
-                const GameResult& res = game.result();
-                winner = res.over() ? res.winner : Winner::Draw;
-                if (!res.over()) {  // a random move left no legal reply
-                    MoveList<LEGAL> moves(game.position());
-                    if (moves.size() == 0)
-                        winner = winner_of(~game.position().side_to_move());
-                }
-            }
-            std::string bytes;
-            for (std::size_t i = 0; i < records.size(); ++i) {
-                TrainingRecord& rec = records[i];
-                rec.result = winner == Winner::Draw || winner == Winner::None ? 0
-                           : winner == winner_of(movers[i])                   ? 1
-                                                                              : -1;
-                auto b = rec.encode();
-                bytes.append(reinterpret_cast<const char*>(b.data()), b.size());
-            }
+            std::string bytes = encode_game(played);
             std::lock_guard<std::mutex> lock(mutex);
             if (stop && done())
                 return;  // the target was reached by another thread meanwhile
@@ -263,15 +323,7 @@ Result<GensfenStats, std::string> gensfen(const GensfenOptions& opts, std::funct
                 stop = true;
                 return;
             }
-            stats.games++;
-            stats.written += records.size();
-            stats.in_file += records.size();
-            stats.searched += local.searched;
-            stats.skipped_check += local.skipped_check;
-            stats.skipped_mate += local.skipped_mate;
-            stats.skipped_capture += local.skipped_capture;
-            stats.skipped_random += local.skipped_random;
-            (winner == Winner::Black ? stats.wins_black : winner == Winner::White ? stats.wins_white : stats.draws)++;
+            add_game(stats, played);
             write_state(state_path, {opts.seed, next_game.load()});
             if (done())
                 stop = true;
@@ -282,27 +334,22 @@ Result<GensfenStats, std::string> gensfen(const GensfenOptions& opts, std::funct
     std::vector<std::thread> pool;
     for (int t = 0; t < threads; ++t)
         pool.emplace_back([&, t] {
-            worker(*engines[std::size_t(t)]);
+            worker(*(*engines)[std::size_t(t)]);
             --running;
         });
     auto last = std::chrono::steady_clock::now();
-    while (true) {
+    for (bool finished = false; !finished;) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        bool finished;
-        {
-            std::lock_guard<std::mutex> lock(mutex);
-            if (done())
-                stop = true;
-            finished = stop || running == 0;
-            stats.seconds = elapsed();
-            stats.cpu_seconds = process_cpu_seconds() - cpu_start;
-            if (progress && std::chrono::steady_clock::now() - last >= std::chrono::seconds(2)) {
-                last = std::chrono::steady_clock::now();
-                progress(stats);
-            }
+        std::lock_guard<std::mutex> lock(mutex);
+        if (done())
+            stop = true;
+        finished = stop || running == 0;
+        stats.seconds = elapsed();
+        stats.cpu_seconds = process_cpu_seconds() - cpu_start;
+        if (progress && std::chrono::steady_clock::now() - last >= std::chrono::seconds(2)) {
+            last = std::chrono::steady_clock::now();
+            progress(stats);
         }
-        if (finished)
-            break;
     }
     stop = true;
     for (auto& t : pool)
@@ -311,7 +358,7 @@ Result<GensfenStats, std::string> gensfen(const GensfenOptions& opts, std::funct
     stats.seconds = elapsed();
     stats.cpu_seconds = process_cpu_seconds() - cpu_start;
     if (!write_error.empty())
-        return fail(write_error);
+        return core::unexpected(write_error);
     if (progress)
         progress(stats);
     return stats;
