@@ -517,174 +517,208 @@ CsaClient::Step CsaClient::wait_for_game(Connection& conn, CsaSummary& summary, 
     }
 }
 
-CsaClient::Step CsaClient::play_game(Connection& conn, const CsaSummary& summary, std::string& error) {
-    core::Game game;
-    if (auto r = game.reset(summary.start_sfen); !r)
-        return error = "bad start position: " + r.error().message, Step::Fatal;
-    CsaClocks clocks;
-    clocks.reset(summary.time);
-    for (std::size_t i = 0; i < summary.played.size(); ++i) {
-        core::Color mover = game.position().side_to_move();
-        (void)game.play(summary.played[i]);
-        clocks.charge(mover, summary.played_units[i]);
+// One game from its Game_Summary to its end. The engine thinks on its own thread; meanwhile
+// the loop reads the server (lines that arrive then are held and handled after the answer, so
+// that the game is not changed under the thinker) and sends keep-alives.
+class CsaClient::GameLoop {
+public:
+    GameLoop(CsaClient& client, Connection& conn, const CsaSummary& summary)
+        : client_(client), conn_(conn), summary_(summary) {}
+    ~GameLoop() {
+        if (thinker_.joinable())
+            thinker_.join();
+        for (int fd : wake_)
+            if (fd >= 0)
+                ::close(fd);
     }
-    CsaOutcome outcome;
-    outcome.game_id = summary.game_id;
-    outcome.me = summary.me;
 
-    int wake[2];
-    if (::pipe2(wake, O_CLOEXEC | O_NONBLOCK) != 0)
-        return error = std::string("pipe: ") + std::strerror(errno), Step::Fatal;
-    std::thread thinker;
-    std::atomic<bool> thinking = false;
-    MoveReply reply;
-    bool awaiting_echo = false, ended = false, dropped = false;
-    std::string reason;
-    std::deque<std::string> held;  // lines read while the engine thinks, handled after
-
-    auto send = [&](const std::string& text) {
-        note("> " + text);
-        return conn.write_line(text);
-    };
-    auto resign = [&](const std::string& why) {
-        note("# " + why + ": resigning");
-        send("%TORYO");
-        awaiting_echo = true;
-    };
-    auto start_thinking = [&] {
-        MoveRequest req;
-        req.limits = clocks.limits(options_.margin_ms);
-        if (options_.depth > 0 || options_.nodes > 0) {
-            req.limits = engine::Limits{};
-            req.limits.depth = options_.depth;
-            req.limits.nodes = std::uint64_t(options_.nodes);
+    Step run(std::string& error) {
+        if (auto r = game_.reset(summary_.start_sfen); !r)
+            return error = "bad start position: " + r.error().message, Step::Fatal;
+        clocks_.reset(summary_.time);
+        for (std::size_t i = 0; i < summary_.played.size(); ++i) {
+            core::Color mover = game_.position().side_to_move();
+            (void)game_.play(summary_.played[i]);
+            clocks_.charge(mover, summary_.played_units[i]);
         }
-        long long allowed = clocks.allowance_ms(summary.me) - options_.margin_ms;
+        outcome_.game_id = summary_.game_id;
+        outcome_.me = summary_.me;
+        outcome_.plies = int(summary_.played.size());
+        if (::pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0)
+            return error = std::string("pipe: ") + std::strerror(errno), Step::Fatal;
+        if (!loop())
+            // A server with a reconnect grace offers the game again at the next login (the
+            // Game_Summary lists the moves so far); otherwise the game is lost and not counted.
+            return error = "connection lost during game " + summary_.game_id, Step::Retry;
+        finish();
+        return Step::Done;
+    }
+
+private:
+    // Reads the server until the game ends (true) or the connection drops (false).
+    bool loop() {
+        std::string line;
+        while (!ended_) {
+            if (!thinking_ && !thinker_.joinable() && !awaiting_echo_ && game_.position().side_to_move() == summary_.me)
+                start_thinking();
+            auto keepalive_at = conn_.last_write() + std::chrono::seconds(client_.options_.keepalive_s);
+            auto r = conn_.read_line(line, keepalive_at, thinker_.joinable() ? wake_[0] : -1);
+            if (r == Connection::Read::Wake || (thinker_.joinable() && !thinking_)) {
+                answer();
+                while (!held_.empty() && !ended_) {
+                    handle(held_.front());
+                    held_.pop_front();
+                }
+                if (r == Connection::Read::Wake)
+                    continue;
+            }
+            if (r == Connection::Read::Timeout) {
+                conn_.write_line("");  // keep-alive (also while the engine thinks)
+                continue;
+            }
+            if (r == Connection::Read::Eof)
+                return false;
+            if (r == Connection::Read::Line) {
+                if (thinker_.joinable())
+                    held_.push_back(line);
+                else
+                    handle(line);
+            }
+        }
+        return true;
+    }
+
+    bool send(const std::string& text) {
+        client_.note("> " + text);
+        return conn_.write_line(text);
+    }
+    void resign(const std::string& why) {
+        client_.note("# " + why + ": resigning");
+        send("%TORYO");
+        awaiting_echo_ = true;
+    }
+
+    // The engine thinks on its own thread within the clock (or to a fixed depth or node count).
+    void start_thinking() {
+        const CsaClientOptions& o = client_.options_;
+        MoveRequest req;
+        req.limits = clocks_.limits(o.margin_ms);
+        if (o.depth > 0 || o.nodes > 0) {
+            req.limits = engine::Limits{};
+            req.limits.depth = o.depth;
+            req.limits.nodes = std::uint64_t(o.nodes);
+        }
+        long long allowed = clocks_.allowance_ms(summary_.me) - o.margin_ms;
         req.deadline_ms = int(std::clamp<long long>(allowed, 50, 1LL << 30));
         req.grace_ms = 500;
-        thinking = true;
-        thinker = std::thread([&, req] {
-            reply = engine_.think(game, req);
-            thinking = false;
+        thinking_ = true;
+        thinker_ = std::thread([this, req] {
+            reply_ = client_.engine_.think(game_, req);
+            thinking_ = false;
             char one = 1;
-            (void)!::write(wake[1], &one, 1);
+            (void)!::write(wake_[1], &one, 1);
         });
-    };
-    auto answer = [&] {
-        thinker.join();
+    }
+
+    // The engine has answered: its move (with Floodgate's comment), a declaration, or a resignation.
+    void answer() {
+        thinker_.join();
         char drain[16];
-        while (::read(wake[0], drain, sizeof drain) > 0) {}
-        if (ended)
+        while (::read(wake_[0], drain, sizeof drain) > 0) {}
+        if (ended_)
             return;
-        switch (reply.kind) {
+        switch (reply_.kind) {
         case MoveReply::Kind::Move:
         case MoveReply::Kind::Late: {
-            auto m = notation::parse_usi_move(game.position(), reply.text);
+            auto m = notation::parse_usi_move(game_.position(), reply_.text);
             if (!m)
-                return resign("the engine played an illegal move '" + reply.text + "': " + m.error().message);
-            if (reply.kind == MoveReply::Kind::Late)
-                note("# the engine " + reply.detail);
-            std::string comment = options_.comments ? floodgate_comment(game.position(), *m, reply) : "";
+                return resign("the engine played an illegal move '" + reply_.text + "': " + m.error().message);
+            if (reply_.kind == MoveReply::Kind::Late)
+                client_.note("# the engine " + reply_.detail);
+            std::string comment = client_.options_.comments ? floodgate_comment(game_.position(), *m, reply_) : "";
             send(notation::format_csa_move(*m) + (comment.empty() ? "" : "," + comment));
-            awaiting_echo = true;
+            awaiting_echo_ = true;
             return;
         }
         case MoveReply::Kind::Resign: return resign("the engine resigned");
         case MoveReply::Kind::Win:
             send("%KACHI");
-            awaiting_echo = true;
+            awaiting_echo_ = true;
             return;
-        default: return resign("the engine failed (" + reply.detail + ")");
+        default: return resign("the engine failed (" + reply_.detail + ")");
         }
-    };
-    auto handle = [&](const std::string& line) {
-        if (line.empty() || ended)
+    }
+
+    // A line from the server: a move (either side's, ours echoed), the end of the game, or its reason.
+    void handle(const std::string& line) {
+        if (line.empty() || ended_)
             return;
-        note("< " + line);
-        if (is_csa_move_line(line)) {
-            core::Color mover = line[0] == '+' ? core::BLACK : core::WHITE;
-            if (mover != game.position().side_to_move()) {
-                note("# a move for the side not to move: " + line);
-                return;
-            }
-            auto m = notation::parse_csa_move(game.position(), std::string_view(line).substr(0, 7));
-            if (!m) {
-                // The server accepted a move this side cannot read: the games have parted.
-                if (mover != summary.me)
-                    resign("cannot follow the server's move " + line + ": " + m.error().message);
-                return;
-            }
-            (void)game.play(*m);
-            clocks.charge(mover, move_time_units(line));
-            if (mover == summary.me)
-                awaiting_echo = false;
-            ++outcome.plies;
-            return;
-        }
+        client_.note("< " + line);
+        if (is_csa_move_line(line))
+            return handle_move(line);
         if (line == "#WIN" || line == "#LOSE" || line == "#DRAW" || line == "#CENSORED" || line == "#CHUDAN") {
             std::string r = line.substr(1);
             std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-            outcome.result = r;
-            outcome.reason = line == "#CHUDAN" ? "CHUDAN" : reason;
-            ended = true;
+            outcome_.result = r;
+            outcome_.reason = line == "#CHUDAN" ? "CHUDAN" : reason_;
+            ended_ = true;
             return;
         }
         if (line.starts_with("#"))
-            reason = line.substr(1);
-    };
+            reason_ = line.substr(1);
+    }
+    void handle_move(const std::string& line) {
+        core::Color mover = line[0] == '+' ? core::BLACK : core::WHITE;
+        if (mover != game_.position().side_to_move()) {
+            client_.note("# a move for the side not to move: " + line);
+            return;
+        }
+        auto m = notation::parse_csa_move(game_.position(), std::string_view(line).substr(0, 7));
+        if (!m) {
+            // The server accepted a move this side cannot read: the games have parted.
+            if (mover != summary_.me)
+                resign("cannot follow the server's move " + line + ": " + m.error().message);
+            return;
+        }
+        (void)game_.play(*m);
+        clocks_.charge(mover, move_time_units(line));
+        if (mover == summary_.me)
+            awaiting_echo_ = false;
+        ++outcome_.plies;
+    }
 
-    outcome.plies = int(summary.played.size());
-    std::string line;
-    while (!ended) {
-        if (!thinking && !thinker.joinable() && !awaiting_echo && !dropped
-            && game.position().side_to_move() == summary.me)
-            start_thinking();
-        auto keepalive_at = conn.last_write() + std::chrono::seconds(options_.keepalive_s);
-        auto r = conn.read_line(line, keepalive_at, thinker.joinable() ? wake[0] : -1);
-        if (r == Connection::Read::Wake || (thinker.joinable() && !thinking)) {
-            answer();
-            while (!held.empty() && !ended) {
-                handle(held.front());
-                held.pop_front();
-            }
-            if (r == Connection::Read::Wake)
-                continue;
-        }
-        if (r == Connection::Read::Timeout) {
-            conn.write_line("");  // keep-alive (also while the engine thinks)
-            continue;
-        }
-        if (r == Connection::Read::Eof) {
-            dropped = true;
-            break;
-        }
-        if (r == Connection::Read::Line) {
-            if (thinker.joinable())
-                held.push_back(line);
-            else
-                handle(line);
-        }
+    // The result to the engine and the client's list.
+    void finish() {
+        core::GameResult result;
+        result.winner = outcome_.result == "win"    ? core::winner_of(summary_.me)
+                      : outcome_.result == "lose"   ? core::winner_of(~summary_.me)
+                      : outcome_.result == "chudan" ? core::Winner::None
+                                                    : core::Winner::Draw;
+        result.reason = outcome_.result == "chudan" ? core::EndReason::Abort : core::EndReason::None;
+        client_.engine_.game_over(result, summary_.me);
+        client_.outcomes_.push_back(outcome_);
+        client_.note("# game " + outcome_.game_id + " over: " + outcome_.result + " (" + outcome_.reason + ") after "
+                     + std::to_string(outcome_.plies) + " moves");
     }
-    if (thinker.joinable())
-        thinker.join();
-    ::close(wake[0]);
-    ::close(wake[1]);
-    if (dropped) {
-        // A server with a reconnect grace offers the game again at the next login (the
-        // Game_Summary lists the moves so far); otherwise the game is lost and not counted.
-        return error = "connection lost during game " + summary.game_id, Step::Retry;
-    }
-    core::GameResult result;
-    result.winner = outcome.result == "win"    ? core::winner_of(summary.me)
-                  : outcome.result == "lose"   ? core::winner_of(~summary.me)
-                  : outcome.result == "chudan" ? core::Winner::None
-                                               : core::Winner::Draw;
-    result.reason = outcome.result == "chudan" ? core::EndReason::Abort : core::EndReason::None;
-    engine_.game_over(result, summary.me);
-    outcomes_.push_back(outcome);
-    note("# game " + outcome.game_id + " over: " + outcome.result + " (" + outcome.reason + ") after "
-         + std::to_string(outcome.plies) + " moves");
-    return Step::Done;
+
+    CsaClient& client_;
+    Connection& conn_;
+    const CsaSummary& summary_;
+    core::Game game_;
+    CsaClocks clocks_;
+    CsaOutcome outcome_;
+    int wake_[2] = {-1, -1};
+    std::thread thinker_;
+    std::atomic<bool> thinking_ = false;
+    MoveReply reply_;
+    bool awaiting_echo_ = false, ended_ = false;
+    std::string reason_;
+    std::deque<std::string> held_;  // lines read while the engine thinks, handled after
+};
+
+CsaClient::Step CsaClient::play_game(Connection& conn, const CsaSummary& summary, std::string& error) {
+    GameLoop game(*this, conn, summary);
+    return game.run(error);
 }
 
 }  // namespace hisha::protocol

@@ -101,6 +101,7 @@ public:
 
 private:
     class Connection;
+    class GameLoop;  // one game's moves, the engine's thinking and the server's messages
     enum class Step { Done, Retry, Fatal };
     Step play_one(std::string& error);
     Step wait_for_game(Connection& conn, CsaSummary& summary, std::string& error);

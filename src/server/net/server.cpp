@@ -316,6 +316,143 @@ asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, LineLimits limits, Li
     }
 }
 
+// Binds and listens on opt.bind:port (nothing when port < 0); says so on stdout and in the log.
+// Null, with the reason on stderr, when the address or the port cannot be had.
+std::unique_ptr<tcp::acceptor> make_listener(asio::io_context& ioc, const std::string& bind, int port,
+                                             const char* proto) {
+    boost::system::error_code ec;
+    auto a = std::make_unique<tcp::acceptor>(ioc);
+    tcp::endpoint ep(asio::ip::make_address(bind, ec), static_cast<unsigned short>(port));
+    if (ec) {
+        std::cerr << "hisha-server: bad address " << bind << "\n";
+        return nullptr;
+    }
+    a->open(ep.protocol(), ec);
+    a->set_option(asio::socket_base::reuse_address(true), ec);
+    a->bind(ep, ec);
+    if (!ec)
+        a->listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+        std::cerr << "hisha-server: cannot listen on " << bind << ":" << port << " (" << proto << "): " << ec.message()
+                  << "\n";
+        return nullptr;
+    }
+    std::cout << "listening " << proto << " " << bind << ":" << a->local_endpoint().port() << std::endl;
+    log_event("listening", {{"protocol", proto}, {"address", bind + ":" + std::to_string(a->local_endpoint().port())}});
+    return a;
+}
+
+// The three listeners, each serving its protocol; false when one that was asked for could not
+// listen. The acceptors are kept in `acceptors` (closed at shutdown).
+bool start_listeners(const ServerOptions& opt, asio::io_context& ioc, Protocols& protocols, Registry& reg,
+                     service::Service& svc, std::vector<std::unique_ptr<tcp::acceptor>>& acceptors) {
+    auto listen = [&](int port, const char* proto) -> tcp::acceptor* {
+        auto a = make_listener(ioc, opt.bind, port, proto);
+        if (!a)
+            return nullptr;
+        acceptors.push_back(std::move(a));
+        return acceptors.back().get();
+    };
+    LineLimits text_limits;
+    text_limits.idle = std::chrono::seconds(opt.idle_timeout_s);
+    text_limits.lines_per_second = opt.commands_per_second;
+    text_limits.burst = std::max(10.0, opt.commands_per_second * 3);
+    bool ok = true;
+    if (opt.text_port >= 0) {
+        if (auto* a = listen(opt.text_port, "text"))
+            asio::co_spawn(ioc,
+                           accept_loop(*a, text_limits, protocols.text_factory(), reg, opt.max_connections_per_address, svc),
+                           asio::detached);
+        else
+            ok = false;
+    }
+    if (opt.csa_port >= 0 && protocols.csa_factory()) {
+        LineLimits csa_limits = text_limits;
+        csa_limits.telnet = false;
+        csa_limits.protocol = "csa";
+        csa_limits.max_line = 1024;
+        if (auto* a = listen(opt.csa_port, "csa"))
+            asio::co_spawn(ioc,
+                           accept_loop(*a, csa_limits, protocols.csa_factory(), reg, opt.max_connections_per_address, svc),
+                           asio::detached);
+        else
+            ok = false;
+    }
+    if (opt.http_port >= 0 && protocols.has_http()) {
+        if (auto* a = listen(opt.http_port, "http"))
+            protocols.start_http(*a);
+        else
+            ok = false;
+    }
+    return ok;
+}
+
+// The engine bots of --bots. Each runs on one server at a time: on a database shared by several
+// servers, the one that claimed it; the others ask again every second and take it over when
+// that server stops. The bot's server also looks at its games and challenges every second:
+// those made on another server may have been announced before it ran, or in a way that only
+// names the game.
+class BotRunner {
+public:
+    BotRunner(service::Service& svc, asio::io_context& ioc, const std::string& spec, bool shared_store)
+        : svc_(svc), timer_(ioc), shared_store_(shared_store) {
+        for (auto& [name, skill] : parse_bots(spec)) {
+            auto made = svc.ensure_bot(name, "skill " + std::to_string(skill));
+            if (!made)  // another server starting at the same moment made the account first?
+                made = svc.ensure_bot(name, "skill " + std::to_string(skill));
+            if (!made) {
+                std::cerr << "hisha-server: bot " << name << ": " << made.error() << "\n";
+                continue;
+            }
+            bots_.push_back({name, std::make_shared<Bot>(svc, ioc, name, skill)});
+        }
+    }
+    void start() {
+        run();
+        arm();
+    }
+    void stop() {
+        timer_.cancel();
+        for (auto& b : bots_)
+            b.bot->stop();
+    }
+
+private:
+    struct Slot {
+        std::string name;
+        std::shared_ptr<Bot> bot;
+        bool running = false;
+    };
+    void run() {
+        for (auto& b : bots_) {
+            if (b.running) {
+                if (shared_store_)
+                    b.bot->poll();
+            } else if (svc_.claim("bot " + service::name_key(b.name))) {
+                b.running = true;
+                log_event("bot_started", {{"bot", b.name}});
+                b.bot->start();
+            }
+        }
+    }
+    void arm() {
+        if (!shared_store_ || bots_.empty())
+            return;
+        timer_.expires_after(std::chrono::seconds(1));
+        timer_.async_wait([this](boost::system::error_code ec) {
+            if (ec)
+                return;
+            run();
+            arm();
+        });
+    }
+
+    service::Service& svc_;
+    asio::steady_timer timer_;
+    bool shared_store_;
+    std::vector<Slot> bots_;
+};
+
 }  // namespace
 
 int run_server(const ServerOptions& opt) {
@@ -347,122 +484,17 @@ int run_server(const ServerOptions& opt) {
     }
     RemoteEvents remote(ioc, *store, svc);
     env.after_commit = [&remote] { remote.drain(); };
-    Registry reg;
-    std::vector<std::unique_ptr<tcp::acceptor>> acceptors;
-    auto listen = [&](int port, const char* proto) -> tcp::acceptor* {
-        if (port < 0)
-            return nullptr;
-        boost::system::error_code ec;
-        auto a = std::make_unique<tcp::acceptor>(ioc);
-        tcp::endpoint ep(asio::ip::make_address(opt.bind, ec), static_cast<unsigned short>(port));
-        if (ec) {
-            std::cerr << "hisha-server: bad address " << opt.bind << "\n";
-            return nullptr;
-        }
-        a->open(ep.protocol(), ec);
-        a->set_option(asio::socket_base::reuse_address(true), ec);
-        a->bind(ep, ec);
-        if (!ec)
-            a->listen(asio::socket_base::max_listen_connections, ec);
-        if (ec) {
-            std::cerr << "hisha-server: cannot listen on " << opt.bind << ":" << port << " (" << proto
-                      << "): " << ec.message() << "\n";
-            return nullptr;
-        }
-        std::cout << "listening " << proto << " " << opt.bind << ":" << a->local_endpoint().port() << std::endl;
-        log_event("listening",
-                  {{"protocol", proto}, {"address", opt.bind + ":" + std::to_string(a->local_endpoint().port())}});
-        acceptors.push_back(std::move(a));
-        return acceptors.back().get();
-    };
-
     svc.add_status_source([](std::vector<std::pair<std::string, std::string>>& out) {
         for (auto& [protocol, n] : metrics().connections)
             out.emplace_back("connections_" + protocol, std::to_string(n));
     });
+    Registry reg;
+    std::vector<std::unique_ptr<tcp::acceptor>> acceptors;
     Protocols protocols(svc, ioc, opt);
-    bool ok = true;
-    LineLimits text_limits;
-    text_limits.idle = std::chrono::seconds(opt.idle_timeout_s);
-    text_limits.lines_per_second = opt.commands_per_second;
-    text_limits.burst = std::max(10.0, opt.commands_per_second * 3);
-    if (opt.text_port >= 0) {
-        if (auto* a = listen(opt.text_port, "text"))
-            asio::co_spawn(ioc,
-                           accept_loop(*a, text_limits, protocols.text_factory(), reg, opt.max_connections_per_address, svc),
-                           asio::detached);
-        else
-            ok = false;
-    }
-    if (opt.csa_port >= 0 && protocols.csa_factory()) {
-        LineLimits csa_limits = text_limits;
-        csa_limits.telnet = false;
-        csa_limits.protocol = "csa";
-        csa_limits.max_line = 1024;
-        if (auto* a = listen(opt.csa_port, "csa"))
-            asio::co_spawn(ioc,
-                           accept_loop(*a, csa_limits, protocols.csa_factory(), reg, opt.max_connections_per_address, svc),
-                           asio::detached);
-        else
-            ok = false;
-    }
-    if (opt.http_port >= 0 && protocols.has_http()) {
-        if (auto* a = listen(opt.http_port, "http"))
-            protocols.start_http(*a);
-        else
-            ok = false;
-    }
-    if (!ok)
+    if (!start_listeners(opt, ioc, protocols, reg, svc, acceptors))
         return 1;
-
-    // Each bot runs on one server at a time: on a database shared by several servers, the one
-    // that claimed it; the others ask again every second and take it over when that server
-    // stops. The bot's server also looks at its games and challenges every second: those made
-    // on another server may have been announced before it ran, or in a way that only names
-    // the game.
-    struct BotSlot {
-        std::string name;
-        std::shared_ptr<Bot> bot;
-        bool running = false;
-    };
-    std::vector<BotSlot> bots;
-    for (auto& [name, skill] : parse_bots(opt.bots)) {
-        auto made = svc.ensure_bot(name, "skill " + std::to_string(skill));
-        if (!made)  // another server starting at the same moment made the account first?
-            made = svc.ensure_bot(name, "skill " + std::to_string(skill));
-        if (!made) {
-            std::cerr << "hisha-server: bot " << name << ": " << made.error() << "\n";
-            continue;
-        }
-        bots.push_back({name, std::make_shared<Bot>(svc, ioc, name, skill)});
-    }
-    bool shared_store = store->shared();
-    auto run_bots = [&] {
-        for (auto& b : bots) {
-            if (b.running) {
-                if (shared_store)
-                    b.bot->poll();
-            } else if (svc.claim("bot " + service::name_key(b.name))) {
-                b.running = true;
-                log_event("bot_started", {{"bot", b.name}});
-                b.bot->start();
-            }
-        }
-    };
-    run_bots();
-    asio::steady_timer bot_timer(ioc);
-    std::function<void()> arm_bots = [&] {
-        if (!shared_store || bots.empty())
-            return;
-        bot_timer.expires_after(std::chrono::seconds(1));
-        bot_timer.async_wait([&](boost::system::error_code ec) {
-            if (ec)
-                return;
-            run_bots();
-            arm_bots();
-        });
-    };
-    arm_bots();
+    BotRunner bots(svc, ioc, opt.bots, store->shared());
+    bots.start();
 
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     signals.async_wait([&](boost::system::error_code, int sig) {
@@ -479,9 +511,7 @@ int run_server(const ServerOptions& opt) {
             }
         protocols.stop();
         remote.stop();
-        bot_timer.cancel();
-        for (auto& b : bots)
-            b.bot->stop();
+        bots.stop();
         env.cancel_all();
         // Give the sessions a moment to flush, then stop the loop.
         auto t = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(200));

@@ -64,7 +64,17 @@ public:
     void cmd_shell(const Args& a);
     void cmd_declare(const Args& a);
     void cmd_watch(const Args& a);
-    void cmd_admin(const Args& a);  // text_shell_admin.cpp
+    void cmd_admin(const Args& a);  // text_shell_admin.cpp, one member per action:
+    void admin_ban(const Args& a, const service::AdminActor& me);
+    void admin_unban(const Args& a, const service::AdminActor& me);
+    void admin_bans(const Args& a, const service::AdminActor& me);
+    void admin_kick(const Args& a, const service::AdminActor& me);
+    void admin_abort(const Args& a, const service::AdminActor& me);
+    void admin_adjudicate(const Args& a, const service::AdminActor& me);
+    void admin_announce(const Args& a, const service::AdminActor& me);
+    void admin_reset_password(const Args& a, const service::AdminActor& me);
+    void admin_listing(const Args& a, const service::AdminActor& me);  // CONNECTIONS, QUEUES, AUDIT
+    std::optional<std::int64_t> admin_game_number(const Args& a, std::size_t i);
 
 private:
     enum class Mode { Command, ConfirmPlay, Promote, ConfirmResign, LeaveMessage, More };

@@ -383,6 +383,14 @@ private:
     /// Online on another server sharing the database.
     bool online_elsewhere(std::string_view user) const;
     void reload_challenges();
+    // The messages of on_remote, one kind each (remote.cpp).
+    void remote_bans();
+    void remote_announcement(std::string_view payload);
+    void remote_broadcast(std::string_view payload);
+    void remote_message(std::string_view payload);
+    void remote_accepted(std::string_view payload);
+    void remote_away(std::string_view payload);
+    void remote_agree(std::string_view payload);
     /// Starts an offered CSA game that both players agreed to.
     Reply<void> start_agreed(LiveGame& g);
     UserRow* user_mut(std::string_view name);
