@@ -81,7 +81,7 @@ done
 echo "median: nps=$(median "$RESULTS" 1) time_ms=$(median "$RESULTS" 2) cpu_nps=$(median "$RESULTS" 3)"
 
 # --- micro-benchmarks (the Time column is per call; the median of the repetitions is shown)
-for name in attacks_bench movegen_bench; do
+for name in attacks_bench movegen_bench eval_bench; do
     echo
     echo "== $name (min_time ${MIN_TIME}s, median of $REPETITIONS)"
     if [[ ! -x "$BIN/$name" ]]; then
