@@ -15,10 +15,11 @@ void TimeManager::init(const Limits& l, core::Color us, int ply, TimePoint start
         optimum_ = maximum_ = 1 << 30;
         return;
     }
-    // The transmission margin never takes more than an eighth of what this move may use, so
-    // that very fast controls (0.1 s a move) still leave time to think.
+    // The transmission margin never takes more than a sixteenth of what this move may use, so
+    // that very fast controls (0.1 s a move) still leave time to think: the search reads the
+    // clock often enough (in qsearch too) to answer within a few ms of its limit.
     if (l.movetime) {
-        delay = std::min(delay, l.movetime / 8);
+        delay = std::min(delay, l.movetime / 16);
         optimum_ = maximum_ = std::max(1, l.movetime - delay);
         fixed_ = true;
         return;
@@ -27,8 +28,8 @@ void TimeManager::init(const Limits& l, core::Color us, int ply, TimePoint start
     int left = std::max(0, l.time[us]);
     int inc = l.inc[us];
     int byo = l.byoyomi;
-    delay = std::min(delay, (left / 10 + byo + inc) / 8);
-    final_delay = std::min(final_delay, (left / 10 + byo + inc) / 8);
+    delay = std::min(delay, (left / 10 + byo + inc) / 16);
+    final_delay = std::min(final_delay, (left / 10 + byo + inc) / 16);
     // Moves still to play in this control: the given number, or an estimate that shrinks as
     // the game goes on (shogi games last about 120 plies; keep a reserve).
     int mtg = l.moves_to_go ? std::min(l.moves_to_go, 50) : std::clamp(50 - ply / 4, 20, 50);

@@ -19,13 +19,13 @@ TEST(TimeManager, FixedTimePerMove) {
     Limits l;
     l.movetime = 1000;
     TimeManager t = plan(l);
-    EXPECT_EQ(t.optimum(), 900);
-    EXPECT_EQ(t.maximum(), 900);
+    EXPECT_EQ(t.optimum(), 938);  // the margin (100) takes at most a sixteenth
+    EXPECT_EQ(t.maximum(), 938);
     EXPECT_TRUE(t.fixed());
     // A tenth of a second still leaves most of it for thinking.
     l.movetime = 100;
     TimeManager fast = plan(l);
-    EXPECT_EQ(fast.maximum(), 88);
+    EXPECT_EQ(fast.maximum(), 94);
 }
 
 TEST(TimeManager, ByoyomiOnlyUsesNearlyAllOfIt) {
@@ -35,9 +35,9 @@ TEST(TimeManager, ByoyomiOnlyUsesNearlyAllOfIt) {
     EXPECT_EQ(t.maximum(), 9900);
     EXPECT_EQ(t.optimum(), 9900);  // unused byoyomi is lost: search until the margin
     EXPECT_TRUE(t.fixed());
-    l.byoyomi = 100;  // 0.1 s a move: the margin takes at most an eighth
+    l.byoyomi = 100;  // 0.1 s a move: the margin takes at most a sixteenth
     TimeManager fast = plan(l);
-    EXPECT_EQ(fast.maximum(), 88);
+    EXPECT_EQ(fast.maximum(), 94);
     EXPECT_TRUE(fast.fixed());
 }
 
