@@ -19,20 +19,23 @@ std::string lower(std::string s) {
     return s;
 }
 
-// Positions of the bench: the start, openings, middlegames with pieces in hand, endgames.
-const char* const BENCH_POSITIONS[] = {
-    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-    "lnsgk1snl/1r4gb1/p1pppp1pp/6p2/1p7/2P6/PP1PPPPPP/1BG4R1/LN1SKGSNL b - 9",
-    "ln1g1g1nl/1r1s2k2/p1pp1p1pp/4p1p2/1p5P1/2P1P4/PPSP1PP1P/1BK1GS1R1/LN1G3NL b Bs 27",
-    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
-    "l7l/3s5/prnp2kp1/2p1Gppnp/1P7/PnPP1P3/3BP2PP/1S1G5/LN1K1G1+rL b SBG3ps 91",
-    "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
-    "ln3k1nl/1r3g3/p1ppps1pp/1s3pp2/1p7/2P1P1P2/PPSP1P1PP/2G1K1SR1/LN3G1NL b Bbg 31",
-    "lr5nl/3g1kg2/2n1ppsp1/p1ps1bp1p/1p7/P1P1P1P1P/1PSPBP3/2G1G1S2/LNK3RNL w 2P 45",
-    "3g1k1nl/1r3sg2/p2pp1bpp/2p2pp2/1p3P3/2PPP1PP1/PPS1S3P/1KG4R1/LN1G3NL b BSNL 61",
-    "4k4/9/4P4/9/9/9/9/9/4K4 b GS2r2b3g3s4n4l17p 1",
-};
 }  // namespace
+
+const std::vector<const char*>& bench_positions() {
+    static const std::vector<const char*> positions = {
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "lnsgk1snl/1r4gb1/p1pppp1pp/6p2/1p7/2P6/PP1PPPPPP/1BG4R1/LN1SKGSNL b - 9",
+        "ln1g1g1nl/1r1s2k2/p1pp1p1pp/4p1p2/1p5P1/2P1P4/PPSP1PP1P/1BK1GS1R1/LN1G3NL b Bs 27",
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+        "l7l/3s5/prnp2kp1/2p1Gppnp/1P7/PnPP1P3/3BP2PP/1S1G5/LN1K1G1+rL b SBG3ps 91",
+        "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+        "ln3k1nl/1r3g3/p1ppps1pp/1s3pp2/1p7/2P1P1P2/PPSP1P1PP/2G1K1SR1/LN3G1NL b Bbg 31",
+        "lr5nl/3g1kg2/2n1ppsp1/p1ps1bp1p/1p7/P1P1P1P1P/1PSPBP3/2G1G1S2/LNK3RNL w 2P 45",
+        "3g1k1nl/1r3sg2/p2pp1bpp/2p2pp2/1p3P3/2PPP1PP1/PPS1S3P/1KG4R1/LN1G3NL b BSNL 61",
+        "4k4/9/4P4/9/9/9/9/9/4K4 b GS2r2b3g3s4n4l17p 1",
+    };
+    return positions;
+}
 
 // The built-in opening book (book/default_book.sfen, compiled in).
 extern const char DEFAULT_BOOK_TEXT[];
@@ -345,7 +348,7 @@ std::uint64_t Engine::bench(int depth, int* time_ms) {
     new_game();
     std::uint64_t total = 0;
     auto t0 = Clock::now();
-    for (const char* sfen : BENCH_POSITIONS) {
+    for (const char* sfen : bench_positions()) {
         core::Position pos;
         if (!pos.set(sfen, core::SfenRules::Relaxed))  // (a bench that skipped one would not say so)
             throw std::logic_error(std::string("bench position does not parse: ") + sfen);

@@ -28,6 +28,10 @@ struct EngineOption {
     std::string help;
 };
 
+/// The positions of `hisha bench` (SFEN): the start, openings, middlegames with pieces in hand,
+/// endgames. Also the starts of the evaluation's micro-benchmark.
+const std::vector<const char*>& bench_positions();
+
 class Engine {
 public:
     Engine();
