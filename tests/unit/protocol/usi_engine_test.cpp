@@ -125,6 +125,17 @@ TEST(UsiEngine, StopEndsAnInfiniteSearchAndPonderhitAPonder) {
     EXPECT_NE(buffer.snapshot().find("bestmove"), std::string::npos);
 }
 
+// Found by usi_fuzz: a second go without a stop waited for the infinite search, which only a
+// stop (never read: the reading thread was the one waiting) could end.
+TEST(UsiEngine, AGoWhileSearchingEndsTheRunningSearchFirst) {
+    auto lines = converse("position startpos\ngo infinite\ngo depth 2\ngo mate infinite\ngo depth 1\n");
+    int bestmoves = 0;
+    for (const auto& l : lines)
+        bestmoves += l.rfind("bestmove ", 0) == 0;
+    EXPECT_EQ(bestmoves, 3);  // the infinite search's, depth 2's and depth 1's
+    EXPECT_TRUE(has_prefix(lines, "checkmate"));  // the mate search's answer (none, or stopped)
+}
+
 TEST(UsiEngine, BadInputIsReportedAndIgnored) {
     auto lines = converse("position sfen garbage\nsetoption name Threads value lots\nsetoption name Nope value 1\n"
                           "position startpos moves 7g7e\nfrobnicate\nisready\n");
