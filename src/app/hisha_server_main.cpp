@@ -4,6 +4,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -314,6 +315,188 @@ int backup_main(int argc, char** argv) {
     return 0;
 }
 
+// One option of the server: its names and what its value does to the options; an error (the
+// message after "hisha-server: ") when the value is refused.
+using ServerOptions = hisha::server::net::ServerOptions;
+struct ServerFlag {
+    std::vector<std::string> names;
+    std::function<std::string(const std::string& name, const char* value, ServerOptions& opt)> apply;
+};
+
+// A whole number from lo to hi, or the error `message`.
+std::function<std::string(const std::string&, const char*, ServerOptions&)> number_flag(
+    long lo, long hi, std::string message, std::function<void(ServerOptions&, long)> set) {
+    return [=](const std::string&, const char* v, ServerOptions& opt) -> std::string {
+        char* end = nullptr;
+        long n = std::strtol(v, &end, 10);
+        if (!*v || *end || n < lo || n > hi)
+            return message;
+        set(opt, n);
+        return {};
+    };
+}
+
+const std::vector<ServerFlag>& server_flags() {
+    using hisha::server::service::Config;
+    static const std::vector<ServerFlag> flags = {
+        {{"--db"}, [](auto&, const char* v, ServerOptions& o) { return o.db = v, std::string(); }},
+        {{"--bind"}, [](auto&, const char* v, ServerOptions& o) { return o.bind = v, std::string(); }},
+        {{"--static"}, [](auto&, const char* v, ServerOptions& o) { return o.static_dir = v, std::string(); }},
+        {{"--bots"}, [](auto&, const char* v, ServerOptions& o) { return o.bots = v, std::string(); }},
+        {{"--text-port", "--csa-port", "--http-port"},
+         [](const std::string& a, const char* v, ServerOptions& o) {
+             int& port = a == "--text-port" ? o.text_port : a == "--csa-port" ? o.csa_port : o.http_port;
+             return port_arg(v, port) ? std::string() : a + " needs a port, 0..65535 (0: any; -1: off)";
+         }},
+        {{"--days-per-move"},
+         [](auto&, const char* v, ServerOptions& o) {
+             o.config.default_days_per_move = std::atoi(v);
+             if (o.config.default_days_per_move < 1)
+                 o.config.default_days_per_move = 7;
+             return std::string();
+         }},
+        {{"--group-commit"},
+         [](auto&, const char* v, ServerOptions& o) { return o.config.group_commit = std::string(v) == "on", std::string(); }},
+        {{"--csa-auto-register"},
+         [](auto&, const char* v, ServerOptions& o) -> std::string {
+             std::string s = v;
+             if (s != "on" && s != "off")
+                 return "--csa-auto-register is on or off";
+             o.config.csa_auto_register = s == "on";
+             return {};
+         }},
+        {{"--csa-max-moves"}, number_flag(0, 100000, "--csa-max-moves needs a number 0..100000",
+                                          [](ServerOptions& o, long n) { o.config.csa_max_moves = int(n); })},
+        {{"--csa-reconnect-grace"},
+         number_flag(0, 86400, "--csa-reconnect-grace needs seconds, 0..86400",
+                     [](ServerOptions& o, long n) { o.config.csa_reconnect_grace_ms = n * 1000; })},
+        {{"--log"},
+         [](auto&, const char* v, ServerOptions&) -> std::string {
+             std::string s = v;
+             if (s != "json" && s != "off")
+                 return "--log is json or off";
+             hisha::server::set_logging(s == "json");
+             return {};
+         }},
+        {{"--idle-timeout"}, number_flag(1, 30L * 86400, "--idle-timeout needs seconds, 1.." + std::to_string(30L * 86400),
+                                         [](ServerOptions& o, long n) { o.idle_timeout_s = int(n); })},
+        {{"--max-commands-per-second"},
+         [](auto&, const char* v, ServerOptions& o) -> std::string {
+             char* end = nullptr;
+             double n = std::strtod(v, &end);
+             if (!*v || *end || !(n >= 0) || n > 1e6)
+                 return "--max-commands-per-second needs a number (0: no limit)";
+             o.commands_per_second = n;
+             return {};
+         }},
+        {{"--hash-threads", "--hash-queue"},
+         [](const std::string& a, const char* v, ServerOptions& o) -> std::string {
+             long hi = a == "--hash-threads" ? 64 : 100000, n = 0;
+             if (!count_arg(v, 1, hi, n))
+                 return a + " needs a number, 1.." + std::to_string(hi);
+             if (a == "--hash-threads")
+                 o.config.hash_threads = int(n);
+             else
+                 o.config.hash_queue = std::size_t(n);
+             return {};
+         }},
+        {{"--solver-threads", "--solver-queue", "--solver-jobs-per-account"},
+         [](const std::string& a, const char* v, ServerOptions& o) -> std::string {
+             long lo = a == "--solver-queue" ? 0 : 1, hi = a == "--solver-threads" ? 64 : 100000, n = 0;
+             if (!count_arg(v, lo, hi, n))
+                 return a + " needs a number, " + std::to_string(lo) + ".." + std::to_string(hi);
+             if (a == "--solver-threads")
+                 o.jobs.workers = int(n);
+             else if (a == "--solver-queue")
+                 o.jobs.queue = std::size_t(n);
+             else
+                 o.jobs.per_account = std::size_t(n);
+             return {};
+         }},
+        {{"--login-per-address", "--login-per-account", "--register-per-address", "--new-games-per-account"},
+         [](const std::string& a, const char* v, ServerOptions& o) -> std::string {
+             auto& p = o.config.attempts;
+             auto& limit = a == "--login-per-address"      ? p.login_per_address
+                         : a == "--login-per-account"      ? p.login_per_account
+                         : a == "--register-per-address" ? p.register_per_address
+                                                           : p.new_game_per_account;
+             return rate_arg(v, limit) ? std::string()
+                                       : a + " needs BURST/PER_MINUTE (e.g. 20/30), or 0 for no limit";
+         }},
+        {{"--login-backoff"},
+         [](auto&, const char* v, ServerOptions& o) {
+             return backoff_arg(v, o.config.attempts)
+                      ? std::string()
+                      : std::string("--login-backoff needs ADDRESS/ACCOUNT/MAX_SECONDS (e.g. 10/3/60)");
+         }},
+        {{"--session-lifetime"},
+         [](auto&, const char* v, ServerOptions& o) -> std::string {
+             auto ms = hisha::server::service::Service::parse_duration(v);
+             if (!ms)
+                 return "--session-lifetime needs a duration: 30m, 12h, 30d, 2w (or 90s)";
+             o.config.token_lifetime_ms = *ms;
+             return {};
+         }},
+        {{"--public-origin"},
+         [](auto&, const char* value, ServerOptions& o) -> std::string {
+             std::string v = value;
+             auto scheme = v.find("://");
+             if ((!v.starts_with("http://") && !v.starts_with("https://")) || v.size() <= scheme + 3
+                 || v.find('/', scheme + 3) != std::string::npos)
+                 return "--public-origin needs an origin: scheme://host[:port] with no path, e.g. "
+                        "https://shogi.example.org";
+             o.public_origins.push_back(v);
+             return {};
+         }},
+        {{"--max-per-address"},
+         [](auto&, const char* v, ServerOptions& o) {
+             long n = std::atol(v);
+             o.max_connections_per_address = n > 0 ? std::size_t(n) : 64;
+             return std::string();
+         }},
+        {{"--password-cost"},
+         [](auto&, const char* v, ServerOptions& o) -> std::string {
+             std::string c = v;
+             if (c == "min") {
+                 o.config.password_ops = 1;
+                 o.config.password_mem = 8192;
+             } else if (c == "interactive") {  // (also after an earlier --password-cost min)
+                 o.config.password_ops = Config{}.password_ops;
+                 o.config.password_mem = Config{}.password_mem;
+             } else
+                 return "--password-cost is interactive or min";
+             return {};
+         }},
+    };
+    return flags;
+}
+
+const ServerFlag* find_flag(const std::string& name) {
+    for (const ServerFlag& f : server_flags())
+        for (const std::string& n : f.names)
+            if (n == name)
+                return &f;
+    return nullptr;
+}
+
+// The arguments with those of --config FILE put in its place; false (and the error) when the
+// file cannot be read.
+bool expand_config(int argc, char** argv, std::vector<std::string>& args, std::string& error) {
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--config") != 0) {
+            args.emplace_back(argv[i]);
+            continue;
+        }
+        if (i + 1 >= argc) {
+            error = "--config needs a value";
+            return false;
+        }
+        if (!read_config(argv[++i], args, error))
+            return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -321,185 +504,36 @@ int main(int argc, char** argv) {
         return backup_main(argc, argv);
     if (argc > 1 && std::strcmp(argv[1], "admin") == 0)
         return admin_main(argc, argv);
-    hisha::server::net::ServerOptions opt;
+    ServerOptions opt;
     opt.config.group_commit = true;
     std::vector<std::string> args;
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--config") == 0) {
-            if (i + 1 >= argc) {
-                std::cerr << "hisha-server: --config needs a value\n";
-                return 2;
-            }
-            std::string error;
-            if (!read_config(argv[++i], args, error)) {
-                std::cerr << "hisha-server: " << error << "\n";
-                return 2;
-            }
-        } else {
-            args.emplace_back(argv[i]);
-        }
+    std::string error;
+    if (!expand_config(argc, argv, args, error)) {
+        std::cerr << "hisha-server: " << error << "\n";
+        return 2;
     }
     for (std::size_t i = 0; i < args.size(); ++i) {
-        std::string a = args[i];
-        auto value = [&]() -> const char* {
-            if (i + 1 >= args.size()) {
-                std::cerr << "hisha-server: " << a << " needs a value\n";
-                std::exit(2);
-            }
-            return args[++i].c_str();
-        };
+        const std::string& a = args[i];
         if (a == "--help" || a == "-h") {
             usage();
             return 0;
-        } else if (a == "--version") {
+        }
+        if (a == "--version") {
             std::cout << "hisha-server " << hisha::version() << "\n";
             return 0;
-        } else if (a == "--db") {
-            opt.db = value();
-        } else if (a == "--bind") {
-            opt.bind = value();
-        } else if (a == "--static") {
-            opt.static_dir = value();
-        } else if (a == "--text-port" || a == "--csa-port" || a == "--http-port") {
-            int& port = a == "--text-port" ? opt.text_port : a == "--csa-port" ? opt.csa_port : opt.http_port;
-            if (!port_arg(value(), port)) {
-                std::cerr << "hisha-server: bad port for " << a << "\n";
-                return 2;
-            }
-        } else if (a == "--days-per-move") {
-            opt.config.default_days_per_move = std::atoi(value());
-            if (opt.config.default_days_per_move < 1)
-                opt.config.default_days_per_move = 7;
-        } else if (a == "--group-commit") {
-            std::string v = value();
-            opt.config.group_commit = v == "on";
-        } else if (a == "--csa-auto-register") {
-            std::string v = value();
-            if (v != "on" && v != "off") {
-                std::cerr << "hisha-server: --csa-auto-register is on or off\n";
-                return 2;
-            }
-            opt.config.csa_auto_register = v == "on";
-        } else if (a == "--csa-max-moves") {
-            char* end = nullptr;
-            const char* v = value();
-            long n = std::strtol(v, &end, 10);
-            if (!*v || *end || n < 0 || n > 100000) {
-                std::cerr << "hisha-server: --csa-max-moves needs a number 0..100000\n";
-                return 2;
-            }
-            opt.config.csa_max_moves = int(n);
-        } else if (a == "--csa-reconnect-grace") {
-            char* end = nullptr;
-            const char* v = value();
-            long n = std::strtol(v, &end, 10);
-            if (!*v || *end || n < 0 || n > 86400) {
-                std::cerr << "hisha-server: --csa-reconnect-grace needs seconds, 0..86400\n";
-                return 2;
-            }
-            opt.config.csa_reconnect_grace_ms = n * 1000;
-        } else if (a == "--log") {
-            std::string v = value();
-            if (v != "json" && v != "off") {
-                std::cerr << "hisha-server: --log is json or off\n";
-                return 2;
-            }
-            hisha::server::set_logging(v == "json");
-        } else if (a == "--idle-timeout") {
-            char* end = nullptr;
-            const char* v = value();
-            long n = std::strtol(v, &end, 10);
-            if (!*v || *end || n < 1 || n > 30L * 86400) {
-                std::cerr << "hisha-server: --idle-timeout needs seconds, 1.." << 30L * 86400 << "\n";
-                return 2;
-            }
-            opt.idle_timeout_s = int(n);
-        } else if (a == "--max-commands-per-second") {
-            char* end = nullptr;
-            const char* v = value();
-            double n = std::strtod(v, &end);
-            if (!*v || *end || !(n >= 0) || n > 1e6) {
-                std::cerr << "hisha-server: --max-commands-per-second needs a number (0: no limit)\n";
-                return 2;
-            }
-            opt.commands_per_second = n;
-        } else if (a == "--hash-threads" || a == "--hash-queue") {
-            long n = 0;
-            if (!count_arg(value(), 1, a == "--hash-threads" ? 64 : 100000, n)) {
-                std::cerr << "hisha-server: " << a << " needs a number, 1.." << (a == "--hash-threads" ? 64 : 100000)
-                          << "\n";
-                return 2;
-            }
-            if (a == "--hash-threads")
-                opt.config.hash_threads = int(n);
-            else
-                opt.config.hash_queue = std::size_t(n);
-        } else if (a == "--solver-threads" || a == "--solver-queue" || a == "--solver-jobs-per-account") {
-            long lo = a == "--solver-queue" ? 0 : 1, hi = a == "--solver-threads" ? 64 : 100000;
-            long n = 0;
-            if (!count_arg(value(), lo, hi, n)) {
-                std::cerr << "hisha-server: " << a << " needs a number, " << lo << ".." << hi << "\n";
-                return 2;
-            }
-            if (a == "--solver-threads")
-                opt.jobs.workers = int(n);
-            else if (a == "--solver-queue")
-                opt.jobs.queue = std::size_t(n);
-            else
-                opt.jobs.per_account = std::size_t(n);
-        } else if (a == "--login-per-address" || a == "--login-per-account" || a == "--register-per-address"
-                   || a == "--new-games-per-account") {
-            auto& p = opt.config.attempts;
-            auto& limit = a == "--login-per-address"      ? p.login_per_address
-                        : a == "--login-per-account"      ? p.login_per_account
-                        : a == "--register-per-address" ? p.register_per_address
-                                                          : p.new_game_per_account;
-            if (!rate_arg(value(), limit)) {
-                std::cerr << "hisha-server: " << a << " needs BURST/PER_MINUTE (e.g. 20/30), or 0 for no limit\n";
-                return 2;
-            }
-        } else if (a == "--login-backoff") {
-            if (!backoff_arg(value(), opt.config.attempts)) {
-                std::cerr << "hisha-server: --login-backoff needs ADDRESS/ACCOUNT/MAX_SECONDS (e.g. 10/3/60)\n";
-                return 2;
-            }
-        } else if (a == "--session-lifetime") {
-            std::string v = value();
-            auto ms = hisha::server::service::Service::parse_duration(v);
-            if (!ms) {
-                std::cerr << "hisha-server: --session-lifetime needs a duration: 30m, 12h, 30d, 2w (or 90s)\n";
-                return 2;
-            }
-            opt.config.token_lifetime_ms = *ms;
-        } else if (a == "--public-origin") {
-            std::string v = value();
-            auto scheme = v.find("://");
-            if ((!v.starts_with("http://") && !v.starts_with("https://")) || v.size() <= scheme + 3
-                || v.find('/', scheme + 3) != std::string::npos) {
-                std::cerr << "hisha-server: --public-origin needs an origin: scheme://host[:port] with no path, e.g. "
-                             "https://shogi.example.org\n";
-                return 2;
-            }
-            opt.public_origins.push_back(v);
-        } else if (a == "--bots") {
-            opt.bots = value();
-        } else if (a == "--max-per-address") {
-            long n = std::atol(value());
-            opt.max_connections_per_address = n > 0 ? std::size_t(n) : 64;
-        } else if (a == "--password-cost") {
-            std::string c = value();
-            if (c == "min") {
-                opt.config.password_ops = 1;
-                opt.config.password_mem = 8192;
-            } else if (c == "interactive") {  // (also after an earlier --password-cost min)
-                opt.config.password_ops = hisha::server::service::Config{}.password_ops;
-                opt.config.password_mem = hisha::server::service::Config{}.password_mem;
-            } else {
-                std::cerr << "hisha-server: --password-cost is interactive or min\n";
-                return 2;
-            }
-        } else {
+        }
+        const ServerFlag* flag = find_flag(a);
+        if (!flag) {
             std::cerr << "hisha-server: unknown argument " << a << " (--help)\n";
+            return 2;
+        }
+        if (i + 1 >= args.size()) {
+            std::cerr << "hisha-server: " << a << " needs a value\n";
+            return 2;
+        }
+        const std::string& value = args[++i];
+        if (std::string e = flag->apply(a, value.c_str(), opt); !e.empty()) {
+            std::cerr << "hisha-server: " << e << ", not '" << value << "'\n";
             return 2;
         }
     }

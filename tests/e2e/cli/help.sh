@@ -30,4 +30,14 @@ set +e
 msg=$("$HISHA" bench 99 2>&1); rc=$?
 set -e
 (( rc == 2 )) && grep -q "1..30" <<< "$msg" || fail "hisha bench 99 exits $rc: $msg"
+for bad in "--csa-max-moves x|--csa-max-moves needs a number 0..100000, not 'x'" \
+           "--text-port 70000|--text-port needs a port, 0..65535 (0: any; -1: off), not '70000'" \
+           "--log loud|--log is json or off, not 'loud'" "--frobnicate 1|unknown argument --frobnicate"; do
+    args=${bad%%|*} want=${bad#*|}
+    set +e
+    # shellcheck disable=SC2086
+    msg=$("$SERVER" $args 2>&1); rc=$?
+    set -e
+    (( rc == 2 )) && grep -qF -- "$want" <<< "$msg" || fail "hisha-server $args exits $rc: $msg"
+done
 echo "PASS: --help of $(wc -w <<< "$subs") subcommands and both programs; bad values exit 2"
