@@ -156,18 +156,19 @@ void UsiEngine::cmd_position(std::istringstream& args) {
     pos_ = std::move(pos);
 }
 
+void UsiEngine::finish_search() {
+    stop_mate_search();
+    engine_.pool().pondering_ = false;
+    engine_.stop();
+    engine_.wait();
+}
+
 void UsiEngine::cmd_go(std::istringstream& args) {
     auto start = engine::Clock::now();
     // A go while a search runs (from a GUI that sent no stop): the running search ends first,
     // with its bestmove, as at a stop. Waiting for it instead would hang: an infinite search
     // ends only at a stop, and this thread, the one that reads it, would be waiting.
-    if (mate_thread_.joinable())
-        stop_mate_search();
-    if (engine_.searching()) {
-        engine_.pool().pondering_ = false;
-        engine_.stop();
-        engine_.wait();
-    }
+    finish_search();
     engine::Limits l;
     std::vector<Move> search_moves;
     std::string token;

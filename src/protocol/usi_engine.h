@@ -23,6 +23,9 @@ public:
     int run();
     /// Handles one command line (exposed for tests).
     bool handle(const std::string& line);
+    /// Stops a running search or mate search and waits until it has answered (tests, fuzzing:
+    /// no thread of the engine writes after it returns).
+    void finish_search();
 
 private:
     struct Command {

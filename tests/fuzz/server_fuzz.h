@@ -32,13 +32,14 @@ public:
 };
 
 struct World {
+    std::filesystem::path dir;
     FuzzEnv env;
     std::unique_ptr<store::Store> store;
     std::unique_ptr<service::Service> svc;
 
     World() {
         set_logging(false);  // (a JSON line per login would slow the fuzzer down tenfold)
-        auto dir = std::filesystem::temp_directory_path() / ("hisha_fuzz_" + std::to_string(::getpid()));
+        dir = std::filesystem::temp_directory_path() / ("hisha_fuzz_" + std::to_string(::getpid()));
         std::filesystem::create_directories(dir);
         std::string err;
         std::filesystem::remove(dir / "fuzz.db");
@@ -54,6 +55,12 @@ struct World {
         for (const char* name : {"fuzz1", "fuzz2"})
             if (!svc->user(name))
                 svc->start_register("127.0.0.1", name, "secret", [](const service::AuthReply&) {});
+    }
+    ~World() {
+        svc.reset();
+        store.reset();
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
     }
 };
 

@@ -1,6 +1,7 @@
 // libFuzzer target for `hisha usi`'s input: each line of the input is a GUI command. One engine
 // serves the whole run (as one GUI session does), with a 1 MB hash; after each input a search
-// still running is stopped and waited for (stop, isready). `perft` and `bench` are left out:
+// still running is stopped and waited for (finish_search), so that nothing writes to the
+// output while it is emptied. `perft` and `bench` are left out:
 // their work grows with their argument by design, which is no fault to find. No command may
 // crash, leak or hang.
 #include <sstream>
@@ -36,8 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             continue;  // (sizes up to 64 GB are allowed: a memory limit, not a fault)
         s.usi.handle(line);
     }
-    s.usi.handle("stop");
-    s.usi.handle("isready");
+    s.usi.finish_search();
     s.out.str({});
     return 0;
 }
