@@ -327,9 +327,8 @@ struct ServerFlag {
 std::function<std::string(const std::string&, const char*, ServerOptions&)> number_flag(
     long lo, long hi, std::string message, std::function<void(ServerOptions&, long)> set) {
     return [=](const std::string&, const char* v, ServerOptions& opt) -> std::string {
-        char* end = nullptr;
-        long n = std::strtol(v, &end, 10);
-        if (!*v || *end || n < lo || n > hi)
+        long n = 0;
+        if (!count_arg(v, lo, hi, n))
             return message;
         set(opt, n);
         return {};
