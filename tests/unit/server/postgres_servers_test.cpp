@@ -270,6 +270,10 @@ TEST_F(Postgres, ServersRacingForOneChallengeMakeOneGame) {
         if (round == 1)
             std::cout << "[ race ] the loser was told: " << lost.substr(0, lost.find('\n')) << "\n";
         games += b_won || c_won;
+        // alice hears of the acceptance on her own; on B's win it comes through the database,
+        // which under load can take longer than a drain's quiet time, and a late notice would
+        // be taken for the reply to the next NEW.
+        EXPECT_TRUE(has(alice->read_until("accepted challenge " + n, 15000), "accepted challenge"));
         alice->drain();
     }
     std::string err;
