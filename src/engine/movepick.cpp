@@ -49,12 +49,21 @@ void MovePicker::score_captures() {
 
 void MovePicker::score_quiets() {
     Color us = pos_.side_to_move();
+    // The squares from which each of our piece types would attack the enemy king: a quiet move
+    // (or drop) that lands there gives check, and is tried early unless it loses material.
+    Bitboard check_squares[PIECE_TYPE_NB];
+    Square ksq = pos_.king_square(~us);
+    if (cont_ && ksq != SQ_NONE)
+        for (int pt = PAWN; pt < PIECE_TYPE_NB; ++pt)
+            check_squares[pt] = pt == KING ? Bitboard() : attacks_of(make_piece(~us, PieceType(pt)), ksq, pos_.pieces());
     for (ScoredMove* it = cur_; it != end_; ++it) {
         Move m = it->move;
         int score = 2 * h_.main[us][from_index(m)][m.to()];
         if (cont_) {
             Piece pc = m.piece_after();
             score += 2 * (*cont_[0])[pc][m.to()] + (*cont_[1])[pc][m.to()] + (*cont_[2])[pc][m.to()];
+            if (ksq != SQ_NONE && check_squares[type_of(pc)].test(m.to()) && see_ge(pos_, m, -75))
+                score += 16384;
         }
         it->score = score;
     }
