@@ -90,6 +90,15 @@ CREATE INDEX tokens_user ON tokens(username);
     R"sql(
 ALTER TABLE moves ADD COLUMN comment TEXT NOT NULL DEFAULT '';
 )sql",
+    // Scheduled tournaments (the one that paired a game) and the public rating list (when an
+    // account's last rated game ended: its last finished game so far).
+    R"sql(
+ALTER TABLE games ADD COLUMN tournament TEXT NOT NULL DEFAULT '';
+CREATE INDEX games_tournament ON games(tournament, id);
+ALTER TABLE users ADD COLUMN last_game BIGINT NOT NULL DEFAULT 0;
+UPDATE users SET last_game = COALESCE((SELECT max(g.updated) FROM games g WHERE g.status = 2 AND g.rated_applied != 0
+    AND (lower(g.black) = users.name_key OR lower(g.white) = users.name_key)), 0);
+)sql",
 };
 
 // A row's server session is still running. backend_start is NULL in pg_stat_activity for a
@@ -227,8 +236,8 @@ public:
             Params p;
             rows::put_new_user(adder(p), u);
             Rows r(query("INSERT INTO users (name, name_key, password_hash, rating, deviation, volatility, wins, "
-                         "losses, draws, created, last_login, settings, bot) "
-                         "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13) RETURNING id",
+                         "losses, draws, created, last_login, last_game, settings, bot) "
+                         "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14) RETURNING id",
                          p));
             if (!r.row())
                 return fail(r);
@@ -238,7 +247,7 @@ public:
         Params p;
         rows::put_user_update(adder(p), u);
         return command("UPDATE users SET password_hash=$1, rating=$2, deviation=$3, volatility=$4, wins=$5, "
-                       "losses=$6, draws=$7, last_login=$8, settings=$9, bot=$10 WHERE id=$11",
+                       "losses=$6, draws=$7, last_login=$8, last_game=$9, settings=$10, bot=$11 WHERE id=$12",
                        p);
     }
 
@@ -362,9 +371,10 @@ public:
         rows::put_new_game(adder(p), g);
         Rows r(query("INSERT INTO games (black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, "
                      "csa_seconds, status, winner, reason, seen_black, seen_white, rem_black, rem_white, "
-                     "turn_started, created, updated, origin, csa_game_name, rated_applied, undone_ply, undone_text) "
+                     "turn_started, created, updated, origin, csa_game_name, rated_applied, undone_ply, undone_text, "
+                     "tournament) "
                      "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,"
-                     "$24) RETURNING id",
+                     "$24,$25) RETURNING id",
                      p));
         if (!r.row()) {
             fail(r);
@@ -460,6 +470,19 @@ public:
                            "LIMIT $3",
                      p));
         return read_games(r);
+    }
+
+    std::vector<GameRow> tournament_games(std::string_view tournament, std::string_view user, int limit) override {
+        Params p;
+        p.add(std::string(tournament)).add(key_of(user)).add(limit);
+        Rows r(query(std::string("SELECT ") + GAME_COLUMNS
+                         + " FROM games WHERE tournament=$1 AND ($2='' OR lower(black)=$2 OR lower(white)=$2) "
+                           "ORDER BY id DESC LIMIT $3",
+                     p));
+        std::vector<GameRow> out;
+        while (r.row())
+            out.push_back(read_game(r));
+        return out;
     }
 
     bool insert_challenge(ChallengeRow& c) override {

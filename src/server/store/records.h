@@ -21,6 +21,7 @@ struct UserRow {
     double rating = 1500.0, deviation = 350.0, volatility = 0.06;
     int wins = 0, losses = 0, draws = 0;
     Millis created = 0, last_login = 0;
+    Millis last_game = 0;       // when the last rated game ended (0: none)
     std::string settings;       // "KEY=VALUE;..." (SET BLACK/WHITE/THREATENED/DRAGON/KANJI/PSTYLE/BSTYLE)
     std::string bot;            // engine level for bot accounts ("" for people)
 };
@@ -53,6 +54,7 @@ struct GameRow {
     Millis created = 0, updated = 0;
     std::string origin;              // "text", "csa", "web"
     std::string csa_game_name;       // floodgate-600-10F ...; the CSA Game_ID is derived from it
+    std::string tournament;          // the pattern of the scheduled tournament that paired it, or ""
     bool rated_applied = false;      // the result has been counted in ratings and W/L/D
     int undone_ply = -1;             // the last undo: the ply and the move it took back
     std::string undone_text;

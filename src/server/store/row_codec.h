@@ -21,20 +21,21 @@ inline std::string key_of(std::string_view name) {
 }
 
 constexpr const char* USER_COLUMNS =
-    "id, name, password_hash, rating, deviation, volatility, wins, losses, draws, created, last_login, settings, bot";
+    "id, name, password_hash, rating, deviation, volatility, wins, losses, draws, created, last_login, last_game, "
+    "settings, bot";
 /// The games columns read by read_game() (PostgreSQL adds its version after them).
 constexpr const char* GAME_COLUMNS =
     "id, black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, csa_seconds, status, "
     "winner, reason, seen_black, seen_white, rem_black, rem_white, turn_started, created, updated, origin, "
-    "csa_game_name, rated_applied, undone_ply, undone_text";
+    "csa_game_name, rated_applied, undone_ply, undone_text, tournament";
 /// The columns put_new_user() writes, and put_new_game(), put_move(), put_challenge(), put_message().
 constexpr const char* NEW_USER_COLUMNS =
     "name, name_key, password_hash, rating, deviation, volatility, wins, losses, draws, created, last_login, "
-    "settings, bot";
+    "last_game, settings, bot";
 constexpr const char* NEW_GAME_COLUMNS =
     "black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, csa_seconds, status, winner, "
     "reason, seen_black, seen_white, rem_black, rem_white, turn_started, created, updated, origin, csa_game_name, "
-    "rated_applied, undone_ply, undone_text";
+    "rated_applied, undone_ply, undone_text, tournament";
 constexpr const char* MOVE_COLUMNS = "ply, text, spent_ms, at, forced, locked, comment";
 constexpr const char* NEW_MOVE_COLUMNS = "game_id, ply, text, spent_ms, at, forced, locked, comment";
 constexpr const char* CHALLENGE_COLUMNS =
@@ -72,6 +73,7 @@ UserRow read_user(R& r) {
     u.draws = r.i32();
     u.created = r.i64();
     u.last_login = r.i64();
+    u.last_game = r.i64();
     u.settings = r.str();
     u.bot = r.str();
     return u;
@@ -101,6 +103,7 @@ GameRow read_game(R& r) {
     g.rated_applied = r.i32() != 0;
     g.undone_ply = r.i32();
     g.undone_text = r.str();
+    g.tournament = r.str();
     return g;
 }
 
@@ -167,12 +170,13 @@ void put_new_user(Put&& put, const UserRow& u) {
     put(u.draws);
     put(u.created);
     put(u.last_login);
+    put(u.last_game);
     put(u.settings);
     put(u.bot);
 }
 
-/// password_hash, rating, deviation, volatility, wins, losses, draws, last_login, settings,
-/// bot, and the id last (UPDATE ... WHERE id).
+/// password_hash, rating, deviation, volatility, wins, losses, draws, last_login, last_game,
+/// settings, bot, and the id last (UPDATE ... WHERE id).
 template <class Put>
 void put_user_update(Put&& put, const UserRow& u) {
     put(u.password_hash);
@@ -183,6 +187,7 @@ void put_user_update(Put&& put, const UserRow& u) {
     put(u.losses);
     put(u.draws);
     put(u.last_login);
+    put(u.last_game);
     put(u.settings);
     put(u.bot);
     put(u.id);
@@ -210,6 +215,7 @@ void put_new_game(Put&& put, const GameRow& g) {
     put(g.rated_applied);
     put(g.undone_ply);
     put(g.undone_text);
+    put(g.tournament);
 }
 
 template <class Put>

@@ -97,6 +97,15 @@ CREATE INDEX tokens_user ON tokens(user);
     R"sql(
 ALTER TABLE moves ADD COLUMN comment TEXT NOT NULL DEFAULT '';
 )sql",
+    // 5: scheduled tournaments (the one that paired a game) and the public rating list (when an
+    // account's last rated game ended: its last finished game so far).
+    R"sql(
+ALTER TABLE games ADD COLUMN tournament TEXT NOT NULL DEFAULT '';
+CREATE INDEX games_tournament ON games(tournament, id);
+ALTER TABLE users ADD COLUMN last_game INTEGER NOT NULL DEFAULT 0;
+UPDATE users SET last_game = COALESCE((SELECT max(g.updated) FROM games g WHERE g.status = 2 AND g.rated_applied != 0
+    AND (lower(g.black) = users.name_key OR lower(g.white) = users.name_key)), 0);
+)sql",
 };
 
 using rows::key_of;
@@ -358,7 +367,8 @@ public:
     bool save_user(UserRow& u) override {
         if (u.id == 0) {
             Stmt s(stmts_, "INSERT INTO users (name, name_key, password_hash, rating, deviation, volatility, wins, "
-                           "losses, draws, created, last_login, settings, bot) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                           "losses, draws, created, last_login, last_game, settings, bot) "
+                           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
             rows::put_new_user(binder(s), u);
             if (!s.exec())
                 return fail();
@@ -366,7 +376,7 @@ public:
             return true;
         }
         Stmt s(stmts_, "UPDATE users SET password_hash=?, rating=?, deviation=?, volatility=?, wins=?, losses=?, "
-                       "draws=?, last_login=?, settings=?, bot=? WHERE id=?");
+                       "draws=?, last_login=?, last_game=?, settings=?, bot=? WHERE id=?");
         rows::put_user_update(binder(s), u);
         return s.exec() || fail();
     }
@@ -482,8 +492,8 @@ public:
         Stmt s(stmts_,
                "INSERT INTO games (black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, "
                "csa_seconds, status, winner, reason, seen_black, seen_white, rem_black, rem_white, turn_started, "
-               "created, updated, origin, csa_game_name, rated_applied, undone_ply, undone_text) "
-               "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+               "created, updated, origin, csa_game_name, rated_applied, undone_ply, undone_text, tournament) "
+               "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
         rows::put_new_game(binder(s), g);
         if (!s.exec())
             return rollback();
@@ -596,6 +606,18 @@ public:
         Stmt s(stmts_, sql.c_str());
         s.bind(int(GameStatus::Finished)).bind(key_of(user)).bind(key_of(user)).bind(limit);
         return read_games(s);
+    }
+
+    std::vector<GameRow> tournament_games(std::string_view tournament, std::string_view user, int limit) override {
+        std::string sql = std::string("SELECT ") + GAME_COLUMNS
+                        + " FROM games WHERE tournament=? AND (?='' OR lower(black)=? OR lower(white)=?) "
+                          "ORDER BY id DESC LIMIT ?";
+        Stmt s(stmts_, sql.c_str());
+        s.bind(tournament).bind(key_of(user)).bind(key_of(user)).bind(key_of(user)).bind(limit);
+        std::vector<GameRow> out;
+        while (s.row())
+            out.push_back(rows::read_game(s));
+        return out;
     }
 
     bool insert_challenge(ChallengeRow& c) override {

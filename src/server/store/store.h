@@ -72,6 +72,9 @@ public:
     }
     /// Finished games of a user, newest first.
     virtual std::vector<GameRow> finished_games(std::string_view user, int limit) = 0;
+    /// The games of a tournament (GameRow::tournament), in any status, newest first, without
+    /// their moves; only those of `user` unless it is empty.
+    virtual std::vector<GameRow> tournament_games(std::string_view tournament, std::string_view user, int limit) = 0;
 
     // --- challenges
     virtual bool insert_challenge(ChallengeRow& c) = 0;

@@ -245,7 +245,9 @@ TEST(Administration, ADatabaseOfTheSchemaBeforeAdministrationOpens) {
     ASSERT_EQ(sqlite3_open(f.path.c_str(), &db), SQLITE_OK);
     ASSERT_EQ(sqlite3_exec(db,
                            "DROP TABLE admins; DROP TABLE bans; DROP TABLE audit; DROP INDEX tokens_user;"
-                           "ALTER TABLE moves DROP COLUMN comment; UPDATE schema_version SET version=2;",
+                           "ALTER TABLE moves DROP COLUMN comment; DROP INDEX games_tournament;"
+                           "ALTER TABLE games DROP COLUMN tournament; ALTER TABLE users DROP COLUMN last_game;"
+                           "UPDATE schema_version SET version=2;",
                            nullptr, nullptr, nullptr),
               SQLITE_OK);
     sqlite3_close(db);
