@@ -50,6 +50,7 @@ struct World {
         service::Config cfg;
         cfg.password_ops = 1;
         cfg.password_mem = 8192;
+        cfg.tournaments = {{"fuzzcup-*", 60'000}};  // its players wait (the fuzz env runs no round)
         svc = std::make_unique<service::Service>(*store, env, cfg);
         FUZZ_CHECK(svc->start().has_value());
         for (const char* name : {"fuzz1", "fuzz2"})

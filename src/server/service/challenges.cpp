@@ -194,13 +194,17 @@ Reply<void> Service::csa_wait(std::string_view user, std::string_view game_name,
     const UserRow* u = this->user(user);
     if (!u)
         return fail("no such user");
-    std::optional<TimeControl> tc;
-    for (auto dash = game_name.find('-'); dash != std::string_view::npos && !tc; dash = game_name.find('-', dash + 1))
-        tc = parse_time_control(game_name.substr(dash + 1));
-    if (!tc || game_name.size() > 64)
+    std::optional<TimeControl> tc = csa_time_control(game_name);
+    if (!tc)
         return fail("bad game name " + std::string(game_name) + " (use NAME-TOTAL-BYOYOMI or NAME-TOTAL-INCF)");
-    tc->csa_seconds = true;
     csa_cancel(user);
+    Millis now = env_.now();
+    if (tournament_of(game_name)) {
+        // A tournament's player waits for its next round (on this server only: the round
+        // pairs the players waiting here, with their colours chosen by the pairing).
+        waiting_.push_back({u->name, std::string(game_name), -1, now});
+        return {};
+    }
     Waiting other;
     if (store_.shared()) {
         // Servers sharing the database pair through it: the rival may be on any of them.
@@ -208,7 +212,7 @@ Reply<void> Service::csa_wait(std::string_view user, std::string_view game_name,
         if (!store_.csa_pair_or_wait({u->name, std::string(game_name), color}, rival))
             return fail("storage error: " + store_.last_error());
         if (!rival) {
-            waiting_.push_back({u->name, std::string(game_name), color});
+            waiting_.push_back({u->name, std::string(game_name), color, now});
             return {};
         }
         other = {rival->name, rival->game_name, rival->color};
@@ -219,7 +223,7 @@ Reply<void> Service::csa_wait(std::string_view user, std::string_view game_name,
                 && (w.color < 0 || color < 0 || w.color != color);
         });
         if (rival == waiting_.end()) {
-            waiting_.push_back({u->name, std::string(game_name), color});
+            waiting_.push_back({u->name, std::string(game_name), color, now});
             return {};
         }
         other = *rival;
@@ -242,6 +246,17 @@ Reply<void> Service::csa_wait(std::string_view user, std::string_view game_name,
     emit_game(*games_[*gid], e);
     flush();
     return {};
+}
+
+std::optional<TimeControl> Service::csa_time_control(std::string_view game_name) {
+    if (game_name.size() > 64)
+        return std::nullopt;
+    std::optional<TimeControl> tc;
+    for (auto dash = game_name.find('-'); dash != std::string_view::npos && !tc; dash = game_name.find('-', dash + 1))
+        tc = parse_time_control(game_name.substr(dash + 1));
+    if (tc)
+        tc->csa_seconds = true;
+    return tc;
 }
 
 std::string Service::csa_start_sfen(std::string_view game_name) {

@@ -687,9 +687,11 @@ void Service::apply_rating(LiveGame& g, std::vector<UserRow*>& changed) {
     b->rating = nb.rating;
     b->deviation = nb.deviation;
     b->volatility = nb.volatility;
+    b->last_game = env_.now();
     w->rating = nw.rating;
     w->deviation = nw.deviation;
     w->volatility = nw.volatility;
+    w->last_game = env_.now();
     if (win == core::Winner::Black) {
         ++b->wins;
         ++w->losses;
@@ -751,6 +753,8 @@ std::int64_t Service::csa_return(std::string_view user) {
 }
 
 void Service::on_timer(std::int64_t game_id) {
+    if (game_id < 0)
+        return on_tournament_timer(game_id);
     for (auto [a, end] = away_.equal_range(game_id); a != end; ++a) {
         if (env_.now() >= a->second.until) {
             std::string user = a->second.user;

@@ -126,6 +126,7 @@ Reply<void> Service::start() {
         games_[id] = std::move(g);
         arm_timer(*games_[id]);
     }
+    start_tournaments();
     return {};
 }
 

@@ -17,6 +17,7 @@
 #include "server/service/events.h"
 #include "server/service/move_record.h"
 #include "server/service/reply.h"
+#include "server/service/tournament.h"
 #include "server/store/records.h"
 #include "server/store/store.h"
 
@@ -27,7 +28,8 @@ class Environment {
 public:
     virtual ~Environment() = default;
     virtual Millis now() = 0;  // epoch milliseconds
-    /// Calls Service::on_timer(game_id) at `at` (replacing any earlier timer of that game).
+    /// Calls Service::on_timer(game_id) at `at` (replacing any earlier timer of that game). Ids
+    /// below zero are the service's own timers (a tournament's next round).
     virtual void schedule(std::int64_t game_id, Millis at) = 0;
     virtual void cancel(std::int64_t game_id) = 0;
     /// Group commit: calls Service::commit() soon (after the work already queued), once per
@@ -56,6 +58,18 @@ struct Config {
     AttemptPolicy attempts;             // how often logins and registrations may be tried
     int hash_threads = 1;               // threads hashing and checking passwords (the network's)
     std::size_t hash_queue = 32;        // password hashes waiting or running at most; more: "busy"
+    // Scheduled CSA tournaments (--tournament; tournament.h).
+    std::vector<TournamentSpec> tournaments;
+};
+
+/// A configured tournament as it stands (GET /api/tournaments).
+struct TournamentInfo {
+    TournamentSpec spec;
+    Millis next_round = 0;  // epoch ms
+    // Since the start: rounds run, games offered.
+    std::uint64_t rounds = 0, games = 0;
+    // (player, game name), in the order they came.
+    std::vector<std::pair<std::string, std::string>> waiting;
 };
 
 /// How a login, registration or password change through start_login() and its kin came out.
@@ -253,7 +267,7 @@ public:
     /// The user has now seen every move of the game.
     void mark_seen(std::string_view user, std::int64_t game_id);
     void watch(std::string_view user, std::int64_t game_id, bool on);
-    /// The timer of a game fired: judge its clock.
+    /// The timer of a game fired: judge its clock (an id below zero: a tournament's round).
     void on_timer(std::int64_t game_id);
     /// `user` loses a running game for `reason` (a lost CSA connection is EndReason::Disconnect,
     /// a refused resumption a resignation); a game still offered is aborted.
@@ -280,6 +294,22 @@ public:
     /// hcrook_, hcrooklance_, hc2p_, hc4p_, hc6p_, hc8p_, hc10p_): the pieces are taken from
     /// Black, who moves first. The even start for other names.
     static std::string csa_start_sfen(std::string_view game_name);
+    /// The time control of a CSA game name (NAME-TOTAL-BYOYOMI, NAME-TOTAL-INCF), in whole
+    /// seconds as CSA charges them; nullopt when it has none or is longer than 64 characters.
+    static std::optional<TimeControl> csa_time_control(std::string_view game_name);
+
+    // --- scheduled tournaments (tournament.cpp). A CSA wait under a game name that matches a
+    // tournament's pattern is not paired on arrival: every interval the players waiting under
+    // each game name of the pattern are paired by rating (pair_round), the games offered as any
+    // CSA game and rated; the game rows keep the tournament (GameRow::tournament).
+    /// The tournament whose pattern the game name matches (the first configured), if any.
+    const TournamentSpec* tournament_of(std::string_view game_name) const;
+    std::vector<TournamentInfo> tournaments() const;
+    /// The games of the tournament configured with `pattern` (in play or over), newest first,
+    /// without their moves; an error when no tournament has that pattern.
+    Reply<std::vector<GameRow>> tournament_games(std::string_view pattern, int limit);
+    /// The public rating list: the accounts with at least one rated game, best rating first.
+    std::vector<const UserRow*> rating_list() const;
 
     // --- helpers shared with the protocols
     /// Parses a move in any notation the server accepts.
@@ -363,6 +393,12 @@ private:
     struct Waiting {
         std::string user, game_name;
         int color;
+        Millis since = 0;  // when they began to wait
+    };
+    struct TournamentState {
+        TournamentSpec spec;
+        Millis next_round = 0;
+        std::uint64_t rounds = 0, games = 0;
     };
     struct Connection {
         std::weak_ptr<Listener> listener;
@@ -441,6 +477,18 @@ private:
     /// Logs an administrator's action and keeps it in the audit log.
     void audit(const AdminActor& who, std::string action, std::string target, std::string detail);
     void load_bans();
+    // Tournaments (tournament.cpp). Their timers are the Environment's with ids below zero
+    // (-1 - the tournament's index); games have positive ids.
+    void start_tournaments();
+    void schedule_round(std::size_t i);
+    void on_tournament_timer(std::int64_t id);
+    void run_round(std::size_t i);
+    /// A waiting player with their rating and their recent games in the tournament.
+    Entrant entrant(const Waiting& w, const std::string& pattern);
+    /// Offers the game of a pairing (both leave the waiting list; back on it when it fails).
+    Reply<std::int64_t> offer_tournament_game(const Pairing& p, const std::string& game_name,
+                                              const std::string& pattern);
+    std::vector<TournamentState> tournaments_;
     std::optional<std::vector<BanRow>> bans_;  // loaded on first use; reloaded when another server changes them
     std::vector<std::function<void(std::vector<std::pair<std::string, std::string>>&)>> status_sources_;
 

@@ -191,3 +191,8 @@ TEST_F(Postgres, TwoServersOnOneDatabaseSeeEachOthersLiveEvents) {
     EXPECT_TRUE(has(bob->cmd("yes"), "You resigned game 1."));
     EXPECT_TRUE(has(alice->read_until("is over"), "Game 1")) << alice->pending();
 }
+
+TEST_F(Postgres, TournamentRoundsPairRateAndListTheirGames) {
+    Fixture f("pg_tournament", false, fresh_db());
+    check_tournament_rounds(f);
+}

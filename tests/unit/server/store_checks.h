@@ -13,5 +13,9 @@ void check_group_commit(Fixture& f);
 /// Administrators, bans (of accounts and addresses), kicks, announcements, aborted and
 /// adjudicated games, password resets, tokens revoked, and the audit log across a restart.
 void check_administration(Fixture& f);
+/// A scheduled tournament: its waiting players paired by rating at the round (not before), the
+/// games kept with their tournament, rated, listed with the rating list's last game, and the
+/// next round avoiding the pairs of the last (tournament_test.cpp).
+void check_tournament_rounds(Fixture& f);
 
 }  // namespace hisha::server::test

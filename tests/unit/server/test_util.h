@@ -59,6 +59,8 @@ struct Fixture {
     bool group_commit = false;
     service::Millis csa_grace_ms = 0;  // Config::csa_reconnect_grace_ms at the next reopen()
     std::string url;                   // the store: sqlite:<path> unless given (a PostgreSQL URL)
+    // Config::tournaments at the next reopen().
+    std::vector<service::TournamentSpec> tournaments;
     explicit Fixture(const std::string& tag, bool group = false, std::string store_url = {})
         : path(temp_db(tag)), group_commit(group), url(store_url.empty() ? "sqlite:" + path : std::move(store_url)) {
         reopen();
@@ -76,6 +78,7 @@ struct Fixture {
         cfg.password_mem = 8192;
         cfg.group_commit = group_commit;
         cfg.csa_reconnect_grace_ms = csa_grace_ms;
+        cfg.tournaments = tournaments;
         svc = std::make_unique<service::Service>(*store, env, cfg);
         auto r = svc->start();
         if (!r)
