@@ -12,6 +12,7 @@
 #include "core/version.h"
 #include "server/net/server.h"
 #include "server/service/log.h"
+#include "server/service/tournament.h"
 #include "server/store/backup.h"
 
 namespace {
@@ -47,6 +48,11 @@ void usage() {
                  "  --csa-max-moves N     CSA games are drawn (#MAX_MOVES) after N moves (default 256; 0 none)\n"
                  "  --csa-reconnect-grace S   a CSA player who drops out of a game may log in again within S\n"
                  "                        seconds and play on (the clock runs); default 0: lost at once\n"
+                 "  --tournament PATTERN:INTERVAL   a scheduled CSA tournament, as on Floodgate: CSA players\n"
+                 "                        whose game name matches PATTERN (floodgate-600-10F*; HELP PATTERNS)\n"
+                 "                        wait, and every INTERVAL (30 minutes, or 30m, 45s, 2h; rounds at its\n"
+                 "                        multiples since midnight UTC) those of each game name are paired by\n"
+                 "                        rating and their games rated (GET /api/ratings); may be repeated\n"
                  "  --log json|off        structured log on stderr, one JSON object per line: listening,\n"
                  "                        connect/disconnect, login, game_created, game_end... (default json)\n"
                  "  --idle-timeout S      close text/CSA connections silent for S seconds (default 3600)\n"
@@ -369,6 +375,17 @@ const std::vector<ServerFlag>& server_flags() {
         {{"--csa-reconnect-grace"},
          number_flag(0, 86400, "--csa-reconnect-grace needs seconds, 0..86400",
                      [](ServerOptions& o, long n) { o.config.csa_reconnect_grace_ms = n * 1000; })},
+        {{"--tournament"},
+         [](auto&, const char* v, ServerOptions& o) -> std::string {
+             auto t = hisha::server::service::parse_tournament(v);
+             if (!t)
+                 return t.error();
+             for (const auto& other : o.config.tournaments)
+                 if (other.pattern == t->pattern)
+                     return "--tournament " + t->pattern + " is given twice";
+             o.config.tournaments.push_back(*t);
+             return {};
+         }},
         {{"--log"},
          [](auto&, const char* v, ServerOptions&) -> std::string {
              std::string s = v;

@@ -29,6 +29,23 @@ void sample(std::string& out, std::string_view name, std::string_view labels, do
     out.append(" ").append(number(v)).append("\n");
 }
 
+// The scheduled tournaments: rounds run and games paired since the start, players waiting now
+// (a pattern has no quote or backslash: it needs no escaping as a label).
+void tournament_metrics(std::string& out, service::Service& svc) {
+    auto tournaments = svc.tournaments();
+    if (tournaments.empty())
+        return;
+    family(out, "hisha_tournament_rounds_total", "counter", "Rounds of each scheduled tournament since the start.");
+    for (auto& t : tournaments)
+        sample(out, "hisha_tournament_rounds_total", "tournament=\"" + t.spec.pattern + "\"", double(t.rounds));
+    family(out, "hisha_tournament_games_total", "counter", "Games paired by each tournament's rounds since the start.");
+    for (auto& t : tournaments)
+        sample(out, "hisha_tournament_games_total", "tournament=\"" + t.spec.pattern + "\"", double(t.games));
+    family(out, "hisha_tournament_waiting", "gauge", "Players waiting for each tournament's next round.");
+    for (auto& t : tournaments)
+        sample(out, "hisha_tournament_waiting", "tournament=\"" + t.spec.pattern + "\"", double(t.waiting.size()));
+}
+
 }  // namespace
 
 Metrics& metrics() {
@@ -70,6 +87,7 @@ std::string metrics_text(service::Service& svc, const JobQueue& jobs) {
     sample(out, "hisha_games_in_progress", "", double(svc.games_in_progress()));
     family(out, "hisha_moves_total", "counter", "Moves played on this server since it started.");
     sample(out, "hisha_moves_total", "", double(svc.moves_played()));
+    tournament_metrics(out, svc);
     m.move_seconds.write(out, "hisha_move_latency_seconds",
                          "From a move's group-commit batch taking its first write to the batch on disk.");
     m.commit_seconds.write(out, "hisha_db_commit_seconds", "A group-commit batch's commit and sync.");

@@ -59,8 +59,9 @@ private:
     std::string protocol_;
 };
 
-/// The whole /metrics page: connections, games, moves, the latency histograms, the hashing and
-/// solver queues, and the requests refused by each limit.
+/// The whole /metrics page: connections, games, moves, the scheduled tournaments' rounds, games
+/// and waiting players, the latency histograms, the hashing and solver queues, and the requests
+/// refused by each limit.
 std::string metrics_text(service::Service& svc, const JobQueue& jobs);
 
 }  // namespace hisha::server::net

@@ -140,6 +140,21 @@ const char* status_name(GameStatus s) {
     return "";
 }
 
+// A game of a list without its moves (a tournament's games), with where its CSA record is.
+json listed_game_json(const GameRow& g) {
+    return {{"id", g.id},
+            {"black", g.black},
+            {"white", g.white},
+            {"game_name", g.csa_game_name},
+            {"time_control", g.tc.describe()},
+            {"status", status_name(g.status)},
+            {"winner", g.winner},
+            {"reason", g.reason},
+            {"created", g.created},
+            {"updated", g.updated},
+            {"record", "/api/games/" + std::to_string(g.id) + "/record?format=csa"}};
+}
+
 std::string str(const json& j, const char* key) {
     auto it = j.find(key);
     return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -588,6 +603,48 @@ HttpReply JsonApi::handle(std::string_view method, std::string_view target, std:
             return error(400, UNKNOWN_FORMAT);
         r.content_type = download_kind(format)->content_type();
         return r;
+    }
+    if (get && route({"ratings"})) {
+        json list = json::array();
+        for (const UserRow* u : svc_.rating_list())
+            list.push_back({{"name", u->name},
+                            {"rating", std::lround(u->rating)},
+                            {"deviation", std::lround(u->deviation)},
+                            {"games", u->wins + u->losses + u->draws},
+                            {"wins", u->wins},
+                            {"losses", u->losses},
+                            {"draws", u->draws},
+                            {"last_game", u->last_game},
+                            {"bot", u->bot}});
+        return reply(200, list);
+    }
+    if (get && route({"tournaments"})) {
+        json list = json::array();
+        for (const service::TournamentInfo& t : svc_.tournaments()) {
+            json waiting = json::array();
+            for (auto& [name, game_name] : t.waiting)
+                waiting.push_back({{"name", name}, {"game_name", game_name}});
+            list.push_back({{"pattern", t.spec.pattern},
+                            {"interval_s", t.spec.interval_ms / 1000},
+                            {"next_round", t.next_round},
+                            {"rounds", t.rounds},
+                            {"games", t.games},
+                            {"waiting", waiting}});
+        }
+        return reply(200, {{"now", svc_.now()}, {"tournaments", list}});
+    }
+    if (get && route({"tournaments", "*", "games"})) {
+        std::string limit_text = query_param(query, "limit");
+        auto limit = limit_text.empty() ? std::optional<std::int64_t>(100) : to_id(limit_text);
+        if (!limit || *limit > 1000)
+            return error(400, "limit must be a number 1..1000, not '" + limit_text + "'");
+        auto games = svc_.tournament_games(url_decode(seg[1]), int(*limit));
+        if (!games)
+            return error(404, games.error());
+        json list = json::array();
+        for (const GameRow& g : *games)
+            list.push_back(listed_game_json(g));
+        return reply(200, list);
     }
     if (get && route({"users"})) {
         std::string pattern = query_param(query, "pattern");

@@ -9,6 +9,9 @@
 //   GET  /api/challenges   POST /api/challenges {pattern,color,first_move,comment,time_control}
 //   POST /api/challenges/N/accept   DELETE /api/challenges/N
 //   GET  /api/games (active)   GET /api/games/N   GET /api/games/N/record?format=kif|csa|psn|sfen|ki2|usi
+//   GET  /api/ratings (the public rating list: accounts with rated games, best first)
+//   GET  /api/tournaments -> {now, tournaments:[{pattern,interval_s,next_round,rounds,games,waiting}]}
+//   GET  /api/tournaments/PATTERN/games?limit=N (PATTERN percent-encoded; newest first, each with its record's URL)
 //   POST /api/games {opponent,color,time_control,handicap}   POST /api/games/N/{move|resign|undo|seen|say|watch}
 //   POST /api/tell {to,text,leave}   POST /api/shout {text}
 // Stateless helpers of the board (no login; the rules stay in core/, the browser asks):

@@ -32,7 +32,8 @@ set -e
 (( rc == 2 )) && grep -q "1..30" <<< "$msg" || fail "hisha bench 99 exits $rc: $msg"
 for bad in "--csa-max-moves x|--csa-max-moves needs a number 0..100000, not 'x'" \
            "--text-port 70000|--text-port needs a port, 0..65535 (0: any; -1: off), not '70000'" \
-           "--log loud|--log is json or off, not 'loud'" "--frobnicate 1|unknown argument --frobnicate"; do
+           "--log loud|--log is json or off, not 'loud'" "--frobnicate 1|unknown argument --frobnicate" \
+           "--tournament floodgate-600-10|--tournament needs PATTERN:INTERVAL (e.g. floodgate-600-10F*:30m), not 'floodgate-600-10'"; do
     args=${bad%%|*} want=${bad#*|}
     set +e
     # shellcheck disable=SC2086
