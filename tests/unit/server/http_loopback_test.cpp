@@ -93,7 +93,7 @@ TEST(HttpLoopback, JsonWebSocketGameSeenThroughAllThreeProtocols) {
     EXPECT_FALSE(notation::is_valid_utf8(ki2_bytes));
     auto ki2u = h.request(http::verb::get, "/api/games/1/record?format=ki2u");
     EXPECT_TRUE(notation::is_valid_utf8(ki2u.second));
-    for (const std::string& name : {"hisha-1.kifu", "hisha-1.ki2", "hisha-1.ki2u"}) {
+    for (const std::string name : {"hisha-1.kifu", "hisha-1.ki2", "hisha-1.ki2u"}) {
         const std::string& bytes = name.ends_with("kifu") ? kifu_text : name.ends_with("ki2") ? ki2_bytes : ki2u.second;
         auto r = notation::read_record(bytes, name);
         ASSERT_TRUE(r.has_value()) << name << ": " << r.error().to_string();
