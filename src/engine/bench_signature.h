@@ -12,9 +12,9 @@ namespace hisha::engine {
 
 /// `hisha bench` (depth 9).
 inline constexpr int BENCH_DEPTH = 9;
-inline constexpr std::uint64_t BENCH_NODES = 465831;
+inline constexpr std::uint64_t BENCH_NODES = 330689;
 /// `hisha bench 6`: the shorter check of a run with HISHA_TEST_QUICK=1 (a slow build).
 inline constexpr int BENCH_QUICK_DEPTH = 6;
-inline constexpr std::uint64_t BENCH_QUICK_NODES = 32806;
+inline constexpr std::uint64_t BENCH_QUICK_NODES = 22056;
 
 }  // namespace hisha::engine
