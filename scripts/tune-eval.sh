@@ -16,9 +16,9 @@
 #   --min-count N   parameters seen in fewer samples keep their value (default 500)
 #   --l2 L          pull towards the hand-set values (default 3e-9)
 #   --epochs N      (default 300)
-# (The defaults are the fit of the committed header: on 122,000 samples, larger min-count or l2
-# held more back and smaller let the held-out loss rise, i.e. over-fitted.)
 #   --header PATH   where to write the header (default: print the fit only)
+# The defaults are those of the committed header's fit: on its 122,000 samples a larger
+# min-count or l2 held the fit back, and a smaller one let the held-out loss rise (over-fitting).
 # The figures of the committed header (samples, loss before and after) are in its first lines.
 set -euo pipefail
 usage() { sed -n '2,/^# The figures/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
