@@ -44,8 +44,9 @@ struct KingZone {
     int pressure = 0;        // enemy pieces within two squares + enemy non-pawn pieces in hand
 };
 
-// `enemy_attacks`: every square an enemy piece attacks (through the board's occupancy), so
-// that a square is in it exactly when Position::is_attacked says so.
+// `enemy_attacks`: the squares an enemy piece attacks (through the board's occupancy), at least
+// those next to c's king, so that a square next to the king is in it exactly when
+// Position::is_attacked says so.
 KingZone king_zone(const Position& pos, Color c, const Bitboard& enemy_attacks) {
     KingZone z;
     Square k = pos.king_square(c);
@@ -91,29 +92,35 @@ constexpr int slider_index(PieceType pt) {
     }
 }
 
+// The squares from which a piece that moves one step (or a knight) may attack a square next to
+// a king on s: two files either side, three ranks either side.
+struct NearKing {
+    Bitboard bb[SQ_NB];
+    NearKing() {
+        for (int s = 0; s < SQ_NB; ++s)
+            for (int t = 0; t < SQ_NB; ++t)
+                if (std::abs(t / 9 - s / 9) <= 2 && std::abs(t % 9 - s % 9) <= 3)
+                    bb[s] |= square_bb(Square(t));
+    }
+};
+const NearKing NEAR_KING;
+
+// The value of holding n pieces of a kind (0 for none).
+inline int hand_value(const EvalParams& p, int pt, int n) { return n ? p.hand[pt][std::min(n, 18)] : 0; }
+
+// (Inlined, so that the sums stay in registers rather than in the sink's memory.)
+// The placement part: each piece other than a king by its own square and the two kings'
+// squares (material and placement), and the hands. It changes with a move only where the move
+// changes a square or a hand, as long as the kings stay: the search keeps it incrementally.
 template <typename Sink>
-void accumulate(const EvalParams& p, const Position& pos, Sink& sink) {
+[[gnu::always_inline]] inline void accumulate_placement(const EvalParams& p, const Position& pos, Sink& sink) {
     Square ksq[COLOR_NB] = {pos.king_square(BLACK), pos.king_square(WHITE)};
-    const Bitboard occ = pos.pieces();
-    Bitboard attacks_by[COLOR_NB];  // every square each side attacks, for king_zone
-    pos.pieces().for_each([&](Square s) {
+    pos.pieces().andnot(pos.pieces(KING)).for_each([&](Square s) {
         Piece pc = pos.piece_on(s);
         PieceType pt = type_of(pc);
         Color c = color_of(pc);
         int sign = c == BLACK ? 1 : -1;
-        if (pt == KING) {
-            attacks_by[c] |= KING_ATTACKS[s];
-            sink.add(p.king_rank[relative_rank(c, rank_of(s))], sign);  // 0 = the far rank
-            return;
-        }
         sink.add(p.board[pt], sign);
-        if (int si = slider_index(pt); si >= 0) {
-            Bitboard attacks = slider_reach(pt, c, s, occ);
-            attacks_by[c] |= attacks;
-            int reach = attacks.andnot(pos.pieces(c)).popcount();
-            sink.add(p.mobility[si][std::min(reach, 20)], sign);
-        } else
-            attacks_by[c] |= attacks_of(pc, s, occ);
         if (ksq[c] != SQ_NONE)
             sink.add(p.own_king[pt][REL.idx[c][s][ksq[c]]], sign);
         if (ksq[~c] != SQ_NONE)
@@ -125,8 +132,41 @@ void accumulate(const EvalParams& p, const Position& pos, Sink& sink) {
         for (int pt = PAWN; pt <= GOLD; ++pt)
             if (int n = h.count(PieceType(pt)))
                 sink.add(p.hand[pt][std::min(n, 18)], sign);
+    }
+}
+
+// The rest, which depends on how the pieces see each other: the kings' ranks, the sliders'
+// mobility and the safety of the squares next to each king.
+template <typename Sink>
+[[gnu::always_inline]] inline void accumulate_dynamic(const EvalParams& p, const Position& pos, Sink& sink) {
+    Square ksq[COLOR_NB] = {pos.king_square(BLACK), pos.king_square(WHITE)};
+    const Bitboard occ = pos.pieces();
+    // Every square each side attacks next to the other's king (for king_zone): all the
+    // sliders' attacks (they are computed for the mobility anyway) and those of the other
+    // pieces near enough to reach a square next to that king.
+    Bitboard attacks_by[COLOR_NB];
+    const Bitboard sliders = pos.pieces(LANCE) | pos.pieces(BISHOP) | pos.pieces(ROOK) | pos.pieces(HORSE)
+                           | pos.pieces(DRAGON);
+    (occ & sliders).for_each([&](Square s) {
+        Piece pc = pos.piece_on(s);
+        PieceType pt = type_of(pc);
+        Color c = color_of(pc);
+        Bitboard attacks = slider_reach(pt, c, s, occ);
+        attacks_by[c] |= attacks;
+        int reach = attacks.andnot(pos.pieces(c)).popcount();
+        sink.add(p.mobility[slider_index(pt)][std::min(reach, 20)], c == BLACK ? 1 : -1);
+    });
+    for (Color c : {BLACK, WHITE}) {
+        if (ksq[~c] != SQ_NONE)
+            (pos.pieces(c).andnot(sliders) & NEAR_KING.bb[ksq[~c]]).for_each([&](Square s) {
+                attacks_by[c] |= attacks_of(pos.piece_on(s), s, occ);
+            });
+    }
+    for (Color c : {BLACK, WHITE}) {
+        int sign = c == BLACK ? 1 : -1;
         if (ksq[c] == SQ_NONE)
             continue;
+        sink.add(p.king_rank[relative_rank(c, rank_of(ksq[c]))], sign);  // 0 = the far rank
         KingZone z = king_zone(pos, c, attacks_by[~c]);
         sink.add(p.attacked_near_king[z.attacked], sign);
         sink.add(p.king_escape[z.escapes], sign);
@@ -220,22 +260,69 @@ bool EvalParams::from_text(const std::string& text, std::string* error) {
     return true;
 }
 
-Value ClassicEvaluator::evaluate(const Position& pos) const {
-    int v = black_score(pos);
-    if (pos.side_to_move() == WHITE)
-        v = -v;
+Value ClassicEvaluator::evaluate(const Position& pos) const { return finish(pos, black_score(pos)); }
+
+Value ClassicEvaluator::finish(const Position& pos, int black) const {
+    int v = pos.side_to_move() == WHITE ? -black : black;
     return std::clamp(v + p_.tempo, -VALUE_KNOWN_WIN + 1, VALUE_KNOWN_WIN - 1);
 }
 
-int ClassicEvaluator::black_score(const Position& pos) const {
+int ClassicEvaluator::black_score(const Position& pos) const { return placement(pos) + dynamic_score(pos); }
+
+int ClassicEvaluator::placement(const Position& pos) const {
     SumSink sink{p_.data()};
-    accumulate(p_, pos, sink);
+    accumulate_placement(p_, pos, sink);
     return sink.total;
+}
+
+int ClassicEvaluator::dynamic_score(const Position& pos) const {
+    SumSink sink{p_.data()};
+    accumulate_dynamic(p_, pos, sink);
+    return sink.total;
+}
+
+int ClassicEvaluator::placement_term(Piece pc, Square s, const Square ksq[COLOR_NB]) const {
+    PieceType pt = type_of(pc);
+    if (pt == KING)
+        return 0;
+    Color c = color_of(pc);
+    int v = p_.board[pt];
+    if (ksq[c] != SQ_NONE)
+        v += p_.own_king[pt][REL.idx[c][s][ksq[c]]];
+    if (ksq[~c] != SQ_NONE)
+        v += p_.enemy_king[pt][REL.idx[c][s][ksq[~c]]];
+    return c == BLACK ? v : -v;
+}
+
+int ClassicEvaluator::placement_delta(const StateInfo& st, const Square ksq[COLOR_NB], Hand hands[COLOR_NB]) const {
+    Move m = st.move;
+    if (!m.is_ok())
+        return 0;  // a null move (or the root's "none")
+    Piece after = m.piece_after();
+    Color mover = color_of(after);
+    int sign = mover == BLACK ? 1 : -1;
+    Square to = m.to();
+    if (m.is_drop()) {
+        int pt = m.dropped_piece();
+        int held = hands[mover].count(PieceType(pt));  // after the drop
+        hands[mover].add(PieceType(pt));
+        return placement_term(after, to, ksq) + sign * (hand_value(p_, pt, held) - hand_value(p_, pt, held + 1));
+    }
+    Piece before = m.is_promotion() ? demote(after) : after;
+    int d = placement_term(after, to, ksq) - placement_term(before, m.from(), ksq);
+    if (st.captured != NO_PIECE) {
+        int pt = unpromote(type_of(st.captured));
+        int held = hands[mover].count(PieceType(pt));  // after the capture
+        hands[mover].remove(PieceType(pt));
+        d += -placement_term(st.captured, to, ksq) + sign * (hand_value(p_, pt, held) - hand_value(p_, pt, held - 1));
+    }
+    return d;
 }
 
 void ClassicEvaluator::features(const Position& pos, std::vector<std::pair<int, int>>& out) const {
     FeatureSink sink{p_.data(), &out};
-    accumulate(p_, pos, sink);
+    accumulate_placement(p_, pos, sink);
+    accumulate_dynamic(p_, pos, sink);
 }
 
 Value MaterialEvaluator::evaluate(const Position& pos) const {

@@ -82,10 +82,28 @@ public:
     /// The Black-view score as a sparse linear form: (parameter index into all(), coefficient)
     /// pairs whose weighted sum is the score (the tuner fits the parameters to game results).
     void features(const core::Position& pos, std::vector<std::pair<int, int>>& out) const;
-    /// The Black-view score (evaluate() is this, from the side to move's view, plus tempo).
+    /// The Black-view score (evaluate() is this, from the side to move's view, plus tempo):
+    /// placement() + dynamic_score().
     int black_score(const core::Position& pos) const;
+    /// evaluate() from a Black-view score.
+    Value finish(const core::Position& pos, int black) const;
+
+    /// The part of the Black-view score that each piece other than a king makes by its square
+    /// and the two kings' squares (material, placement) and the hands: with the kings where they
+    /// are, a move changes it by placement_delta() (the search keeps it incrementally).
+    int placement(const core::Position& pos) const;
+    /// The rest of the Black-view score: the kings' ranks, mobility, the kings' surroundings.
+    int dynamic_score(const core::Position& pos) const;
+    /// The change of placement() made by the move that led to state `st`, both measured with
+    /// the kings on `ksq`. `hands` are the hands after that move; they are set back to the hands
+    /// before it (so that a caller can walk a chain of states backwards). Summed over a line of
+    /// moves whose two ends have their kings on `ksq`, the changes add up to the change of
+    /// placement() (a king's own square is not part of it).
+    int placement_delta(const core::StateInfo& st, const core::Square ksq[core::COLOR_NB],
+                        core::Hand hands[core::COLOR_NB]) const;
 
 private:
+    int placement_term(core::Piece pc, core::Square s, const core::Square ksq[core::COLOR_NB]) const;
     EvalParams p_;
 };
 

@@ -7,6 +7,7 @@
 // and a side with no legal move has lost. Several threads search the same tree (Lazy SMP).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "core/position.h"
+#include "classic_stack.h"
 #include "evaluate.h"
 #include "history.h"
 #include "nnue/accumulator.h"
@@ -143,8 +145,18 @@ private:
         int length = 0;
     };
 
+    // Static evaluations by position (direct-mapped), so that a position met again after its TT
+    // entry was replaced is not evaluated twice; only for an evaluator without accumulators.
+    struct EvalMemo {
+        core::Key key = 0;
+        Value value = VALUE_NONE;
+    };
+    static constexpr std::size_t EVAL_MEMO_SIZE = std::size_t(1) << 16;
+
     ThreadPool& pool_;
     History history_;
+    std::vector<EvalMemo> eval_memo_ = std::vector<EvalMemo>(EVAL_MEMO_SIZE);
+    std::shared_ptr<const Evaluator> eval_memo_of_;  // the evaluator whose values eval_memo_ holds (kept, so that its address is not reused)
     int root_depth_ = 0;
     int pv_index_ = 0;
     int calls_ = 0;
@@ -153,6 +165,8 @@ private:
     std::vector<MateMemo> mate_memo_;
     std::unique_ptr<nnue::AccumulatorStack> nnue_;  // kept while the network stays the same
     nnue::AccumulatorStack* nnue_active_ = nullptr;  // null unless evaluating with a network
+    std::unique_ptr<ClassicStack> classic_;          // kept while the evaluator stays the same
+    ClassicStack* classic_active_ = nullptr;         // null unless evaluating with the Classic evaluation
 };
 
 /// Starts, stops and waits for searches; owns the workers, the TT and the evaluator. Each
@@ -213,15 +227,35 @@ private:
 };
 
 inline Value Worker::evaluate(const Stack* ss) {
-    return nnue_active_ ? nnue_active_->evaluate(*pos, ss->ply) : pool_.evaluator->evaluate(*pos);
+    if (nnue_active_)
+        return nnue_active_->evaluate(*pos, ss->ply);
+    core::Key k = pos->key();
+    EvalMemo& e = eval_memo_[k & (EVAL_MEMO_SIZE - 1)];
+    if (e.key != k || e.value == VALUE_NONE) {
+        e.key = k;
+        e.value = classic_active_ ? classic_active_->evaluate(*pos, ss->ply) : pool_.evaluator->evaluate(*pos);
+    }
+    return e.value;
 }
 
 inline void Worker::prepare_evaluation() {
+    if (eval_memo_of_ != pool_.evaluator) {
+        std::fill(eval_memo_.begin(), eval_memo_.end(), EvalMemo{});
+        eval_memo_of_ = pool_.evaluator;
+    }
     std::shared_ptr<const nnue::Network> net = pool_.evaluator->network();
     if (!net) {
         nnue_active_ = nullptr;
+        classic_active_ = nullptr;
+        if (auto classic = std::dynamic_pointer_cast<const ClassicEvaluator>(pool_.evaluator)) {
+            if (!classic_ || classic_->evaluator() != classic)
+                classic_ = std::make_unique<ClassicStack>(classic, MAX_PLY + 10);
+            classic_->clear();
+            classic_active_ = classic_.get();
+        }
         return;
     }
+    classic_active_ = nullptr;
     if (!nnue_ || nnue_->network() != net)
         nnue_ = std::make_unique<nnue::AccumulatorStack>(net, MAX_PLY + 8);
     nnue_->clear();
