@@ -4,7 +4,7 @@
 # `bench 64 1 15 default depth` of a YaneuraOu-style engine (64 MB, one thread, depth 15).
 # The runs alternate (Hisha, other, Hisha, ...) so that both see the same load; each prints its
 # nodes, wall-clock milliseconds and nodes per second, then the medians and their ratio.
-# The default depth, 13, makes Hisha's run last about 10 s, like the other's 20-30 s: at depth 9
+# Hisha's default depth, 13, makes its run last about 10 s, like the other's 20-30 s: at depth 9
 # (half a second) a shared machine's swings of speed decide the figure more than the engine does.
 #
 # Usage: bench/strength/nps.sh [--runs N] [--depth D] HISHA [OTHER]
@@ -12,7 +12,7 @@
 #           the machine's CPU too)
 #   OTHER   a USI engine with YaneuraOu's `bench` command (e.g. the YaneuraOu material build)
 #   --runs  runs of each (default 3)
-#   --depth the depth of Hisha's bench (default 13; 9 is `hisha bench` with no depth)
+#   --depth the depth of Hisha's bench (default 13, `hisha bench` with no depth)
 # Exit status 0, 1 if a run prints no figure, 2 on a usage error.
 set -euo pipefail
 runs=3

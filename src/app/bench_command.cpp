@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cli_help.h"
+#include "engine/bench_signature.h"
 #include "engine/engine.h"
 
 namespace hisha::app {
@@ -15,16 +16,16 @@ namespace hisha::app {
 namespace {
 const char* const USAGE =
     "usage: hisha bench [DEPTH 1..30] [--eval-file NET]\n"
-    "  searches fixed positions one by one to DEPTH (default 9), one thread, 16 MB hash, no book;\n"
+    "  searches fixed positions one by one to DEPTH (default 13), one thread, 16 MB hash, no book;\n"
     "  the last line is nodes=N time_ms=T nps=X, and N is the same on every run and machine;\n"
     "  with --eval-file the search evaluates with that network (Evaluation NNUE)\n"
-    "  example: hisha bench 12\n";
+    "  example: hisha bench 9 (quicker)\n";
 }  // namespace
 
 int bench_command(int argc, char** argv) {
     if (asks_help(argc, argv))
         return print_help(USAGE);
-    int depth = 9;
+    int depth = engine::BENCH_DEPTH;
     std::string net;
     for (int i = 0; i < argc; ++i) {
         if (std::strcmp(argv[i], "--eval-file") == 0) {

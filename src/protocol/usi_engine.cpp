@@ -6,6 +6,7 @@
 
 #include "core/movegen.h"
 #include "core/version.h"
+#include "engine/bench_signature.h"
 #include "notation/usi.h"
 #include "tsume/solver.h"
 
@@ -327,7 +328,7 @@ void UsiEngine::cmd_perft(std::istringstream& args) {
 }
 
 void UsiEngine::cmd_bench(std::istringstream& args) {
-    int depth = 9;
+    int depth = engine::BENCH_DEPTH;
     args >> depth;
     int ms = 0;
     std::uint64_t n = engine_.bench(std::clamp(depth, 1, 30), &ms);
