@@ -245,45 +245,46 @@ void wait_until(std::vector<Watcher>& ws, auto done, const char* what) {
     }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    std::string server = (std::filesystem::path(argv[0]).parent_path() / "hisha-server").string();
+// The command line.
+struct Options {
+    std::string server;
     int games = 20, start_ply = 0, window = 20, watchers = 1;
     std::string kind = "ws";
     std::uint64_t seed = 1;
+};
+
+Options read_options(int argc, char** argv) {
+    Options o;
+    o.server = (std::filesystem::path(argv[0]).parent_path() / "hisha-server").string();
     for (int i = 1; i < argc; i += 2) {
         std::string a = argv[i];
         if (i + 1 >= argc)
             die(a + " needs a value");
         std::string v = argv[i + 1];
         if (a == "--server")
-            server = v;
+            o.server = v;
         else if (a == "--games")
-            games = std::clamp(std::atoi(v.c_str()), 1, 500);
+            o.games = std::clamp(std::atoi(v.c_str()), 1, 500);
         else if (a == "--start-ply")
-            start_ply = std::clamp(std::atoi(v.c_str()), 0, 1000);
+            o.start_ply = std::clamp(std::atoi(v.c_str()), 0, 1000);
         else if (a == "--window")
-            window = std::clamp(std::atoi(v.c_str()), 1, 1000);
+            o.window = std::clamp(std::atoi(v.c_str()), 1, 1000);
         else if (a == "--watchers")
-            watchers = std::clamp(std::atoi(v.c_str()), 0, 500);
+            o.watchers = std::clamp(std::atoi(v.c_str()), 0, 500);
         else if (a == "--watcher-kind" && (v == "ws" || v == "text"))
-            kind = v;
+            o.kind = v;
         else if (a == "--seed")
-            seed = std::strtoull(v.c_str(), nullptr, 10);
+            o.seed = std::strtoull(v.c_str(), nullptr, 10);
         else
             die("usage: relay_bench [--server PATH] [--games G] [--start-ply S] [--window W] [--watchers N] "
                 "[--watcher-kind ws|text] [--seed X]");
     }
-    signal(SIGPIPE, SIG_IGN);
-    int plies = start_ply + window;
-    std::vector<std::vector<std::string>> moves;
-    for (int g = 0; g < games; ++g)
-        moves.push_back(bench::random_game(plies, seed * 1000003 + std::uint64_t(g) + 1));
+    return o;
+}
 
-    auto dir = std::filesystem::temp_directory_path() / ("hisha_relay_" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    std::string db = "sqlite:" + (dir / "relay.db").string() + "?sync=normal";
+// Starts hisha-server on the database `db` (no limits, text and HTTP on ports of the system's
+// choice) and waits until it is ready: its process id; `http_port` and `text_port` are set.
+pid_t start_server(const Options& o, const std::string& db, int& http_port, int& text_port) {
     int fds[2];
     if (pipe(fds) != 0)
         die("pipe");
@@ -292,12 +293,12 @@ int main(int argc, char** argv) {
         dup2(fds[1], 1);
         if (int null = ::open("/dev/null", O_WRONLY); null >= 0)
             dup2(null, 2);  // (its notes, such as the web UI's files not found)
-        const char* args[] = {server.c_str(), "--db", db.c_str(), "--csa-port", "-1", "--text-port", "0",
+        const char* args[] = {o.server.c_str(), "--db", db.c_str(), "--csa-port", "-1", "--text-port", "0",
                               "--http-port", "0", "--password-cost", "min", "--max-per-address", "10000",
                               "--max-commands-per-second", "0", "--login-per-address", "0",
                               "--login-per-account", "0", "--register-per-address", "0", "--log", "off", "--bots",
                               "", nullptr};
-        execv(server.c_str(), const_cast<char* const*>(args));
+        execv(o.server.c_str(), const_cast<char* const*>(args));
         _exit(127);
     }
     close(fds[1]);
@@ -315,7 +316,77 @@ int main(int argc, char** argv) {
             die(std::string("no ") + proto + " port in: " + out);
         return std::stoi(out.substr(out.find(':', at) + 1));
     };
-    int http_port = port_of("http"), text_port = port_of("text");
+    http_port = port_of("http");
+    text_port = port_of("text");
+    return pid;
+}
+
+// A watcher of every game in `ids`: over a WebSocket (a "watch" message per game) or the text
+// protocol (LOGIN, then WATCH per game).
+void connect_watcher(Watcher& w, bool websocket, const std::string& name, const std::string& token, int http_port,
+                     int text_port, const std::vector<long long>& ids) {
+    w.ws = websocket;
+    if (w.ws) {
+        w.fd = connect_to(http_port);
+        send_all(w.fd, "GET /api/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
+                           + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                             "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
+        std::size_t end;
+        while ((end = w.in.find("\r\n\r\n")) == std::string::npos)
+            if (!read_some(w.fd, w.in, true))
+                die("WebSocket handshake");
+        if (!w.in.starts_with("HTTP/1.1 101"))
+            die("WebSocket handshake: " + w.in.substr(0, w.in.find('\r')));
+        w.in.erase(0, end + 4);
+        for (long long id : ids)
+            w.send_ws(R"({"type":"watch","game":)" + std::to_string(id) + "}");
+    } else {
+        w.fd = connect_to(text_port);
+        send_all(w.fd, "LOGIN " + name + " secret\r\n");
+        while (w.in.find("Welcome,") == std::string::npos)
+            if (!read_some(w.fd, w.in, true))
+                die("text LOGIN");
+        w.in.clear();
+        for (long long id : ids)
+            send_all(w.fd, "WATCH " + std::to_string(id) + "\r\n");
+    }
+}
+
+// The figures: the server's CPU per move relayed (all threads, and the event loop's), per
+// delivery, and by thread.
+void report(const Options& o, long expected, double secs, std::map<std::string, double>& cpu0,
+            std::map<std::string, double>& cpu1) {
+    double total = 0;
+    std::string per_thread;
+    for (auto& [name, ns] : cpu1) {
+        double d = ns - (cpu0.count(name) ? cpu0[name] : 0.0);
+        total += d;
+        if (d > 0)
+            per_thread += " " + name + "=" + std::to_string(int(d / 1e3 / double(expected) + 0.5));
+    }
+    double loop = cpu1["loop"] - cpu0["loop"];
+    std::printf("start_ply=%d window=%d games=%d watchers=%d kind=%s moves=%ld deliveries=%ld seconds=%.2f "
+                "cpu_us_per_move=%.1f loop_us_per_move=%.1f cpu_us_per_delivery=%.2f threads_us:%s\n",
+                o.start_ply, o.window, o.games, o.watchers, o.kind.c_str(), expected, expected * o.watchers, secs,
+                total / 1e3 / double(expected), loop / 1e3 / double(expected),
+                o.watchers ? total / 1e3 / double(expected * o.watchers) : 0.0, per_thread.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o = read_options(argc, argv);
+    signal(SIGPIPE, SIG_IGN);
+    int games = o.games, plies = o.start_ply + o.window;
+    std::vector<std::vector<std::string>> moves;
+    for (int g = 0; g < games; ++g)
+        moves.push_back(bench::random_game(plies, o.seed * 1000003 + std::uint64_t(g) + 1));
+
+    auto dir = std::filesystem::temp_directory_path() / ("hisha_relay_" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    std::string db = "sqlite:" + (dir / "relay.db").string() + "?sync=normal";
+    int http_port = 0, text_port = 0;
+    pid_t pid = start_server(o, db, http_port, text_port);
 
     // Setup: players, games, the first plies.
     int api = connect_to(http_port);
@@ -336,41 +407,14 @@ int main(int argc, char** argv) {
         http(api, "POST", "/api/games/" + std::to_string(ids[std::size_t(g)]) + "/move",
              tokens[std::size_t(2 * g + ply % 2)], R"({"move":")" + moves[std::size_t(g)][std::size_t(ply)] + "\"}");
     };
-    for (int ply = 0; ply < start_ply; ++ply)
+    for (int ply = 0; ply < o.start_ply; ++ply)
         for (int g = 0; g < games; ++g)
             play(g, ply);
 
-    // The watchers.
-    std::vector<Watcher> ws(static_cast<std::size_t>(watchers));
-    for (int i = 0; i < watchers; ++i) {
-        Watcher& w = ws[std::size_t(i)];
-        w.ws = kind == "ws";
+    std::vector<Watcher> ws(static_cast<std::size_t>(o.watchers));
+    for (int i = 0; i < o.watchers; ++i) {
         std::string name = "watcher" + std::to_string(i);
-        std::string token = reg(name);
-        if (w.ws) {
-            w.fd = connect_to(http_port);
-            send_all(w.fd, "GET /api/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
-                               + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                                 "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
-            std::size_t end;
-            while ((end = w.in.find("\r\n\r\n")) == std::string::npos)
-                if (!read_some(w.fd, w.in, true))
-                    die("WebSocket handshake");
-            if (!w.in.starts_with("HTTP/1.1 101"))
-                die("WebSocket handshake: " + w.in.substr(0, w.in.find('\r')));
-            w.in.erase(0, end + 4);
-            for (long long id : ids)
-                w.send_ws(R"({"type":"watch","game":)" + std::to_string(id) + "}");
-        } else {
-            w.fd = connect_to(text_port);
-            send_all(w.fd, "LOGIN " + name + " secret\r\n");
-            while (w.in.find("Welcome,") == std::string::npos)
-                if (!read_some(w.fd, w.in, true))
-                    die("text LOGIN");
-            w.in.clear();
-            for (long long id : ids)
-                send_all(w.fd, "WATCH " + std::to_string(id) + "\r\n");
-        }
+        connect_watcher(ws[std::size_t(i)], o.kind == "ws", name, reg(name), http_port, text_port, ids);
     }
     wait_until(ws, [&] { return std::all_of(ws.begin(), ws.end(), [&](auto& w) { return w.oks >= games; }); },
                "the watchers' WATCH replies");
@@ -378,12 +422,12 @@ int main(int argc, char** argv) {
     // Measured: the window.
     auto cpu0 = thread_cpu_ns(pid);
     auto t0 = Clock::now();
-    for (int ply = start_ply; ply < plies; ++ply)
+    for (int ply = o.start_ply; ply < plies; ++ply)
         for (int g = 0; g < games; ++g) {
             play(g, ply);
             drain(ws, 0);
         }
-    long expected = long(games) * window;
+    long expected = long(games) * o.window;
     wait_until(ws, [&] { return std::all_of(ws.begin(), ws.end(), [&](auto& w) { return w.moves >= expected; }); },
                "the watchers' moves");
     auto cpu1 = thread_cpu_ns(pid);
@@ -392,21 +436,6 @@ int main(int argc, char** argv) {
     kill(pid, SIGTERM);
     waitpid(pid, nullptr, 0);
     std::filesystem::remove_all(dir);
-
-    double total = 0;
-    std::string per_thread;
-    for (auto& [name, ns] : cpu1) {
-        double d = ns - (cpu0.count(name) ? cpu0[name] : 0.0);
-        total += d;
-        if (d > 0)
-            per_thread += " " + name + "="
-                        + std::to_string(int(d / 1e3 / double(expected) + 0.5));
-    }
-    double loop = cpu1["loop"] - cpu0["loop"];
-    std::printf("start_ply=%d window=%d games=%d watchers=%d kind=%s moves=%ld deliveries=%ld seconds=%.2f "
-                "cpu_us_per_move=%.1f loop_us_per_move=%.1f cpu_us_per_delivery=%.2f threads_us:%s\n",
-                start_ply, window, games, watchers, kind.c_str(), expected, expected * watchers, secs,
-                total / 1e3 / double(expected), loop / 1e3 / double(expected),
-                watchers ? total / 1e3 / double(expected * watchers) : 0.0, per_thread.c_str());
+    report(o, expected, secs, cpu0, cpu1);
     return 0;
 }

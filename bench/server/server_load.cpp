@@ -696,12 +696,9 @@ struct Flood {
     }
 };
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    if (argc == 3 && std::string(argv[1]) == "--fsync-probe")
-        return fsync_probe(std::clamp(std::atoi(argv[2]), 1, 100000));
-    std::string server = (std::filesystem::path(argv[0]).parent_path() / "hisha-server").string();
+// The command line.
+struct Options {
+    std::string server;
     int games = 200, plies = 100;
     std::uint64_t seed = 1;
     std::string sync = "full";
@@ -709,40 +706,45 @@ int main(int argc, char** argv) {
     std::string trace, db_dir, password_cost = "min", commands_per_second = "0";
     int attack = 0, flood = 0, flood_block = 500;
     std::vector<std::string> server_args;
+};
+
+// The arguments into o: -1 to go on, else the exit status (2: refused, with the usage).
+int read_options(int argc, char** argv, Options& o) {
     for (int i = 1; i < argc; i += 2) {
         std::string a = argv[i];
         if (i + 1 >= argc) {
             std::cerr << "server_load_bench: " << a << " needs a value\n";
             return 2;
         }
+        const char* v = argv[i + 1];
         if (a == "--server")
-            server = argv[i + 1];
+            o.server = v;
         else if (a == "--games")
-            games = std::clamp(std::atoi(argv[i + 1]), 1, 2000);
+            o.games = std::clamp(std::atoi(v), 1, 2000);
         else if (a == "--sync")
-            sync = argv[i + 1];
+            o.sync = v;
         else if (a == "--plies")
-            plies = std::clamp(std::atoi(argv[i + 1]), 2, 250);
+            o.plies = std::clamp(std::atoi(v), 2, 250);
         else if (a == "--seed")
-            seed = std::strtoull(argv[i + 1], nullptr, 10);
+            o.seed = std::strtoull(v, nullptr, 10);
         else if (a == "--trace")
-            trace = argv[i + 1];
+            o.trace = v;
         else if (a == "--db-dir")
-            db_dir = argv[i + 1];
+            o.db_dir = v;
         else if (a == "--rate")
-            rate = std::clamp(std::atof(argv[i + 1]), 0.0, 1e7);
+            o.rate = std::clamp(std::atof(v), 0.0, 1e7);
         else if (a == "--attack")
-            attack = std::clamp(std::atoi(argv[i + 1]), 0, 1000);
+            o.attack = std::clamp(std::atoi(v), 0, 1000);
         else if (a == "--flood")
-            flood = std::clamp(std::atoi(argv[i + 1]), 0, 100);
+            o.flood = std::clamp(std::atoi(v), 0, 100);
         else if (a == "--flood-block")
-            flood_block = std::clamp(std::atoi(argv[i + 1]), 1, 100000);
+            o.flood_block = std::clamp(std::atoi(v), 1, 100000);
         else if (a == "--password-cost")
-            password_cost = argv[i + 1];
+            o.password_cost = v;
         else if (a == "--commands-per-second")  // the server's --max-commands-per-second (0: none)
-            commands_per_second = argv[i + 1];
+            o.commands_per_second = v;
         else if (a == "--server-arg")  // one more argument for hisha-server (repeatable)
-            server_args.emplace_back(argv[i + 1]);
+            o.server_args.emplace_back(v);
         else {
             std::cerr << "usage: server_load_bench [--server PATH] [--games N] [--plies P] [--sync full|normal] "
                          "[--seed S] [--rate MOVES_PER_S] [--trace FILE] [--db-dir DIR] [--attack N] "
@@ -751,36 +753,24 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    if (sync != "full" && sync != "normal") {
+    if (o.sync != "full" && o.sync != "normal") {
         std::cerr << "server_load_bench: --sync is full or normal\n";
         return 2;
     }
-    signal(SIGPIPE, SIG_IGN);
-    rlimit nofile{};
-    if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < nofile.rlim_max) {
-        nofile.rlim_cur = nofile.rlim_max;
-        setrlimit(RLIMIT_NOFILE, &nofile);
-    }
+    return -1;
+}
 
-    std::vector<Pair> pairs(static_cast<std::size_t>(games));
-    for (int i = 0; i < games; ++i)
-        pairs[std::size_t(i)].moves = bench::random_game(plies, seed * 1000003 + std::uint64_t(i) + 1);
-
-    // The database: in a directory of its own, removed at the end; or in DIR, kept for the next
-    // run (a server's database as it is after serving a while: its write-ahead log at size).
-    auto dir = db_dir.empty() ? std::filesystem::temp_directory_path() / ("hisha_load_" + std::to_string(getpid()))
-                              : std::filesystem::path(db_dir);
-    std::filesystem::create_directories(dir);
-    std::string db = "sqlite:" + (dir / "load.db").string() + "?sync=" + sync;
-
+// Starts hisha-server on the database `db` and waits for it to be ready: its process id and the
+// port of each protocol it listens on, or -1 when it did not start.
+pid_t start_server(const Options& o, const std::string& db, std::map<std::string, int>& ports) {
     int fds[2];
     if (pipe(fds) != 0)
-        return 1;
+        return -1;
     pid_t pid = fork();
     if (pid == 0) {
         dup2(fds[1], 1);
-        const char* other_ports = attack > 0 || flood > 0 ? "0" : "-1";  // the attackers' and flooders' ports
-        std::vector<const char*> args = {server.c_str(),
+        const char* other_ports = o.attack > 0 || o.flood > 0 ? "0" : "-1";  // the attackers' and flooders' ports
+        std::vector<const char*> args = {o.server.c_str(),
                                          "--db",
                                          db.c_str(),
                                          "--csa-port",
@@ -790,21 +780,21 @@ int main(int argc, char** argv) {
                                          "--http-port",
                                          other_ports,
                                          "--password-cost",
-                                         password_cost.c_str(),
+                                         o.password_cost.c_str(),
                                          "--max-per-address",
                                          "10000",
                                          "--max-commands-per-second",
-                                         commands_per_second.c_str(),
+                                         o.commands_per_second.c_str(),
                                          "--log",
                                          "off",
                                          "--bots",
                                          "",
                                          "--csa-auto-register",  // the players are fresh names
                                          "on"};
-        for (auto& a : server_args)
+        for (auto& a : o.server_args)
             args.push_back(a.c_str());
         args.push_back(nullptr);
-        execv(server.c_str(), const_cast<char* const*>(args.data()));
+        execv(o.server.c_str(), const_cast<char* const*>(args.data()));
         _exit(127);
     }
     close(fds[1]);
@@ -814,102 +804,99 @@ int main(int argc, char** argv) {
         ssize_t n = read(fds[0], tmp, sizeof tmp);
         if (n <= 0) {
             std::cerr << "server did not start: " << out << "\n";
-            return 1;
+            return -1;
         }
         out.append(tmp, std::size_t(n));
     }
-    Attack att;
     for (const char* proto : {"csa", "text", "http"})
         if (auto at = out.find(std::string("listening ") + proto); at != std::string::npos)
-            att.ports[proto] = std::stoi(out.substr(out.find(':', at) + 1));
-    int port = att.ports["csa"];
-    if (attack > 0 && !register_victim(att.ports["text"])) {
-        std::cerr << "server_load_bench: cannot register the attackers' victim\n";
-        kill(pid, SIGTERM);
-        waitpid(pid, nullptr, 0);
-        return 1;
-    }
+            ports[proto] = std::stoi(out.substr(out.find(':', at) + 1));
+    return pid;
+}
 
-    Bench b;
-    b.plies = plies;
-    b.rate = rate;
-    b.ep = att.ep = epoll_create1(0);
-    Flood fl;
-    fl.ep = b.ep;
-    fl.block = flood_block;
-    if (flood > 0 && !fl.open(flood, att.ports["text"])) {
-        kill(pid, SIGTERM);
-        waitpid(pid, nullptr, 0);
-        return 1;
-    }
-    std::vector<Conn> conns(static_cast<std::size_t>(2 * games));
-    for (int i = 0; i < 2 * games; ++i) {
-        Conn& c = conns[std::size_t(i)];
-        Pair& p = pairs[std::size_t(i / 2)];
+void stop_server(pid_t pid) {
+    kill(pid, SIGTERM);
+    waitpid(pid, nullptr, 0);
+}
+
+// Connects both players of every game, each from an address of its own (127.1.x.y; the
+// attackers are on 127.0.0.1), and sends their logins.
+void connect_players(Bench& b, std::vector<Conn>& conns, std::vector<Pair>& pairs, int port) {
+    for (std::size_t i = 0; i < conns.size(); ++i) {
+        Conn& c = conns[i];
+        Pair& p = pairs[i / 2];
         c.pair = &p;
         c.black = i % 2 == 0;
         p.conn[i % 2] = &c;
-        // Each player from an address of its own: 127.1.x.y (the attackers are on 127.0.0.1).
         std::uint32_t from = (127u << 24) | (1u << 16) | (std::uint32_t(i / 250) << 8) | std::uint32_t(1 + i % 250);
         c.fd = open_conn(b.ep, port, from, &c);
         if (c.fd < 0) {
             b.fail(c, std::string("connect: ") + std::strerror(errno));
             continue;
         }
-        int g = i / 2;
+        std::size_t g = i / 2;
         c.login = "LOGIN " + std::string(c.black ? "b" : "w") + std::to_string(g) + " load" + std::to_string(g)
                 + "-600-0" + (c.black ? "-B" : "-W") + ",secret";
         b.send(c, c.login);
     }
+}
 
-    double server_cpu0 = 0, client_cpu0 = 0, server_cpu1 = 0, client_cpu1 = 0;
-    std::map<std::string, double> threads0, threads1;
+// CPU seconds of the server (in all and by thread) and of this client.
+struct CpuSample {
+    double server = 0, client = 0;
+    std::map<std::string, double> threads;
+    static CpuSample take(pid_t pid) { return {cpu_seconds_of(pid), self_cpu_seconds(), thread_cpu_seconds(pid)}; }
+};
+
+// Everything the clients do until every game is over (or 180 s): the players' moves, and the
+// attackers and flooders while the moves are timed. `start` and `end` get the CPU at the start
+// and end of the timed part; false when it did not end (the caller samples `end` later).
+bool run_games(const Options& o, pid_t pid, Bench& b, std::vector<Conn>& conns, Attack& att, Flood& fl,
+               CpuSample& start, CpuSample& end) {
     auto deadline = Clock::now() + std::chrono::seconds(180);
     std::vector<epoll_event> events(1024);
     bool measured = false;
-    while (b.done + b.failed < 2 * games && Clock::now() < deadline) {
+    int total = 2 * o.games;
+    while (b.done + b.failed < total && Clock::now() < deadline) {
         int wait = b.send_due();
         if (!b.relogin.empty())
             wait = wait < 0 ? 50 : std::min(wait, 50);
         int n = epoll_wait(b.ep, events.data(), int(events.size()), wait < 0 ? 1000 : wait);
         b.send_relogins();
         for (int i = 0; i < n; ++i) {
-            Tag tag = *static_cast<Tag*>(events[std::size_t(i)].data.ptr);
+            epoll_event& e = events[std::size_t(i)];
+            Tag tag = *static_cast<Tag*>(e.data.ptr);
             if (tag == Tag::Hostile) {
-                auto& h = *static_cast<HostileConn*>(events[std::size_t(i)].data.ptr);
+                auto& h = *static_cast<HostileConn*>(e.data.ptr);
                 if (h.h.fd >= 0)
                     att.readable(h);
                 continue;
             }
             if (tag == Tag::Flood) {
-                fl.readable(*static_cast<FloodConn*>(events[std::size_t(i)].data.ptr), events[std::size_t(i)].events);
+                fl.readable(*static_cast<FloodConn*>(e.data.ptr), e.events);
                 continue;
             }
-            Conn& c = *static_cast<Conn*>(events[std::size_t(i)].data.ptr);
+            Conn& c = *static_cast<Conn*>(e.data.ptr);
             if (c.phase == Phase::Failed)
                 continue;
-            if (events[std::size_t(i)].events & EPOLLOUT) {
+            if (e.events & EPOLLOUT) {
                 epoll_event ev{EPOLLIN, {.ptr = &c}};
                 epoll_ctl(b.ep, EPOLL_CTL_MOD, c.fd, &ev);
                 b.flush(c);
             }
             bool was_timing = b.timing;
-            if (events[std::size_t(i)].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+            if (e.events & (EPOLLIN | EPOLLHUP | EPOLLERR))
                 b.readable(c, conns);
             if (!was_timing && b.timing) {
-                server_cpu0 = cpu_seconds_of(pid);
-                client_cpu0 = self_cpu_seconds();
-                threads0 = thread_cpu_seconds(pid);
-                if (attack > 0)
-                    att.start(attack);
-                if (flood > 0)
+                start = CpuSample::take(pid);
+                if (o.attack > 0)
+                    att.start(o.attack);
+                if (o.flood > 0)
                     fl.start();
             }
         }
-        if (b.timing && !measured && b.moves == games * plies) {
-            server_cpu1 = cpu_seconds_of(pid);
-            client_cpu1 = self_cpu_seconds();
-            threads1 = thread_cpu_seconds(pid);
+        if (b.timing && !measured && b.moves == o.games * o.plies) {
+            end = CpuSample::take(pid);
             measured = true;
             att.stop();
             fl.running = false;
@@ -917,31 +904,30 @@ int main(int argc, char** argv) {
     }
     att.stop();
     fl.running = false;
-    // The pastes still in flight are answered whole (a slow client waits, loses nothing).
+    return measured;
+}
+
+// The pastes still in flight are answered whole (a slow client waits, loses nothing): the
+// seconds from the first move sent until the last answer.
+double drain_flood(const Options& o, Bench& b, Flood& fl) {
+    std::vector<epoll_event> events(1024);
     double flood_seconds = std::chrono::duration<double>(Clock::now() - b.first_sent).count();
     for (auto drain_until = Clock::now() + std::chrono::seconds(120);
-         flood > 0 && !fl.all_answered() && fl.first_error.empty() && Clock::now() < drain_until;) {
+         o.flood > 0 && !fl.all_answered() && fl.first_error.empty() && Clock::now() < drain_until;) {
         int n = epoll_wait(b.ep, events.data(), int(events.size()), 200);
         for (int i = 0; i < n; ++i)
             if (*static_cast<Tag*>(events[std::size_t(i)].data.ptr) == Tag::Flood)
                 fl.readable(*static_cast<FloodConn*>(events[std::size_t(i)].data.ptr), events[std::size_t(i)].events);
         flood_seconds = std::chrono::duration<double>(Clock::now() - b.first_sent).count();
     }
-    if (!measured) {
-        server_cpu1 = cpu_seconds_of(pid);
-        client_cpu1 = self_cpu_seconds();
-        threads1 = thread_cpu_seconds(pid);
-    }
-    kill(pid, SIGTERM);
-    waitpid(pid, nullptr, 0);
-    for (auto& c : conns)
-        if (c.fd >= 0)
-            close(c.fd);
-    if (db_dir.empty())
-        std::filesystem::remove_all(dir);
+    return flood_seconds;
+}
 
-    if (!trace.empty()) {  // one line per move: ms since the start when sent, latency in ms
-        std::ofstream t(trace);
+// The summary line, and where the server's time went, in microseconds of CPU per move (the
+// event loop's figure bounds the throughput: one thread runs the service).
+void report(const Options& o, Bench& b, const CpuSample& start, const CpuSample& end) {
+    if (!o.trace.empty()) {  // one line per move: ms since the start when sent, latency in ms
+        std::ofstream t(o.trace);
         for (std::size_t i = 0; i < b.latencies_ms.size(); ++i)
             t << b.sent_at_ms[i] << ' ' << b.latencies_ms[i] << '\n';
     }
@@ -952,29 +938,92 @@ int main(int argc, char** argv) {
                  ? 0.0
                  : b.latencies_ms[std::min(b.latencies_ms.size() - 1, std::size_t(p * double(b.latencies_ms.size())))];
     };
-    double server_cpu = server_cpu1 - server_cpu0, client_cpu = client_cpu1 - client_cpu0;
+    double server_cpu = end.server - start.server, client_cpu = end.client - start.client;
     std::printf("sync=%s rate=%.0f games=%d plies=%d moves=%d errors=%d seconds=%.2f moves_per_s=%.0f median_ms=%.2f "
                 "p99_ms=%.2f "
                 "server_cpu_s=%.2f client_cpu_s=%.2f moves_per_server_cpu_s=%.0f\n",
-                sync.c_str(), rate, games, plies, b.moves, b.failed, secs, secs > 0 ? b.moves / secs : 0.0, pct(0.5),
-                pct(0.99), server_cpu, client_cpu, server_cpu > 0 ? b.moves / server_cpu : 0.0);
-    // Where the server's time went, in microseconds of CPU per move (the event loop's figure
-    // bounds the throughput: one thread runs the service).
+                o.sync.c_str(), o.rate, o.games, o.plies, b.moves, b.failed, secs, secs > 0 ? b.moves / secs : 0.0,
+                pct(0.5), pct(0.99), server_cpu, client_cpu, server_cpu > 0 ? b.moves / server_cpu : 0.0);
     std::printf("  cpu_us_per_move:");
-    for (auto& [name, t] : threads1) {
-        double d = t - (threads0.count(name) ? threads0[name] : 0.0);
+    for (auto& [name, t] : end.threads) {
+        auto before = start.threads.find(name);
+        double d = t - (before != start.threads.end() ? before->second : 0.0);
         if (d > 0 && b.moves > 0)
             std::printf(" %s=%.1f", name == "hisha-server" ? "loop" : name.c_str(), d * 1e6 / b.moves);
     }
     std::printf(" client=%.1f\n", b.moves > 0 ? client_cpu * 1e6 / b.moves : 0.0);
-    if (attack > 0)
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--fsync-probe")
+        return fsync_probe(std::clamp(std::atoi(argv[2]), 1, 100000));
+    Options o;
+    o.server = (std::filesystem::path(argv[0]).parent_path() / "hisha-server").string();
+    if (int status = read_options(argc, argv, o); status >= 0)
+        return status;
+    signal(SIGPIPE, SIG_IGN);
+    rlimit nofile{};
+    if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < nofile.rlim_max) {
+        nofile.rlim_cur = nofile.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &nofile);
+    }
+
+    std::vector<Pair> pairs(static_cast<std::size_t>(o.games));
+    for (int i = 0; i < o.games; ++i)
+        pairs[std::size_t(i)].moves = bench::random_game(o.plies, o.seed * 1000003 + std::uint64_t(i) + 1);
+
+    // The database: in a directory of its own, removed at the end; or in DIR, kept for the next
+    // run (a server's database as it is after serving a while: its write-ahead log at size).
+    auto dir = o.db_dir.empty() ? std::filesystem::temp_directory_path() / ("hisha_load_" + std::to_string(getpid()))
+                                : std::filesystem::path(o.db_dir);
+    std::filesystem::create_directories(dir);
+    std::string db = "sqlite:" + (dir / "load.db").string() + "?sync=" + o.sync;
+
+    Attack att;
+    pid_t pid = start_server(o, db, att.ports);
+    if (pid < 0)
+        return 1;
+    if (o.attack > 0 && !register_victim(att.ports["text"])) {
+        std::cerr << "server_load_bench: cannot register the attackers' victim\n";
+        stop_server(pid);
+        return 1;
+    }
+    Bench b;
+    b.plies = o.plies;
+    b.rate = o.rate;
+    b.ep = att.ep = epoll_create1(0);
+    Flood fl;
+    fl.ep = b.ep;
+    fl.block = o.flood_block;
+    if (o.flood > 0 && !fl.open(o.flood, att.ports["text"])) {
+        stop_server(pid);
+        return 1;
+    }
+    std::vector<Conn> conns(static_cast<std::size_t>(2 * o.games));
+    connect_players(b, conns, pairs, att.ports["csa"]);
+    CpuSample start, end;
+    bool measured = run_games(o, pid, b, conns, att, fl, start, end);
+    double flood_seconds = drain_flood(o, b, fl);
+    if (!measured)
+        end = CpuSample::take(pid);
+    stop_server(pid);
+    for (auto& c : conns)
+        if (c.fd >= 0)
+            close(c.fd);
+    if (o.db_dir.empty())
+        std::filesystem::remove_all(dir);
+
+    report(o, b, start, end);
+    if (o.attack > 0)
         att.report();
-    if (flood > 0)
+    if (o.flood > 0)
         fl.report(flood_seconds);
     if (!b.first_error.empty())
         std::fprintf(stderr, "server_load_bench: first error: %s\n", b.first_error.c_str());
     if (!fl.first_error.empty())
         std::fprintf(stderr, "server_load_bench: flood: %s\n", fl.first_error.c_str());
-    bool flood_ok = flood == 0 || (fl.all_answered() && fl.first_error.empty());
-    return b.failed == 0 && b.moves == games * plies && flood_ok ? 0 : 1;
+    bool flood_ok = o.flood == 0 || (fl.all_answered() && fl.first_error.empty());
+    return b.failed == 0 && b.moves == o.games * o.plies && flood_ok ? 0 : 1;
 }

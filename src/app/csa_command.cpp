@@ -58,16 +58,55 @@ bool to_int(const std::string& s, int lo, int hi, int& out) {
     return true;
 }
 
-}  // namespace
+enum class Arg { Ok, Bad, Unknown };
 
-int csa_command(int argc, char** argv) {
-    protocol::CsaClientOptions opt;
-    protocol::EngineSpec spec;
-    spec.name = "engine";
-    spec.command = "hisha";
-    std::string log_path;
-    if (const char* pw = std::getenv("HISHA_CSA_PASSWORD"))
-        opt.password = pw;
+// One option and its value, into the client's options, the engine's and the log's path.
+Arg apply_option(const std::string& a, const std::string& v, protocol::CsaClientOptions& opt,
+                 protocol::EngineSpec& spec, std::string& log_path) {
+    bool ok = true;
+    if (a == "--host")
+        opt.host = v;
+    else if (a == "--port")
+        ok = to_int(v, 1, 65535, opt.port);
+    else if (a == "--user")
+        opt.user = v;
+    else if (a == "--password")
+        opt.password = v;
+    else if (a == "--engine")
+        spec.command = v;
+    else if (a == "--option") {
+        auto eq = v.find('=');
+        ok = eq != std::string::npos && eq > 0;
+        if (ok)
+            spec.options.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+    } else if (a == "--games")
+        ok = to_int(v, 0, 1000000, opt.games);
+    else if (a == "--margin")
+        ok = to_int(v, 0, 60000, opt.margin_ms);
+    else if (a == "--depth")
+        ok = to_int(v, 1, 100, opt.depth);
+    else if (a == "--nodes")
+        ok = to_int(v, 1, 2000000000, opt.nodes);
+    else if (a == "--keepalive")
+        ok = to_int(v, 1, 3600, opt.keepalive_s);
+    else if (a == "--reconnect")
+        ok = to_int(v, 0, 1000000, opt.reconnects);
+    else if (a == "--reconnect-delay")
+        ok = to_int(v, 0, 3600000, opt.reconnect_delay_ms);
+    else if (a == "--log")
+        log_path = v;
+    else if (a == "--comments") {
+        ok = v == "on" || v == "off";
+        opt.comments = v == "on";
+    } else
+        return Arg::Unknown;
+    return ok ? Arg::Ok : Arg::Bad;
+}
+
+// The arguments, read and checked: -1 to go on, else the exit status (0 after --help, 2 when
+// an argument is refused, with the reason on stderr).
+int read_args(int argc, char** argv, protocol::CsaClientOptions& opt, protocol::EngineSpec& spec,
+              std::string& log_path) {
     for (int i = 0; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "-h" || a == "--help") {
@@ -80,47 +119,12 @@ int csa_command(int argc, char** argv) {
             return 2;
         }
         std::string v = argv[++i];
-        bool ok = true;
-        if (a == "--host")
-            opt.host = v;
-        else if (a == "--port")
-            ok = to_int(v, 1, 65535, opt.port);
-        else if (a == "--user")
-            opt.user = v;
-        else if (a == "--password")
-            opt.password = v;
-        else if (a == "--engine")
-            spec.command = v;
-        else if (a == "--option") {
-            auto eq = v.find('=');
-            ok = eq != std::string::npos && eq > 0;
-            if (ok)
-                spec.options.emplace_back(v.substr(0, eq), v.substr(eq + 1));
-        } else if (a == "--games")
-            ok = to_int(v, 0, 1000000, opt.games);
-        else if (a == "--margin")
-            ok = to_int(v, 0, 60000, opt.margin_ms);
-        else if (a == "--depth")
-            ok = to_int(v, 1, 100, opt.depth);
-        else if (a == "--nodes")
-            ok = to_int(v, 1, 2000000000, opt.nodes);
-        else if (a == "--keepalive")
-            ok = to_int(v, 1, 3600, opt.keepalive_s);
-        else if (a == "--reconnect")
-            ok = to_int(v, 0, 1000000, opt.reconnects);
-        else if (a == "--reconnect-delay")
-            ok = to_int(v, 0, 3600000, opt.reconnect_delay_ms);
-        else if (a == "--log")
-            log_path = v;
-        else if (a == "--comments") {
-            ok = v == "on" || v == "off";
-            opt.comments = v == "on";
-        }
-        else {
+        Arg r = apply_option(a, v, opt, spec, log_path);
+        if (r == Arg::Unknown) {
             std::cerr << "hisha csa: unknown option " << a << " (hisha csa --help)\n";
             return 2;
         }
-        if (!ok) {
+        if (r == Arg::Bad) {
             std::cerr << "hisha csa: bad value '" << v << "' for " << a << " (hisha csa --help)\n";
             return 2;
         }
@@ -141,6 +145,35 @@ int csa_command(int argc, char** argv) {
         std::cerr << "hisha csa: --password PASS is needed (no spaces)\n";
         return 2;
     }
+    return -1;
+}
+
+// Each game's outcome, then the totals.
+void print_outcomes(const protocol::CsaClient& client) {
+    int wins = 0, losses = 0, draws = 0;
+    for (auto& o : client.outcomes()) {
+        std::cout << "game " << o.game_id << " " << (o.me == core::BLACK ? "black" : "white") << " " << o.result << " "
+                  << (o.reason.empty() ? "-" : o.reason) << " moves=" << o.plies << "\n";
+        wins += o.result == "win";
+        losses += o.result == "lose";
+        draws += o.result == "draw" || o.result == "censored";
+    }
+    std::cout << "games=" << client.outcomes().size() << " wins=" << wins << " losses=" << losses << " draws=" << draws
+              << std::endl;
+}
+
+}  // namespace
+
+int csa_command(int argc, char** argv) {
+    protocol::CsaClientOptions opt;
+    protocol::EngineSpec spec;
+    spec.name = "engine";
+    spec.command = "hisha";
+    std::string log_path;
+    if (const char* pw = std::getenv("HISHA_CSA_PASSWORD"))
+        opt.password = pw;
+    if (int status = read_args(argc, argv, opt, spec, log_path); status >= 0)
+        return status;
     std::ofstream log_file;
     auto log_mutex = std::make_shared<std::mutex>();
     if (log_path == "-") {
@@ -168,16 +201,7 @@ int csa_command(int argc, char** argv) {
     }
     protocol::CsaClient client(opt, *player);
     auto result = client.run();
-    int wins = 0, losses = 0, draws = 0;
-    for (auto& o : client.outcomes()) {
-        std::cout << "game " << o.game_id << " " << (o.me == core::BLACK ? "black" : "white") << " " << o.result << " "
-                  << (o.reason.empty() ? "-" : o.reason) << " moves=" << o.plies << "\n";
-        wins += o.result == "win";
-        losses += o.result == "lose";
-        draws += o.result == "draw" || o.result == "censored";
-    }
-    std::cout << "games=" << client.outcomes().size() << " wins=" << wins << " losses=" << losses << " draws=" << draws
-              << std::endl;
+    print_outcomes(client);
     player->quit();
     if (!result) {
         std::cerr << "hisha csa: " << result.error() << "\n";

@@ -341,9 +341,9 @@ std::function<std::string(const std::string&, const char*, ServerOptions&)> numb
     };
 }
 
-const std::vector<ServerFlag>& server_flags() {
-    using hisha::server::service::Config;
-    static const std::vector<ServerFlag> flags = {
+// Where the server keeps and serves things: the database, addresses and ports, files, bots, logging.
+std::vector<ServerFlag> where_flags() {
+    return {
         {{"--db"}, [](auto&, const char* v, ServerOptions& o) { return o.db = v, std::string(); }},
         {{"--bind"}, [](auto&, const char* v, ServerOptions& o) { return o.bind = v, std::string(); }},
         {{"--static"}, [](auto&, const char* v, ServerOptions& o) { return o.static_dir = v, std::string(); }},
@@ -353,6 +353,22 @@ const std::vector<ServerFlag>& server_flags() {
              int& port = a == "--text-port" ? o.text_port : a == "--csa-port" ? o.csa_port : o.http_port;
              return port_arg(v, port) ? std::string() : a + " needs a port, 0..65535 (0: any; -1: off)";
          }},
+        {{"--group-commit"},
+         [](auto&, const char* v, ServerOptions& o) { return o.config.group_commit = std::string(v) == "on", std::string(); }},
+        {{"--log"},
+         [](auto&, const char* v, ServerOptions&) -> std::string {
+             std::string s = v;
+             if (s != "json" && s != "off")
+                 return "--log is json or off";
+             hisha::server::set_logging(s == "json");
+             return {};
+         }},
+    };
+}
+
+// How games are played and scheduled: correspondence pace, CSA players, tournaments.
+std::vector<ServerFlag> game_flags() {
+    return {
         {{"--days-per-move"},
          [](auto&, const char* v, ServerOptions& o) {
              o.config.default_days_per_move = std::atoi(v);
@@ -360,8 +376,6 @@ const std::vector<ServerFlag>& server_flags() {
                  o.config.default_days_per_move = 7;
              return std::string();
          }},
-        {{"--group-commit"},
-         [](auto&, const char* v, ServerOptions& o) { return o.config.group_commit = std::string(v) == "on", std::string(); }},
         {{"--csa-auto-register"},
          [](auto&, const char* v, ServerOptions& o) -> std::string {
              std::string s = v;
@@ -386,14 +400,14 @@ const std::vector<ServerFlag>& server_flags() {
              o.config.tournaments.push_back(*t);
              return {};
          }},
-        {{"--log"},
-         [](auto&, const char* v, ServerOptions&) -> std::string {
-             std::string s = v;
-             if (s != "json" && s != "off")
-                 return "--log is json or off";
-             hisha::server::set_logging(s == "json");
-             return {};
-         }},
+    };
+}
+
+// Limits and security: idle connections, command rates, the password and solver queues, login and
+// registration rates, sessions, the public origin, connections per address, password hashing.
+std::vector<ServerFlag> limit_flags() {
+    using hisha::server::service::Config;
+    return {
         {{"--idle-timeout"}, number_flag(1, 30L * 86400, "--idle-timeout needs seconds, 1.." + std::to_string(30L * 86400),
                                          [](ServerOptions& o, long n) { o.idle_timeout_s = int(n); })},
         {{"--max-commands-per-second"},
@@ -484,6 +498,16 @@ const std::vector<ServerFlag>& server_flags() {
              return {};
          }},
     };
+}
+
+const std::vector<ServerFlag>& server_flags() {
+    static const std::vector<ServerFlag> flags = [] {
+        std::vector<ServerFlag> all;
+        for (auto group : {where_flags, game_flags, limit_flags})
+            for (ServerFlag& f : group())
+                all.push_back(std::move(f));
+        return all;
+    }();
     return flags;
 }
 

@@ -79,6 +79,47 @@ int validate(const std::string& path) {
     return r->bad ? 1 : 0;
 }
 
+// The options that take a whole number: name, bounds, and where the value goes.
+struct Spin {
+    const char* name;
+    unsigned long long lo, hi;
+    void (*set)(engine::nnue::GensfenOptions& o, unsigned long long v);
+};
+using Opts = engine::nnue::GensfenOptions;
+const Spin GENSFEN_SPINS[] = {
+    {"--positions", 1, 1ULL << 40, [](Opts& o, unsigned long long v) { o.positions = v; }},
+    {"--games", 1, 1ULL << 40, [](Opts& o, unsigned long long v) { o.games = v; }},
+    {"--depth", 1, 30, [](Opts& o, unsigned long long v) { o.depth = int(v); }},
+    {"--nodes", 1, 1ULL << 40, [](Opts& o, unsigned long long v) { o.nodes = v; }},
+    {"--threads", 1, 256, [](Opts& o, unsigned long long v) { o.threads = int(v); }},
+    {"--random-moves", 0, 64, [](Opts& o, unsigned long long v) { o.random_moves = int(v); }},
+    {"--random-max-ply", 0, 256, [](Opts& o, unsigned long long v) { o.random_max_ply = int(v); }},
+    {"--max-plies", 1, 10000, [](Opts& o, unsigned long long v) { o.max_plies = int(v); }},
+    {"--eval-limit", 100, 30000, [](Opts& o, unsigned long long v) { o.eval_limit = int(v); }},
+    {"--seed", 0, ~0ULL, [](Opts& o, unsigned long long v) { o.seed = v; }},
+    {"--hash", 1, 65536, [](Opts& o, unsigned long long v) { o.hash_mb = int(v); }},
+};
+
+// A line of progress on stderr: records, games, rates, the share of a core, the time left.
+void report_progress(const engine::nnue::GensfenOptions& o, const engine::nnue::GensfenStats& s) {
+    double rate = s.seconds > 0 ? double(s.written) / s.seconds : 0;
+    double eta = -1;
+    if (o.positions && rate > 0)
+        eta = double(o.positions - std::min(o.positions, s.in_file)) / rate;
+    if (o.games && s.games > 0)
+        eta = std::max(eta, double(o.games - std::min(o.games, s.games)) * s.seconds / double(s.games));
+    if (o.seconds > 0)
+        eta = eta < 0 ? o.seconds - s.seconds : std::min(eta, o.seconds - s.seconds);
+    std::fprintf(stderr,
+                 "gensfen: %llu records in the file (+%llu), %llu games, %.1f positions/s, %.1f searched/s, "
+                 "%.1f positions per CPU second, %.0f%% of a core, elapsed %s, ETA %s\n",
+                 (unsigned long long)s.in_file, (unsigned long long)s.written, (unsigned long long)s.games, rate,
+                 s.seconds > 0 ? double(s.searched) / s.seconds : 0.0,
+                 s.cpu_seconds > 0 ? double(s.written) / s.cpu_seconds : 0.0,
+                 s.seconds > 0 ? 100 * s.cpu_seconds / s.seconds : 0.0, clock_text(s.seconds).c_str(),
+                 eta < 0 ? "unknown" : clock_text(eta).c_str());
+}
+
 }  // namespace
 
 int gensfen_command(int argc, char** argv) {
@@ -111,18 +152,8 @@ int gensfen_command(int argc, char** argv) {
             ++i;
             continue;
         }
-        struct Spin {
-            const char* name;
-            unsigned long long lo, hi;
-        };
-        static const Spin spins[] = {
-            {"--positions", 1, 1ULL << 40}, {"--games", 1, 1ULL << 40}, {"--depth", 1, 30},
-            {"--nodes", 1, 1ULL << 40},     {"--threads", 1, 256},     {"--random-moves", 0, 64},
-            {"--random-max-ply", 0, 256},   {"--max-plies", 1, 10000}, {"--eval-limit", 100, 30000},
-            {"--seed", 0, ~0ULL},           {"--hash", 1, 65536},
-        };
         const Spin* spin = nullptr;
-        for (const Spin& s : spins)
+        for (const Spin& s : GENSFEN_SPINS)
             if (a == s.name)
                 spin = &s;
         if (!spin) {
@@ -136,28 +167,7 @@ int gensfen_command(int argc, char** argv) {
             return 2;
         }
         ++i;
-        if (a == "--positions")
-            o.positions = *v;
-        else if (a == "--games")
-            o.games = *v;
-        else if (a == "--depth")
-            o.depth = int(*v);
-        else if (a == "--nodes")
-            o.nodes = *v;
-        else if (a == "--threads")
-            o.threads = int(*v);
-        else if (a == "--random-moves")
-            o.random_moves = int(*v);
-        else if (a == "--random-max-ply")
-            o.random_max_ply = int(*v);
-        else if (a == "--max-plies")
-            o.max_plies = int(*v);
-        else if (a == "--eval-limit")
-            o.eval_limit = int(*v);
-        else if (a == "--seed")
-            o.seed = *v;
-        else
-            o.hash_mb = int(*v);
+        spin->set(o, *v);
     }
     if (o.out.empty()) {
         std::fprintf(stderr, "hisha gensfen: --out FILE is required\n%s", GENSFEN_USAGE);
@@ -173,24 +183,7 @@ int gensfen_command(int argc, char** argv) {
             if (!line.empty() && line[0] != '#')
                 o.openings.push_back(line);
     }
-    auto report = [&](const engine::nnue::GensfenStats& s) {
-        double rate = s.seconds > 0 ? double(s.written) / s.seconds : 0;
-        double eta = -1;
-        if (o.positions && rate > 0)
-            eta = double(o.positions - std::min(o.positions, s.in_file)) / rate;
-        if (o.games && s.games > 0)
-            eta = std::max(eta, double(o.games - std::min(o.games, s.games)) * s.seconds / double(s.games));
-        if (o.seconds > 0)
-            eta = eta < 0 ? o.seconds - s.seconds : std::min(eta, o.seconds - s.seconds);
-        std::fprintf(stderr,
-                     "gensfen: %llu records in the file (+%llu), %llu games, %.1f positions/s, %.1f searched/s, "
-                     "%.1f positions per CPU second, %.0f%% of a core, elapsed %s, ETA %s\n",
-                     (unsigned long long)s.in_file, (unsigned long long)s.written, (unsigned long long)s.games, rate,
-                     s.seconds > 0 ? double(s.searched) / s.seconds : 0.0,
-                     s.cpu_seconds > 0 ? double(s.written) / s.cpu_seconds : 0.0,
-                     s.seconds > 0 ? 100 * s.cpu_seconds / s.seconds : 0.0, clock_text(s.seconds).c_str(),
-                     eta < 0 ? "unknown" : clock_text(eta).c_str());
-    };
+    auto report = [&o](const engine::nnue::GensfenStats& s) { report_progress(o, s); };
     auto r = engine::nnue::gensfen(o, report);
     if (!r) {
         std::fprintf(stderr, "hisha gensfen: %s\n", r.error().c_str());

@@ -42,8 +42,8 @@ extern const char DEFAULT_BOOK_TEXT[];
 
 namespace {
 
-// Every option as `usi` declares it, with its default.
-std::vector<EngineOption> declared_options() {
+// The search and its clock: hash, threads, lines shown, pondering, time kept in reserve.
+std::vector<EngineOption> search_options() {
     using T = EngineOption::Type;
     return {
         {"USI_Hash", T::Spin, "64", 1, 65536, {}, "", "transposition table size in MB"},
@@ -60,6 +60,13 @@ std::vector<EngineOption> declared_options() {
          "",
          "ms kept in reserve when a move thinks to the end of its time (the end of a byoyomi)"},
         {"MinimumThinkingTime", T::Spin, "20", 0, 10000, {}, "", "least ms spent on a move"},
+    };
+}
+
+// Rules and results: the entering-king rule, what a draw is worth, the move limit, resigning.
+std::vector<EngineOption> rule_options() {
+    using T = EngineOption::Type;
+    return {
         {"EnteringKingRule",
          T::Combo,
          "CSARule27",
@@ -102,6 +109,13 @@ std::vector<EngineOption> declared_options() {
          "",
          "resign (bestmove resign) when the search's score is this many centipawns or more below even (99999: "
          "never before mate)"},
+    };
+}
+
+// How it plays: the evaluation, the book, the strength levels, the mate searches.
+std::vector<EngineOption> play_options() {
+    using T = EngineOption::Type;
+    return {
         {"Evaluation",
          T::Combo,
          "Classic",
@@ -157,6 +171,15 @@ std::vector<EngineOption> declared_options() {
          "df-pn nodes per mate search at PV nodes where a mate is plausible, four times that at such a root "
          "(0 = off)"},
     };
+}
+
+// Every option as `usi` declares it, with its default.
+std::vector<EngineOption> declared_options() {
+    std::vector<EngineOption> all;
+    for (auto group : {search_options, rule_options, play_options})
+        for (EngineOption& o : group())
+            all.push_back(std::move(o));
+    return all;
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 import { ApiError, get, post } from './api';
 import { clear, h, toast } from './dom';
 import { t } from './i18n';
-import { View } from './main';
+import { View } from './app';
 
 interface Status {
   connections: { name: string; protocol: string; peer: string; since: number }[];

@@ -2,10 +2,11 @@
 // comments), free play from any position, the engine's live lines and evaluation (MultiPV,
 // arrows, a graph over the game), the tsume solver, and the board editor.
 import { Game, MoveText, ParsedRecord, PositionInfo, TsumeAnswer, call, get, post, postForFile, myName } from './api';
+import type { EventHandler } from './api';
 import { Board, LETTER_OF, PROMOTABLE, UNPROMOTED, splitSfen, colorOf } from './board';
 import { clear, h, toast } from './dom';
 import { t } from './i18n';
-import { app, View } from './main';
+import { app, View } from './app';
 import { boardSettings, downloadTitle, isUsi, notationPref } from './game';
 import type { Piece, Key } from 'shogiground/types';
 
@@ -22,6 +23,7 @@ function decodeFile(buf: ArrayBuffer): string {
 }
 
 interface Line { cp?: number; mate?: number; depth: number; pv: MoveText[] }
+type LiveEvent = Parameters<EventHandler>[0];
 
 function scoreText(l: { cp?: number; mate?: number }): string {
   if (l.mate !== undefined) return (l.mate > 0 ? '+' : '−') + 'M' + Math.abs(l.mate);
@@ -34,130 +36,182 @@ function scoreValue(l: { cp?: number; mate?: number }): number {
   return Math.max(-3000, Math.min(3000, l.cp ?? 0));
 }
 
-export function analysisView(arg: string): View {
-  let editing = arg === 'editor';
-  let startSfen = START;
-  let startComments: string[] = [];
-  let line: MoveText[] = [];
-  let cursor = 0; // moves played from the start
-  let info: PositionInfo | undefined;
-  let analyzing = false;
-  const lines = new Map<number, Line>();
-  const evals: (number | undefined)[] = [];
-  let graphRun: { ply: number; last?: Line } | undefined;
+/// The analysis page: its state (the start position, the line of moves with its variations, the
+/// move shown, the engine's lines, the evaluations graphed, the editor) and the elements that show it.
+class AnalysisPage {
+  editing: boolean;
+  startSfen = START;
+  startComments: string[] = [];
+  line: MoveText[] = [];
+  cursor = 0; // moves played from the start
+  info: PositionInfo | undefined;
+  analyzing = false;
+  readonly lines = new Map<number, Line>();
+  readonly evals: (number | undefined)[] = [];
+  graphRun: { ply: number; last?: Line } | undefined;
+  fileName = '';
+  spare: Piece | 'trash' | undefined; // the editor's piece (or the eraser) that a click puts down
 
-  const boardEl = h('div.board-area');
-  const board = new Board(boardEl, (usi) => playMove(usi));
-  const moveList = h('div.moves.tree', { 'aria-label': t('moves') });
-  const comments = h('div.comments');
-  const headers = h('dl.headers');
-  const engineOut = h('div.engine');
-  const evalBar = h('div.eval-bar', h('div.fill'));
-  const graph = h('div.graph');
-  const tsumeOut = h('div.tsume-out', { role: 'status' });
-  const sfenBox = h('input.sfen', { name: 'sfen', 'aria-label': 'SFEN', spellcheck: false });
-  const multipv = h('select', { name: 'multipv', 'aria-label': t('multipv') }, [1, 2, 3, 4, 5].map((n) => h('option', { value: n, selected: n === 3 }, String(n))));
+  readonly boardEl = h('div.board-area');
+  readonly board = new Board(this.boardEl, (usi) => this.playMove(usi));
+  readonly moveList = h('div.moves.tree', { 'aria-label': t('moves') });
+  readonly comments = h('div.comments');
+  readonly headers = h('dl.headers');
+  readonly engineOut = h('div.engine');
+  readonly evalBar = h('div.eval-bar', h('div.fill'));
+  readonly graph = h('div.graph');
+  readonly tsumeOut = h('div.tsume-out', { role: 'status' });
+  readonly sfenBox = h('input.sfen', { name: 'sfen', 'aria-label': 'SFEN', spellcheck: false });
+  readonly multipv = h('select', { name: 'multipv', 'aria-label': t('multipv') }, [1, 2, 3, 4, 5].map((n) => h('option', { value: n, selected: n === 3 }, String(n))));
+  readonly recordText = h('textarea', { name: 'record', rows: 6, 'aria-label': t('loadRecord'), placeholder: 'KIF / KI2 / CSA / PSN / SFEN' });
+  readonly fileInput = h('input', { type: 'file', name: 'record_file', accept: '.kif,.kifu,.ki2,.ki2u,.csa,.psn,.sfen,.usi,.gam,.txt', 'aria-label': 'file' });
+  readonly saveFormat = h('select', { name: 'save_format', 'aria-label': t('saveAs') }, ['kif', 'kifu', 'ki2', 'ki2u', 'csa', 'psn', 'sfen', 'usi', 'western'].map((f) => h('option', { value: f, title: downloadTitle(f) }, f.toUpperCase())));
+  readonly analyzeButton = h('button.primary', { name: 'analyze', onclick: () => this.toggleAnalysis() }, t('analyze'));
+  readonly palette = h('div.palette');
+  readonly handsEdit = h('div.hands-edit');
+  readonly sideSelect = h('select', { name: 'side_to_move', 'aria-label': t('sideToMove') }, h('option', { value: 'b' }, t('black')), h('option', { value: 'w' }, t('white')));
+  readonly keyInput = h('input', { name: 'move', 'aria-label': t('moveInput'), placeholder: 'USI: 7g7f, P*5e', autocomplete: 'off' });
+  el!: HTMLElement;
 
-  const movesTo = (n: number) => line.slice(0, n).map((m) => m.usi);
+  constructor(readonly arg: string) {
+    this.editing = arg === 'editor';
+    this.fileInput.onchange = () => this.loadFile();
+    this.multipv.onchange = () => this.analyzing && this.startEngine();
+    this.sfenBox.onkeydown = (e) => {
+      if (e.key === 'Enter') this.usePosition(this.sfenBox.value.trim());
+    };
+    this.keyInput.onkeydown = (e) => this.typedMove(e);
+    this.board.ground.set({ events: { change: () => this.editorChanged(), select: (key: Key) => this.editorPut(key) } });
+  }
 
-  async function refresh(): Promise<void> {
+  movesTo(n: number): string[] {
+    return this.line.slice(0, n).map((m) => m.usi);
+  }
+
+  async refresh(): Promise<void> {
+    let info: PositionInfo;
     try {
-      info = await post<PositionInfo>('position', { sfen: startSfen, moves: movesTo(cursor) });
+      info = this.info = await post<PositionInfo>('position', { sfen: this.startSfen, moves: this.movesTo(this.cursor) });
     } catch (e) {
       toast(String((e as Error).message), 'error');
       return;
     }
-    if (!editing) {
-      board.show({ sfen: info.sfen, legal: info.legal, last: cursor ? line[cursor - 1].usi : undefined, check: info.check, movable: 'both' });
-    }
-    sfenBox.value = editing ? editorSfen() : info.sfen;
-    renderMoves();
-    const c = cursor ? line[cursor - 1].comments : startComments;
-    clear(comments, c?.length ? [h('h3', t('comments')), ...c.map((x) => h('p', x))] : null);
-    if (analyzing) startEngine();
-    else board.setArrows([]);
+    const cursor = this.cursor;
+    if (!this.editing)
+      this.board.show({ sfen: info.sfen, legal: info.legal, last: cursor ? this.line[cursor - 1].usi : undefined, check: info.check, movable: 'both' });
+    this.sfenBox.value = this.editing ? this.editorSfen() : info.sfen;
+    this.renderMoves();
+    const c = cursor ? this.line[cursor - 1].comments : this.startComments;
+    clear(this.comments, c?.length ? [h('h3', t('comments')), ...c.map((x) => h('p', x))] : null);
+    if (this.analyzing) this.startEngine();
+    else this.board.setArrows([]);
   }
 
-  function renderMoves(): void {
+  renderMoves(): void {
     const ja = notationPref() === 'ja';
     const label = (m: MoveText, ply: number) => (ja ? m.ja : `${ply}. ${m.western}`);
-    clear(moveList,
-      h('span.move', { class: cursor === 0 ? 'current' : undefined, onclick: () => go(0) }, '☖☗ ' + (ja ? '開始局面' : 'Start')),
-      line.map((m, i) => [
-        h('span.move', { class: cursor === i + 1 ? 'current' : undefined, 'data-ply': i + 1, onclick: () => go(i + 1) }, label(m, i + 1)),
+    const cursor = this.cursor;
+    clear(this.moveList,
+      h('span.move', { class: cursor === 0 ? 'current' : undefined, onclick: () => this.go(0) }, '☖☗ ' + (ja ? '開始局面' : 'Start')),
+      this.line.map((m, i) => [
+        h('span.move', { class: cursor === i + 1 ? 'current' : undefined, 'data-ply': i + 1, onclick: () => this.go(i + 1) }, label(m, i + 1)),
         m.comments?.length ? h('span.has-comment', { title: m.comments.join('\n') }, '💬') : null,
         m.variations?.length
           ? h('div.variations', m.variations.map((v, k) =>
-              h('button.small.variation', { 'data-variation': `${i + 1}-${k}`, onclick: () => {
-                // The line left becomes a variation of the one taken, so either can be reached again.
-                const tail = line.slice(i);
-                const others = (m.variations || []).filter((_, j) => j !== k);
-                const head: MoveText = { ...v[0], variations: [[{ ...tail[0], variations: undefined }, ...tail.slice(1)], ...others] };
-                line = [...line.slice(0, i), head, ...v.slice(1)];
-                go(i + 1);
-              } },
+              h('button.small.variation', { 'data-variation': `${i + 1}-${k}`, onclick: () => this.takeVariation(i, k) },
                 `${t('variations')} ${k + 1}: ${v.slice(0, 4).map((x, j) => label(x, i + 1 + j)).join(' ')}`)))
           : null,
       ]));
-    moveList.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+    this.moveList.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
   }
 
-  function go(n: number): void {
-    cursor = Math.max(0, Math.min(line.length, n));
-    refresh();
+  /// Variation k of move i replaces the line from there; the line left becomes a variation of the
+  /// one taken, so either can be reached again.
+  takeVariation(i: number, k: number): void {
+    const m = this.line[i];
+    const v = (m.variations || [])[k];
+    const tail = this.line.slice(i);
+    const others = (m.variations || []).filter((_, j) => j !== k);
+    const head: MoveText = { ...v[0], variations: [[{ ...tail[0], variations: undefined }, ...tail.slice(1)], ...others] };
+    this.line = [...this.line.slice(0, i), head, ...v.slice(1)];
+    this.go(i + 1);
   }
 
-  async function playMove(usi: string): Promise<void> {
-    if (cursor < line.length && line[cursor].usi === usi) {
-      go(cursor + 1);
+  go(n: number): void {
+    this.cursor = Math.max(0, Math.min(this.line.length, n));
+    this.refresh();
+  }
+
+  async playMove(usi: string): Promise<void> {
+    const cursor = this.cursor;
+    if (cursor < this.line.length && this.line[cursor].usi === usi) {
+      this.go(cursor + 1);
       return;
     }
     try {
-      const p = await post<PositionInfo>('position', { sfen: startSfen, moves: [...movesTo(cursor), usi] });
+      const p = await post<PositionInfo>('position', { sfen: this.startSfen, moves: [...this.movesTo(cursor), usi] });
       const played = p.moves[p.moves.length - 1];
       // The old continuation stays reachable as a variation of the new move.
-      if (cursor < line.length) played.variations = [line.slice(cursor), ...(line[cursor].variations || [])];
-      line = [...line.slice(0, cursor), played];
-      go(cursor + 1);
+      if (cursor < this.line.length) played.variations = [this.line.slice(cursor), ...(this.line[cursor].variations || [])];
+      this.line = [...this.line.slice(0, cursor), played];
+      this.go(cursor + 1);
     } catch (e) {
       toast(String((e as Error).message), 'error');
-      refresh();
+      this.refresh();
     }
   }
 
+  /// A move typed in USI (the board takes the other notations by drag and drop).
+  typedMove(e: KeyboardEvent): void {
+    if (e.key !== 'Enter') return;
+    const v = this.keyInput.value.trim();
+    this.keyInput.value = '';
+    if (!isUsi(v) && !this.info?.legal.find((u) => u === v)) return void toast('USI moves here (7g7f, P*5e, 2b3c+)', 'error');
+    this.playMove(v);
+  }
+
+  /// A new start position (the editor's, or an SFEN typed in) with no moves.
+  usePosition(sfen: string): void {
+    this.startSfen = sfen;
+    this.line = [];
+    this.cursor = 0;
+    this.setEditing(false);
+    this.refresh();
+  }
+
   // --- records
-  const recordText = h('textarea', { name: 'record', rows: 6, 'aria-label': t('loadRecord'), placeholder: 'KIF / KI2 / CSA / PSN / SFEN' });
-  const fileInput = h('input', { type: 'file', name: 'record_file', accept: '.kif,.kifu,.ki2,.ki2u,.csa,.psn,.sfen,.usi,.gam,.txt', 'aria-label': 'file' });
-  let fileName = '';
-  fileInput.onchange = async () => {
-    const f = fileInput.files?.[0];
+
+  async loadFile(): Promise<void> {
+    const f = this.fileInput.files?.[0];
     if (!f) return;
-    fileName = f.name;
-    recordText.value = decodeFile(await f.arrayBuffer());
-    loadRecord();
-  };
-  async function loadRecord(): Promise<void> {
+    this.fileName = f.name;
+    this.recordText.value = decodeFile(await f.arrayBuffer());
+    this.loadRecord();
+  }
+
+  async loadRecord(): Promise<void> {
     try {
-      const r = await post<ParsedRecord>('record/parse', { text: recordText.value, name: fileName });
-      setEditing(false);
-      startSfen = r.start_sfen;
-      startComments = r.start_comments;
-      line = r.moves;
-      cursor = 0;
-      clear(headers, r.headers.map((x) => [h('dt', x.key), h('dd', x.value)]), r.result ? [h('dt', t('result')), h('dd', `${r.result} ${r.winner}`)] : null);
-      evals.length = 0;
-      drawGraph();
-      refresh();
+      const r = await post<ParsedRecord>('record/parse', { text: this.recordText.value, name: this.fileName });
+      this.setEditing(false);
+      this.startSfen = r.start_sfen;
+      this.startComments = r.start_comments;
+      this.line = r.moves;
+      this.cursor = 0;
+      clear(this.headers, r.headers.map((x) => [h('dt', x.key), h('dd', x.value)]), r.result ? [h('dt', t('result')), h('dd', `${r.result} ${r.winner}`)] : null);
+      this.evals.length = 0;
+      this.drawGraph();
+      this.refresh();
     } catch (e) {
       toast(String((e as Error).message), 'error');
     }
   }
-  const saveFormat = h('select', { name: 'save_format', 'aria-label': t('saveAs') }, ['kif', 'kifu', 'ki2', 'ki2u', 'csa', 'psn', 'sfen', 'usi', 'western'].map((f) => h('option', { value: f, title: downloadTitle(f) }, f.toUpperCase())));
-  async function save(): Promise<void> {
+
+  async save(): Promise<void> {
+    const format = this.saveFormat.value;
     try {
       // The server writes the file as desktop programs expect it (.kif and .ki2 in Shift_JIS).
-      const file = await postForFile('record/write', { sfen: startSfen, moves: movesTo(line.length), format: saveFormat.value, headers: {} });
-      const a = h('a', { href: URL.createObjectURL(file), download: `hisha.${saveFormat.value === 'western' ? 'txt' : saveFormat.value}` });
+      const file = await postForFile('record/write', { sfen: this.startSfen, moves: this.movesTo(this.line.length), format, headers: {} });
+      const a = h('a', { href: URL.createObjectURL(file), download: `hisha.${format === 'western' ? 'txt' : format}` });
       a.click();
       URL.revokeObjectURL(a.href);
     } catch (e) {
@@ -166,274 +220,287 @@ export function analysisView(arg: string): View {
   }
 
   // --- the engine
-  function startEngine(): void {
+
+  startEngine(): void {
     if (!app.live || !myName()) {
-      clear(engineOut, h('p.meta', t('login') + ' — ' + t('analysis')));
+      clear(this.engineOut, h('p.meta', t('login') + ' — ' + t('analysis')));
       return;
     }
-    lines.clear();
-    app.live.fire({ type: 'analyze', sfen: startSfen, moves: movesTo(cursor), multipv: Number(multipv.value), movetime_ms: 30000, tag: `pos-${cursor}` });
-    clear(engineOut, h('p.meta', t('engineThinking')));
+    this.lines.clear();
+    app.live.fire({ type: 'analyze', sfen: this.startSfen, moves: this.movesTo(this.cursor), multipv: Number(this.multipv.value), movetime_ms: 30000, tag: `pos-${this.cursor}` });
+    clear(this.engineOut, h('p.meta', t('engineThinking')));
   }
-  function stopEngine(): void {
-    analyzing = false;
+
+  stopEngine(): void {
+    this.analyzing = false;
     app.live?.fire({ type: 'analyze_stop' });
-    board.setArrows([]);
-    analyzeButton.textContent = t('analyze');
+    this.board.setArrows([]);
+    this.analyzeButton.textContent = t('analyze');
   }
-  function renderLines(): void {
-    const sorted = [...lines.entries()].sort((a, b) => a[0] - b[0]).map((x) => x[1]);
+
+  toggleAnalysis(): void {
+    if (this.analyzing) return this.stopEngine();
+    this.analyzing = true;
+    this.analyzeButton.textContent = t('stop');
+    this.startEngine();
+  }
+
+  renderLines(): void {
+    const sorted = [...this.lines.entries()].sort((a, b) => a[0] - b[0]).map((x) => x[1]);
     const ja = notationPref() === 'ja';
     const best = sorted[0];
     if (best) {
       const v = scoreValue(best);
-      (evalBar.firstChild as HTMLElement).style.height = `${50 + (50 * v) / 3000 * 1.5}%`;
-      evalBar.title = scoreText(best);
+      (this.evalBar.firstChild as HTMLElement).style.height = `${50 + (50 * v) / 3000 * 1.5}%`;
+      this.evalBar.title = scoreText(best);
     }
-    clear(engineOut,
+    clear(this.engineOut,
       best ? h('div.eval-line', h('b.score', { 'data-score': scoreText(best) }, scoreText(best)), h('span.meta', ` ${t('depth')} ${best.depth}`)) : null,
       h('ol.pv', sorted.map((l) => h('li', h('b', scoreText(l)), ' ', l.pv.slice(0, 12).map((m) => (ja ? m.ja : m.western)).join(' ')))));
-    board.setArrows(sorted.map((l) => l.pv.slice(0, 1).map((m) => m.usi)));
+    this.board.setArrows(sorted.map((l) => l.pv.slice(0, 1).map((m) => m.usi)));
   }
-  const offLive = app.live?.on((e) => {
+
+  /// The engine's messages: lines of the position shown, or the graph's evaluations one ply at a time.
+  onLive(e: LiveEvent): void {
     if (e.type === 'error' && typeof e.tag === 'string' && (e.tag.startsWith('pos-') || e.tag.startsWith('graph-'))) {
-      graphRun = undefined;
-      clear(engineOut, h('p.error', e.message));
+      this.graphRun = undefined;
+      clear(this.engineOut, h('p.error', e.message));
       return;
     }
+    const run = this.graphRun;
     if (e.type === 'analysis') {
       const l: Line = { cp: e.cp, mate: e.mate, depth: e.depth, pv: e.pv };
-      if (graphRun && e.tag === `graph-${graphRun.ply}`) {
-        if (e.multipv === 1) graphRun.last = l;
+      if (run && e.tag === `graph-${run.ply}`) {
+        if (e.multipv === 1) run.last = l;
         return;
       }
-      if (e.tag !== `pos-${cursor}` || !analyzing) return;
-      lines.set(e.multipv, l);
-      renderLines();
-    } else if (e.type === 'analysis_done' && graphRun && e.tag === `graph-${graphRun.ply}`) {
+      if (e.tag !== `pos-${this.cursor}` || !this.analyzing) return;
+      this.lines.set(e.multipv, l);
+      this.renderLines();
+    } else if (e.type === 'analysis_done' && run && e.tag === `graph-${run.ply}`) {
       // No line and no move: the side to move is checkmated (or has no move at all).
-      const blackToMove = (splitSfen(startSfen).turn === 'black') === (graphRun.ply % 2 === 0);
-      evals[graphRun.ply] = graphRun.last ? scoreValue(graphRun.last) : !e.best ? (blackToMove ? -3000 : 3000) : undefined;
-      drawGraph();
-      const next = graphRun.ply + 1;
-      if (next <= line.length) {
-        graphRun = { ply: next };
-        app.live?.fire({ type: 'analyze', sfen: startSfen, moves: movesTo(next), multipv: 1, movetime_ms: 300, tag: `graph-${next}` });
+      const blackToMove = (splitSfen(this.startSfen).turn === 'black') === (run.ply % 2 === 0);
+      this.evals[run.ply] = run.last ? scoreValue(run.last) : !e.best ? (blackToMove ? -3000 : 3000) : undefined;
+      this.drawGraph();
+      const next = run.ply + 1;
+      if (next <= this.line.length) {
+        this.graphRun = { ply: next };
+        app.live?.fire({ type: 'analyze', sfen: this.startSfen, moves: this.movesTo(next), multipv: 1, movetime_ms: 300, tag: `graph-${next}` });
       } else {
-        graphRun = undefined;
-        if (analyzing) startEngine();
+        this.graphRun = undefined;
+        if (this.analyzing) this.startEngine();
       }
     }
-  });
-  const analyzeButton = h('button.primary', { name: 'analyze', onclick: () => {
-    if (analyzing) stopEngine();
-    else {
-      analyzing = true;
-      analyzeButton.textContent = t('stop');
-      startEngine();
-    }
-  } }, t('analyze'));
-  multipv.onchange = () => analyzing && startEngine();
-
-  function graphGame(): void {
-    if (!app.live) return;
-    evals.length = 0;
-    graphRun = { ply: 0 };
-    app.live.fire({ type: 'analyze', sfen: startSfen, moves: [], multipv: 1, movetime_ms: 300, tag: 'graph-0' });
   }
-  function drawGraph(): void {
-    graph.hidden = !evals.some((v) => v !== undefined);
-    const n = Math.max(line.length, 1);
+
+  graphGame(): void {
+    if (!app.live) return;
+    this.evals.length = 0;
+    this.graphRun = { ply: 0 };
+    app.live.fire({ type: 'analyze', sfen: this.startSfen, moves: [], multipv: 1, movetime_ms: 300, tag: 'graph-0' });
+  }
+
+  drawGraph(): void {
+    const graph = this.graph;
+    graph.hidden = !this.evals.some((v) => v !== undefined);
+    const n = Math.max(this.line.length, 1);
     const W = 300, H = 80;
-    const pts = evals.map((v, i) => (v === undefined ? null : `${(i / n) * W},${H / 2 - (v / 3000) * (H / 2)}`)).filter(Boolean).join(' ');
+    const pts = this.evals.map((v, i) => (v === undefined ? null : `${(i / n) * W},${H / 2 - (v / 3000) * (H / 2)}`)).filter(Boolean).join(' ');
     graph.innerHTML = `<svg viewBox="0 0 ${W} ${H}" preserveAspectRatio="none" role="img" aria-label="${t('graph')}"><rect width="${W}" height="${H / 2}" class="g-black"/><rect y="${H / 2}" width="${W}" height="${H / 2}" class="g-white"/><line x1="0" x2="${W}" y1="${H / 2}" y2="${H / 2}" class="g-axis"/><polyline points="${pts}" class="g-line"/></svg>`;
     graph.onclick = (e) => {
       const r = graph.getBoundingClientRect();
-      go(Math.round(((e.clientX - r.left) / r.width) * n));
+      this.go(Math.round(((e.clientX - r.left) / r.width) * n));
     };
   }
 
   // --- tsume
-  async function solve(): Promise<void> {
-    const sfen = editing ? editorSfen() : info?.sfen || startSfen;
+
+  async solve(): Promise<void> {
+    const sfen = this.editing ? this.editorSfen() : this.info?.sfen || this.startSfen;
     if (!myName()) {  // the solver serves logged-in players only
-      clear(tsumeOut, h('p.meta', t('login') + ' — ' + t('tsume')));
+      clear(this.tsumeOut, h('p.meta', t('login') + ' — ' + t('tsume')));
       return;
     }
-    clear(tsumeOut, t('solving'));
+    clear(this.tsumeOut, t('solving'));
     try {
       const r = await call<TsumeAnswer>('POST', 'tsume', { sfen, convention: 'tsume', time_limit_s: 20 });
-      if (r.status === 'mate') {
-        const ja = notationPref() === 'ja';
-        clear(tsumeOut,
-          h('b.tsume-result', { 'data-length': r.length }, `${r.length}${t('mateIn') === '手詰' ? '手詰' : ''}`.replace(/^(\d+)$/, `${t('mateIn')} $1`)),
-          h('span.meta', ` ${r.nodes} nodes, ${r.time_ms} ms${r.exact ? '' : ' (not proven shortest)'}`),
-          h('p.tsume-line', r.moves.map((m) => (ja ? m.ja : m.western)).join(' ')),
-          h('button.small', { name: 'show-solution', onclick: () => {
-            setEditing(false);
-            startSfen = sfen;
-            line = r.moves;
-            go(0);
-          } }, t('showSolution')));
-      } else clear(tsumeOut, h('b.tsume-result', r.status === 'nomate' ? t('noMate') : r.status === 'timeout' ? t('timeout') : `${t('error')}: ${r.error}`));
+      if (r.status !== 'mate')
+        return void clear(this.tsumeOut, h('b.tsume-result', r.status === 'nomate' ? t('noMate') : r.status === 'timeout' ? t('timeout') : `${t('error')}: ${r.error}`));
+      const ja = notationPref() === 'ja';
+      clear(this.tsumeOut,
+        h('b.tsume-result', { 'data-length': r.length }, `${r.length}${t('mateIn') === '手詰' ? '手詰' : ''}`.replace(/^(\d+)$/, `${t('mateIn')} $1`)),
+        h('span.meta', ` ${r.nodes} nodes, ${r.time_ms} ms${r.exact ? '' : ' (not proven shortest)'}`),
+        h('p.tsume-line', r.moves.map((m) => (ja ? m.ja : m.western)).join(' ')),
+        h('button.small', { name: 'show-solution', onclick: () => {
+          this.setEditing(false);
+          this.startSfen = sfen;
+          this.line = r.moves;
+          this.go(0);
+        } }, t('showSolution')));
     } catch (e) {
-      clear(tsumeOut, h('span.error', String((e as Error).message)));
+      clear(this.tsumeOut, h('span.error', String((e as Error).message)));
     }
   }
 
   // --- the editor
-  let spare: Piece | 'trash' | undefined;
-  const palette = h('div.palette');
-  const handsEdit = h('div.hands-edit');
-  const sideSelect = h('select', { name: 'side_to_move', 'aria-label': t('sideToMove') }, h('option', { value: 'b' }, t('black')), h('option', { value: 'w' }, t('white')));
-  function editorSfen(): string {
-    return `${board.ground.getBoardSfen()} ${sideSelect.value} ${board.ground.getHandsSfen() || '-'} 1`;
+
+  editorSfen(): string {
+    return `${this.board.ground.getBoardSfen()} ${this.sideSelect.value} ${this.board.ground.getHandsSfen() || '-'} 1`;
   }
-  function renderPalette(): void {
-    sfenBox.value = editorSfen();
+
+  renderPalette(): void {
+    this.sfenBox.value = this.editorSfen();
+    const same = (p: Piece) => this.spare !== 'trash' && this.spare?.role === p.role && this.spare?.color === p.color;
     const pieceButton = (p: Piece) =>
       h('button.spare', {
-        class: spare !== 'trash' && spare?.role === p.role && spare?.color === p.color ? 'selected' : undefined,
+        class: same(p) ? 'selected' : undefined,
         'data-piece': `${p.color} ${p.role}`, title: `${p.color} ${p.role}`, 'aria-label': `${p.color} ${p.role}`,
-        onclick: () => { spare = spare !== 'trash' && spare?.role === p.role && spare.color === p.color ? undefined : p; renderPalette(); },
+        onclick: () => { this.spare = same(p) ? undefined : p; this.renderPalette(); },
       }, Object.assign(document.createElement('piece'), { className: `${p.color} ${p.role}` }));
-    clear(palette,
+    clear(this.palette,
       ['sente', 'gote'].map((color) => h('div.palette-row', [...ROLES, 'tokin', 'horse', 'dragon'].map((role) => pieceButton({ role, color: color as 'sente' | 'gote' })))),
-      h('button.spare', { name: 'trash', class: spare === 'trash' ? 'selected' : undefined, onclick: () => { spare = spare === 'trash' ? undefined : 'trash'; renderPalette(); } }, t('remove')));
-    const counts = splitSfen(editorSfen()).hands;
-    clear(handsEdit, ['sente', 'gote'].map((color) =>
+      h('button.spare', { name: 'trash', class: this.spare === 'trash' ? 'selected' : undefined, onclick: () => { this.spare = this.spare === 'trash' ? undefined : 'trash'; this.renderPalette(); } }, t('remove')));
+    this.renderHands();
+  }
+
+  /// The pieces in each hand, each kind with − and + buttons.
+  renderHands(): void {
+    const counts = splitSfen(this.editorSfen()).hands;
+    const ground = this.board.ground;
+    clear(this.handsEdit, ['sente', 'gote'].map((color) =>
       h('div.hand-row', h('span', color === 'sente' ? '☗ ' : '☖ '), HAND_ROLES.map((role) => {
         const letter = LETTER_OF[role];
-        const re = new RegExp(`(\\d*)${color === 'sente' ? letter : letter.toLowerCase()}`);
-        const m = counts.match(re);
+        const m = counts.match(new RegExp(`(\\d*)${color === 'sente' ? letter : letter.toLowerCase()}`));
         const n = m ? Number(m[1] || 1) : 0;
         const piece = { role, color: color as 'sente' | 'gote' };
-        return h('span.hand-count', h('button.small', { 'data-hand': `${color} ${role} -`, onclick: () => { if (n) board.ground.removeFromHand(piece); renderPalette(); } }, '−'),
-          h('span', ` ${letter}${n} `), h('button.small', { 'data-hand': `${color} ${role} +`, onclick: () => { board.ground.addToHand(piece); renderPalette(); } }, '+'));
+        return h('span.hand-count', h('button.small', { 'data-hand': `${color} ${role} -`, onclick: () => { if (n) ground.removeFromHand(piece); this.renderPalette(); } }, '−'),
+          h('span', ` ${letter}${n} `), h('button.small', { 'data-hand': `${color} ${role} +`, onclick: () => { ground.addToHand(piece); this.renderPalette(); } }, '+'));
       }))));
   }
-  function setEditing(on: boolean): void {
-    editing = on;
-    el.classList.toggle('editing', on);
-    board.ground.set({
+
+  setEditing(on: boolean): void {
+    this.editing = on;
+    this.el.classList.toggle('editing', on);
+    this.board.ground.set({
       activeColor: on ? 'both' : undefined,
       movable: { free: on },
       droppable: { free: on },
       draggable: { deleteOnDropOff: on },
     });
     if (on) {
-      const p = splitSfen(info?.sfen || startSfen);
-      sideSelect.value = p.turn === 'white' ? 'w' : 'b';
-      board.ground.set({ lastDests: [], checks: false });
-      renderPalette();
+      const p = splitSfen(this.info?.sfen || this.startSfen);
+      this.sideSelect.value = p.turn === 'white' ? 'w' : 'b';
+      this.board.ground.set({ lastDests: [], checks: false });
+      this.renderPalette();
     }
   }
-  board.ground.set({
-    events: {
-      change: () => {
-        if (editing) sfenBox.value = editorSfen();
-      },
-      select: (key: Key) => {
-        if (!editing || !spare) return;
-        const cur = board.ground.state.pieces.get(key);
-        if (spare === 'trash') board.ground.setPieces(new Map([[key, undefined]]));
-        else if (cur && cur.color === spare.color && (PROMOTABLE[cur.role] === spare.role || UNPROMOTED[cur.role] === spare.role)) board.ground.setPieces(new Map([[key, spare]]));
-        else board.ground.setPieces(new Map([[key, { ...spare }]]));
-        board.ground.selectSquare(null);
-        sfenBox.value = editorSfen();
-      },
-    },
-  });
-  const editorPanel = h('div.card.editor-panel',
-    h('h3', t('editor')),
-    h('p.meta', t('editHint')),
-    palette,
-    h('h4', t('hands')), handsEdit,
-    h('label', t('sideToMove'), ' ', sideSelect),
-    h('div.row',
-      h('button', { name: 'startpos', onclick: () => { board.ground.set({ sfen: { board: splitSfen(START).board, hands: '' } }); renderPalette(); } }, t('startPos')),
-      h('button', { name: 'clear', onclick: () => { board.ground.set({ sfen: { board: '9/9/9/9/9/9/9/9/9', hands: '' } }); renderPalette(); } }, t('clear'))),
-    h('div.row',
-      h('button.primary', { name: 'use-position', onclick: () => { startSfen = editorSfen(); line = []; cursor = 0; setEditing(false); refresh(); } }, t('usePosition')),
-      h('button', { name: 'solve', onclick: solve }, t('solveTsume'))));
-  const editToggle = h('button', { name: 'edit', onclick: () => { if (editing) { startSfen = editorSfen(); line = []; cursor = 0; setEditing(false); refresh(); } else setEditing(true); } }, '✎ ', t('editor'));
 
-  sfenBox.onkeydown = (e) => {
-    if (e.key === 'Enter') {
-      startSfen = sfenBox.value.trim();
-      line = [];
-      cursor = 0;
-      setEditing(false);
-      refresh();
-    }
-  };
-  const keys = (e: KeyboardEvent) => {
+  editorChanged(): void {
+    if (this.editing) this.sfenBox.value = this.editorSfen();
+  }
+
+  /// A click on a square while editing puts the chosen piece there (promoting or demoting a piece
+  /// of that kind already there), or removes what is there.
+  editorPut(key: Key): void {
+    const spare = this.spare;
+    if (!this.editing || !spare) return;
+    const ground = this.board.ground;
+    const cur = ground.state.pieces.get(key);
+    if (spare === 'trash') ground.setPieces(new Map([[key, undefined]]));
+    else if (cur && cur.color === spare.color && (PROMOTABLE[cur.role] === spare.role || UNPROMOTED[cur.role] === spare.role)) ground.setPieces(new Map([[key, spare]]));
+    else ground.setPieces(new Map([[key, { ...spare }]]));
+    ground.selectSquare(null);
+    this.sfenBox.value = this.editorSfen();
+  }
+
+  editorPanel(): HTMLElement {
+    const ground = this.board.ground;
+    return h('div.card.editor-panel',
+      h('h3', t('editor')),
+      h('p.meta', t('editHint')),
+      this.palette,
+      h('h4', t('hands')), this.handsEdit,
+      h('label', t('sideToMove'), ' ', this.sideSelect),
+      h('div.row',
+        h('button', { name: 'startpos', onclick: () => { ground.set({ sfen: { board: splitSfen(START).board, hands: '' } }); this.renderPalette(); } }, t('startPos')),
+        h('button', { name: 'clear', onclick: () => { ground.set({ sfen: { board: '9/9/9/9/9/9/9/9/9', hands: '' } }); this.renderPalette(); } }, t('clear'))),
+      h('div.row',
+        h('button.primary', { name: 'use-position', onclick: () => this.usePosition(this.editorSfen()) }, t('usePosition')),
+        h('button', { name: 'solve', onclick: () => this.solve() }, t('solveTsume'))));
+  }
+
+  // --- the page
+
+  /// Keys: arrows, Home and End go through the moves, f flips the board.
+  key(e: KeyboardEvent): void {
     const tag = (e.target as HTMLElement).tagName;
     if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
-    if (e.key === 'ArrowLeft') go(cursor - 1);
-    else if (e.key === 'ArrowRight') go(cursor + 1);
-    else if (e.key === 'Home') go(0);
-    else if (e.key === 'End') go(line.length);
-    else if (e.key === 'f') board.flip();
-  };
-  document.addEventListener('keydown', keys);
+    if (e.key === 'ArrowLeft') this.go(this.cursor - 1);
+    else if (e.key === 'ArrowRight') this.go(this.cursor + 1);
+    else if (e.key === 'Home') this.go(0);
+    else if (e.key === 'End') this.go(this.line.length);
+    else if (e.key === 'f') this.board.flip();
+  }
 
-  const nav = h('div.nav-buttons',
-    h('button', { name: 'first', onclick: () => go(0), 'aria-label': t('first') }, '|◀'),
-    h('button', { name: 'prev', onclick: () => go(cursor - 1), 'aria-label': t('prev') }, '◀'),
-    h('button', { name: 'next', onclick: () => go(cursor + 1), 'aria-label': t('next') }, '▶'),
-    h('button', { name: 'last', onclick: () => go(line.length), 'aria-label': t('last') }, '▶|'),
-    editToggle);
-  const keyInput = h('input', { name: 'move', 'aria-label': t('moveInput'), placeholder: 'USI: 7g7f, P*5e', autocomplete: 'off' });
-  keyInput.onkeydown = (e) => {
-    if (e.key !== 'Enter') return;
-    const v = keyInput.value.trim();
-    keyInput.value = '';
-    if (!isUsi(v)) {
-      // Other notations: ask the server which legal move the text means.
-      const match = info?.legal.find((u) => u === v);
-      if (!match) return void toast('USI moves here (7g7f, P*5e, 2b3c+)', 'error');
-    }
-    playMove(v);
-  };
+  layout(): HTMLElement {
+    const editToggle = h('button', { name: 'edit', onclick: () => (this.editing ? this.usePosition(this.editorSfen()) : this.setEditing(true)) }, '✎ ', t('editor'));
+    const nav = h('div.nav-buttons',
+      h('button', { name: 'first', onclick: () => this.go(0), 'aria-label': t('first') }, '|◀'),
+      h('button', { name: 'prev', onclick: () => this.go(this.cursor - 1), 'aria-label': t('prev') }, '◀'),
+      h('button', { name: 'next', onclick: () => this.go(this.cursor + 1), 'aria-label': t('next') }, '▶'),
+      h('button', { name: 'last', onclick: () => this.go(this.line.length), 'aria-label': t('last') }, '▶|'),
+      editToggle);
+    const tsumeCard = h('div.card', h('h3', t('tsume')), h('button', { name: 'solve-current', onclick: () => this.solve() }, t('solveTsume')), this.tsumeOut);
+    return h('div.analysis-page',
+      h('section.board-col', h('div.board-with-bar', this.evalBar, this.boardEl), nav, h('label.sfen-row', 'SFEN ', this.sfenBox)),
+      h('section.side-col',
+        this.editorPanel(),
+        tsumeCard,
+        h('div.card', h('h3', t('evaluation')), h('div.row', this.analyzeButton, h('label', t('multipv'), ' ', this.multipv), h('button', { name: 'graph', onclick: () => this.graphGame() }, t('analyzeGame'))), this.engineOut, this.graph),
+        h('div.card', h('h3', t('moves')), this.moveList, this.comments, this.keyInput),
+        h('div.card', h('h3', t('records')), h('p.meta', t('loadRecord')), this.recordText, h('div.row', this.fileInput, h('button.primary', { name: 'load', onclick: () => this.loadRecord() }, t('load'))),
+          h('div.row', h('label', t('saveAs'), ' ', this.saveFormat), h('button', { name: 'save', onclick: () => this.save() }, t('download'))), this.headers),
+        h('div.card', boardSettings(this.board, () => this.renderMoves()))));
+  }
 
-  const tsumeCard = h('div.card', h('h3', t('tsume')), h('button', { name: 'solve-current', onclick: solve }, t('solveTsume')), tsumeOut);
-  const el = h('div.analysis-page',
-    h('section.board-col', h('div.board-with-bar', evalBar, boardEl), nav, h('label.sfen-row', 'SFEN ', sfenBox)),
-    h('section.side-col',
-      editorPanel,
-      tsumeCard,
-      h('div.card', h('h3', t('evaluation')), h('div.row', analyzeButton, h('label', t('multipv'), ' ', multipv), h('button', { name: 'graph', onclick: graphGame }, t('analyzeGame'))), engineOut, graph),
-      h('div.card', h('h3', t('moves')), moveList, comments, keyInput),
-      h('div.card', h('h3', t('records')), h('p.meta', t('loadRecord')), recordText, h('div.row', fileInput, h('button.primary', { name: 'load', onclick: loadRecord }, t('load'))),
-        h('div.row', h('label', t('saveAs'), ' ', saveFormat), h('button', { name: 'save', onclick: save }, t('download'))), headers),
-      h('div.card', boardSettings(board, renderMoves))));
-
-  (async () => {
-    if (arg.startsWith('game-')) {
+  /// The first position: a game of the server's (#/analysis/game-N) at its last move, else the start.
+  async open(): Promise<void> {
+    if (this.arg.startsWith('game-')) {
       try {
-        const g = await get<Game>(`games/${Number(arg.slice(5))}`);
-        startSfen = g.start_sfen || START;
+        const g = await get<Game>(`games/${Number(this.arg.slice(5))}`);
+        this.startSfen = g.start_sfen || START;
         const usis = (g.moves || []).map((m) => m.usi).filter(isUsi);
-        const p = await post<PositionInfo>('position', { sfen: startSfen, moves: usis });
-        line = p.moves;
-        cursor = line.length;
+        const p = await post<PositionInfo>('position', { sfen: this.startSfen, moves: usis });
+        this.line = p.moves;
+        this.cursor = this.line.length;
       } catch (e) {
         toast(String((e as Error).message), 'error');
       }
     }
-    await refresh();
-    if (editing) setEditing(true);
-    drawGraph();
-  })();
-  board.setOrientation(colorOf('black'));
-  return {
-    el,
-    dispose: () => {
-      if (analyzing || graphRun) app.live?.fire({ type: 'analyze_stop' });
-      offLive?.();
-      document.removeEventListener('keydown', keys);
-      board.ground.destroy();
-    },
-  };
+    await this.refresh();
+    if (this.editing) this.setEditing(true);
+    this.drawGraph();
+  }
+
+  view(): View {
+    const offLive = app.live?.on((e) => this.onLive(e));
+    const keys = (e: KeyboardEvent) => this.key(e);
+    document.addEventListener('keydown', keys);
+    this.el = this.layout();
+    void this.open();
+    this.board.setOrientation(colorOf('black'));
+    return {
+      el: this.el,
+      dispose: () => {
+        if (this.analyzing || this.graphRun) app.live?.fire({ type: 'analyze_stop' });
+        offLive?.();
+        document.removeEventListener('keydown', keys);
+        this.board.ground.destroy();
+      },
+    };
+  }
+}
+
+export function analysisView(arg: string): View {
+  return new AnalysisPage(arg).view();
 }

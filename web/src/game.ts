@@ -4,7 +4,7 @@ import { ApiError, Game, PositionInfo, get, myName, post } from './api';
 import { Board, Side, colorOf } from './board';
 import { clear, fmtClock, h, toast } from './dom';
 import { currentLang, t } from './i18n';
-import { app, View } from './main';
+import { app, View } from './app';
 import { announce, moveSound, prefs, speak } from './sound';
 
 export const isUsi = (s: string) => /^([1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])$/.test(s);
@@ -59,99 +59,226 @@ export function boardSettings(board: Board, onNotation: () => void): HTMLElement
     check(t('speech'), 'speech', prefs.speech, (v) => (prefs.speech = v)));
 }
 
-export function gameView(id: number): View {
-  const me = myName();
-  let game: Game | undefined;
-  let viewing = -1; // ply shown when browsing back (-1: the current position)
-  let receivedAt = 0;
-  let announced = -1; // moves already announced by sound and speech
-  const boardEl = h('div.board-area');
-  const topBar = h('div.player-bar.top');
-  const bottomBar = h('div.player-bar.bottom');
-  const status = h('div.status', { role: 'status', 'aria-live': 'polite' });
-  const moveList = h('ol.moves', { 'aria-label': t('moves') });
-  const record = h('div.record');
-  const chat = h('ul.plain.chat');
-  const input = h('input', { name: 'move', 'aria-label': t('moveInput'), placeholder: t('moveInput'), autocomplete: 'off' });
-  const board = new Board(boardEl, (usi) => play(usi));
-  const banner = h('div.banner', { hidden: true });
+/// The time shown for a side: its main time, then (to move, main time gone) what is left of
+/// the move's allowance (byoyomi); a correspondence game shows the days and hours left to move.
+/// `receivedAt`: when the page got `game` (its clock's `now`).
+function clockText(game: Game, receivedAt: number, side: Side): string {
+  const c = game.clock;
+  const base = side === 'black' ? c.black_ms : c.white_ms;
+  const toMove = game.status === 'active' && game.to_move === side && !!c.turn_started;
+  const elapsed = toMove ? c.now - c.turn_started + (Date.now() - receivedAt) : 0;
+  const corr = game.time_control.startsWith('corr') || c.days_per_move;
+  if (corr) {
+    if (!toMove) return `${c.days_per_move ?? ''}${currentLang() === 'ja' ? '日' : 'd'}`;
+    const left = Math.max(0, c.allowed_ms - elapsed);
+    const d = Math.floor(left / 86400000), hh = Math.floor((left % 86400000) / 3600000), mm = Math.floor((left % 3600000) / 60000);
+    return d ? `${d}d ${hh}h` : `${hh}h ${String(mm).padStart(2, '0')}m`;
+  }
+  if (!toMove || base - elapsed > 0) return fmtClock(base - elapsed);
+  return fmtClock(c.allowed_ms - elapsed);
+}
 
-  const myColor = (): Side | undefined => (game ? (game.black === me ? 'black' : game.white === me ? 'white' : undefined) : undefined);
+/// A player's bar: mark, name, clock; highlighted on the player's turn.
+function playerBar(el: HTMLElement, game: Game, receivedAt: number, side: Side): void {
+  const name = side === 'black' ? game.black : game.white;
+  el.classList.toggle('turn', game.status === 'active' && game.to_move === side);
+  clear(el,
+    h('span.mark', side === 'black' ? '☗' : '☖'),
+    h('a.name', { href: `#/player/${encodeURIComponent(name)}` }, name),
+    h('span.clock', { 'data-side': side, 'aria-label': t('remaining') }, clockText(game, receivedAt, side)));
+}
 
-  async function play(move: string): Promise<void> {
-    if (!game) return;
+/// The record of a game that is over, in `record`: the downloads, the KIF text, a link to analyse it.
+async function showRecord(record: HTMLElement, id: number, game: Game | undefined): Promise<void> {
+  if (!game || game.status === 'active') {
+    clear(record);
+    return;
+  }
+  try {
+    const kif = await get<string>(`games/${id}/record?format=kifu`); // UTF-8 for the page
+    clear(record,
+      h('h3', t('record')),
+      h('div.row', ['kif', 'kifu', 'ki2', 'csa', 'psn', 'sfen'].map((f) => h('a.button.small', { href: `/api/games/${id}/record?format=${f}`, download: `hisha-${id}.${f}`, title: downloadTitle(f) }, f.toUpperCase()))),
+      h('pre.kif', { 'aria-label': t('record') }, kif),
+      h('a.button', { href: `#/analysis/game-${id}` }, t('analysis')));
+  } catch {
+    /* the record stays hidden */
+  }
+}
+
+/// Sound, speech and the screen reader for the moves of `g` from the `from`-th on: the number announced.
+function announceMoves(g: Game, from: number): number {
+  const n = g.moves?.length ?? 0;
+  for (; from < n; ++from) {
+    const m = g.moves![from];
+    const check = from === n - 1 && !!g.check;
+    moveSound(check);
+    speak(m.western, m.ja, check ? (currentLang() === 'ja' ? '王手' : 'check') : '');
+    announce(`${m.by} ${m.western}${check ? ' check' : ''}`);
+  }
+  return from;
+}
+
+/// The chat line of a game: what I say goes to the players and watchers (and onto `chat`).
+function sayInput(id: number, me: string, chat: HTMLElement): HTMLInputElement {
+  const input = h('input', { name: 'say', 'aria-label': t('say'), placeholder: t('say') });
+  input.onkeydown = async (e) => {
+    if (e.key !== 'Enter' || !input.value.trim()) return;
     try {
-      await post(`games/${id}/move`, { move });
-      await load();
+      await post(`games/${id}/say`, { text: input.value, leave: true });
+      chat.append(h('li.mine', h('b', me + ': '), input.value));
+      input.value = '';
+    } catch (err) {
+      toast(String((err as Error).message), 'error');
+    }
+  };
+  return input;
+}
+
+/// Resign, undo, and a link to the analysis board; `load` shows the game again.
+function gameControls(id: number, load: () => Promise<void>): HTMLElement {
+  const act = (f: () => Promise<unknown>) => async () => {
+    try {
+      await f();
+      load();
     } catch (e) {
       toast(String((e as Error).message), 'error');
-      await load();
     }
+  };
+  return h('div.controls',
+    h('button', { name: 'resign', onclick: async () => { if (confirm(t('resign') + '?')) await act(() => post(`games/${id}/resign`))(); } }, t('resign')),
+    h('button', { name: 'undo', onclick: act(() => post(`games/${id}/undo`, {})) }, '↶ ', t('undo')),
+    h('a.button', { href: `#/analysis/game-${id}` }, t('analysis')));
+}
+
+/// The moves in `list`, the one after `shown` plies marked; a click on a move goes to the
+/// position after it.
+function renderMoveList(list: HTMLElement, moves: NonNullable<Game['moves']>, shown: number, go: (ply: number) => void): void {
+  const useJa = notationPref() === 'ja';
+  clear(list, moves.map((m, i) =>
+    h('li', { class: i === shown - 1 ? 'current' : undefined, onclick: () => go(i + 1), 'data-ply': m.ply },
+      useJa && m.ja ? m.ja : `${m.by === 'black' ? '☗' : '☖'}${m.western}`)));
+  list.lastElementChild?.scrollIntoView({ block: 'nearest' });
+}
+
+/// Whose move it is, and check.
+function statusText(game: Game): string {
+  return `${game.to_move === 'black' ? '☗' : '☖'} ${game.to_move === 'black' ? game.black : game.white} ${t('toMove')}${game.check ? ' — ' + t('check') : ''}`;
+}
+
+/// Follows game `id`: its live events (moves reload it, what others say goes onto `chat`),
+/// watching again after a reconnection (e.g. the server restarted: the socket is new), the
+/// clocks' tick and a slow poll besides (a lost event cannot leave the page stale). Returns
+/// what stops it all.
+function follow(id: number, me: string, chat: HTMLElement, status: HTMLElement, load: () => Promise<void>, tick: () => void): () => void {
+  const off = app.live?.on((e) => {
+    if (e.game !== id) return;
+    if (['move', 'undo', 'game_ended', 'game_started'].includes(e.type)) load();
+    if (['say', 'chat'].includes(e.type) && e.from !== me) chat.append(h('li', h('b', e.from + ': '), e.text));
+  });
+  const offStatus = app.live?.onStatus((up) => {
+    status.classList.toggle('offline', !up);
+    if (up) {
+      app.live?.send({ type: 'watch', game: id, on: true });
+      load();
+    } else status.textContent = t('reconnecting');
+  });
+  if (app.live?.up) app.live.send({ type: 'watch', game: id, on: true });
+  const ticker = setInterval(tick, 250);
+  const poll = setInterval(load, 10000);
+  return () => {
+    off?.();
+    offStatus?.();
+    clearInterval(ticker);
+    clearInterval(poll);
+  };
+}
+
+/// The page of one game: its state (the game as last loaded, the ply browsed back to, the moves
+/// announced) and the elements that show it.
+class GamePage {
+  readonly me = myName();
+  game: Game | undefined;
+  viewing = -1; // ply shown when browsing back (-1: the current position)
+  receivedAt = 0;
+  announced = -1; // moves already announced by sound and speech
+  // Reloads overlap (after a move, on every live event, the slow poll): an answer older than
+  // the one shown is dropped, whatever order the network delivered them in.
+  asked = 0;
+  shown = 0;
+  readonly boardEl = h('div.board-area');
+  readonly topBar = h('div.player-bar.top');
+  readonly bottomBar = h('div.player-bar.bottom');
+  readonly status = h('div.status', { role: 'status', 'aria-live': 'polite' });
+  readonly moveList = h('ol.moves', { 'aria-label': t('moves') });
+  readonly record = h('div.record');
+  readonly chat = h('ul.plain.chat');
+  readonly input = h('input', { name: 'move', 'aria-label': t('moveInput'), placeholder: t('moveInput'), autocomplete: 'off' });
+  readonly board = new Board(this.boardEl, (usi) => this.play(usi));
+  readonly banner = h('div.banner', { hidden: true });
+  readonly controls: HTMLElement;
+
+  constructor(readonly id: number) {
+    this.controls = gameControls(id, () => this.load());
+    this.input.onkeydown = async (e) => {
+      if (e.key !== 'Enter' || !this.input.value.trim()) return;
+      const text = this.input.value.trim();
+      this.input.value = '';
+      await this.play(text);
+    };
   }
 
-  /// The time shown for a side: its main time, then (to move, main time gone) what is left of
-  /// the move's allowance (byoyomi); a correspondence game shows the days and hours left to move.
-  function clockText(side: Side): string {
-    if (!game) return '';
-    const c = game.clock;
-    const base = side === 'black' ? c.black_ms : c.white_ms;
-    const toMove = game.status === 'active' && game.to_move === side && !!c.turn_started;
-    const elapsed = toMove ? c.now - c.turn_started + (Date.now() - receivedAt) : 0;
-    const corr = game.time_control.startsWith('corr') || c.days_per_move;
-    if (corr) {
-      if (!toMove) return `${c.days_per_move ?? ''}${currentLang() === 'ja' ? '日' : 'd'}`;
-      const left = Math.max(0, c.allowed_ms - elapsed);
-      const d = Math.floor(left / 86400000), hh = Math.floor((left % 86400000) / 3600000), mm = Math.floor((left % 3600000) / 60000);
-      return d ? `${d}d ${hh}h` : `${hh}h ${String(mm).padStart(2, '0')}m`;
+  myColor(): Side | undefined {
+    const g = this.game;
+    return g ? (g.black === this.me ? 'black' : g.white === this.me ? 'white' : undefined) : undefined;
+  }
+
+  async play(move: string): Promise<void> {
+    if (!this.game) return;
+    try {
+      await post(`games/${this.id}/move`, { move });
+    } catch (e) {
+      toast(String((e as Error).message), 'error');
     }
-    if (!toMove || base - elapsed > 0) return fmtClock(base - elapsed);
-    return fmtClock(c.allowed_ms - elapsed);
+    await this.load();
   }
 
-  function bar(el: HTMLElement, side: Side): void {
-    if (!game) return;
-    const name = side === 'black' ? game.black : game.white;
-    const turn = game.status === 'active' && game.to_move === side;
-    el.classList.toggle('turn', turn);
-    clear(el,
-      h('span.mark', side === 'black' ? '☗' : '☖'),
-      h('a.name', { href: `#/player/${encodeURIComponent(name)}` }, name),
-      h('span.clock', { 'data-side': side, 'aria-label': t('remaining') }, clockText(side)));
+  renderMoves(): void {
+    const g = this.game;
+    if (g?.moves) renderMoveList(this.moveList, g.moves, this.viewing < 0 ? g.moves.length : this.viewing, (ply) => this.browse(ply));
   }
 
-  function renderMoves(): void {
-    if (!game?.moves) return;
-    const useJa = notationPref() === 'ja';
-    clear(moveList, game.moves.map((m, i) =>
-      h('li', { class: i === (viewing < 0 ? game!.moves!.length - 1 : viewing - 1) ? 'current' : undefined, onclick: () => browse(i + 1), 'data-ply': m.ply },
-        useJa && m.ja ? m.ja : `${m.by === 'black' ? '☗' : '☖'}${m.western}`)));
-    moveList.lastElementChild?.scrollIntoView({ block: 'nearest' });
-  }
-
-  async function browse(ply: number): Promise<void> {
-    if (!game?.moves) return;
-    if (ply >= game.moves.length) {
-      viewing = -1;
-      show();
+  async browse(ply: number): Promise<void> {
+    const g = this.game;
+    if (!g?.moves) return;
+    if (ply >= g.moves.length) {
+      this.viewing = -1;
+      this.show();
       return;
     }
-    viewing = ply;
-    const moves = game.moves.slice(0, ply).map((m) => m.usi).filter(isUsi);
+    this.viewing = ply;
+    const moves = g.moves.slice(0, ply).map((m) => m.usi).filter(isUsi);
     try {
-      const p = await post<PositionInfo>('position', { sfen: game.start_sfen, moves });
-      board.show({ sfen: p.sfen, legal: [], last: moves[moves.length - 1], check: p.check, movable: 'none' });
-      renderMoves();
+      const p = await post<PositionInfo>('position', { sfen: g.start_sfen, moves });
+      this.board.show({ sfen: p.sfen, legal: [], last: moves[moves.length - 1], check: p.check, movable: 'none' });
+      this.renderMoves();
     } catch (e) {
       toast(String((e as Error).message), 'error');
     }
   }
 
-  function show(): void {
+  /// The bars of the side at the top and at the bottom (as the board is turned).
+  bars(): [HTMLElement, Side][] {
+    const flipped = this.board.orientation() === 'gote';
+    return [[this.topBar, flipped ? 'black' : 'white'], [this.bottomBar, flipped ? 'white' : 'black']];
+  }
+
+  show(): void {
+    const game = this.game;
     if (!game) return;
-    const mine = myColor();
-    if (mine && board.orientation() !== colorOf(mine) && !board.el.dataset.oriented) {
-      board.setOrientation(colorOf(mine));
-    }
+    const board = this.board;
+    const mine = this.myColor();
+    if (mine && board.orientation() !== colorOf(mine) && !board.el.dataset.oriented) board.setOrientation(colorOf(mine));
     board.el.dataset.oriented = '1';
     const last = game.moves?.length ? game.moves[game.moves.length - 1].usi : undefined;
     const active = game.status === 'active';
@@ -162,63 +289,43 @@ export function gameView(id: number): View {
       check: game.check,
       movable: active && mine ? mine : 'none',
     });
-    const flipped = board.orientation() === 'gote';
-    bar(topBar, flipped ? 'black' : 'white');
-    bar(bottomBar, flipped ? 'white' : 'black');
+    for (const [el, side] of this.bars()) playerBar(el, game, this.receivedAt, side);
     const res = resultText(game);
     const playing = active && !!mine;
-    controls.hidden = !playing;
-    input.hidden = !playing;
-    banner.hidden = !res;
-    banner.textContent = res;
-    status.textContent = res || `${game.to_move === 'black' ? '☗' : '☖'} ${game.to_move === 'black' ? game.black : game.white} ${t('toMove')}${game.check ? ' — ' + t('check') : ''}`;
-    renderMoves();
+    this.controls.hidden = !playing;
+    this.input.hidden = !playing;
+    this.banner.hidden = !res;
+    this.banner.textContent = res;
+    this.status.textContent = res || statusText(game);
+    this.renderMoves();
   }
 
-  async function showRecord(): Promise<void> {
-    if (!game || game.status === 'active') {
-      clear(record);
-      return;
-    }
-    try {
-      const kif = await get<string>(`games/${id}/record?format=kifu`); // UTF-8 for the page
-      clear(record,
-        h('h3', t('record')),
-        h('div.row', ['kif', 'kifu', 'ki2', 'csa', 'psn', 'sfen'].map((f) => h('a.button.small', { href: `/api/games/${id}/record?format=${f}`, download: `hisha-${id}.${f}`, title: downloadTitle(f) }, f.toUpperCase()))),
-        h('pre.kif', { 'aria-label': t('record') }, kif),
-        h('a.button', { href: `#/analysis/game-${id}` }, t('analysis')));
-    } catch {
-      /* the record stays hidden */
+  updateClocks(): void {
+    const game = this.game;
+    if (!game || game.status !== 'active') return;
+    for (const [el, side] of this.bars()) {
+      const c = el.querySelector('.clock');
+      if (c) c.textContent = clockText(game, this.receivedAt, side);
     }
   }
 
-  // Reloads overlap (after a move, on every live event, the slow poll): an answer older than
-  // the one shown is dropped, whatever order the network delivered them in.
-  let asked = 0;
-  let shown = 0;
-  async function load(): Promise<void> {
-    const ask = ++asked;
+  async load(): Promise<void> {
+    const ask = ++this.asked;
     try {
-      const g = await get<Game>(`games/${id}`);
-      if (ask < shown) return;
-      shown = ask;
-      receivedAt = Date.now();
-      const wasActive = game?.status === 'active';
-      game = g;
+      const g = await get<Game>(`games/${this.id}`);
+      if (ask < this.shown) return;
+      this.shown = ask;
+      this.receivedAt = Date.now();
+      const wasActive = this.game?.status === 'active';
+      this.game = g;
       // Every move not yet announced (several loads may overlap; the first shows the history silently).
       const n = g.moves?.length ?? 0;
-      if (announced < 0) announced = n;
-      for (; announced < n; ++announced) {
-        const m = g.moves![announced];
-        const check = announced === n - 1 && !!g.check;
-        moveSound(check);
-        speak(m.western, m.ja, check ? (currentLang() === 'ja' ? '王手' : 'check') : '');
-        announce(`${m.by} ${m.western}${check ? ' check' : ''}`);
-      }
-      if (n < announced) announced = n; // taken back
-      if (viewing < 0) show();
-      if (g.status !== 'active' && (wasActive || !record.childElementCount)) {
-        showRecord();
+      if (this.announced < 0) this.announced = n;
+      this.announced = announceMoves(g, this.announced);
+      if (n < this.announced) this.announced = n; // taken back
+      if (this.viewing < 0) this.show();
+      if (g.status !== 'active' && (wasActive || !this.record.childElementCount)) {
+        showRecord(this.record, this.id, g);
         const res = resultText(g);
         if (wasActive) {
           speak('', '', res);
@@ -226,86 +333,46 @@ export function gameView(id: number): View {
         }
       }
     } catch (e) {
-      if (e instanceof ApiError) status.textContent = t('error') + ': ' + e.message;
+      if (e instanceof ApiError) this.status.textContent = t('error') + ': ' + e.message;
     }
   }
 
-  input.onkeydown = async (e) => {
-    if (e.key !== 'Enter' || !input.value.trim()) return;
-    const text = input.value.trim();
-    input.value = '';
-    await play(text);
-  };
-  const sayInput = h('input', { name: 'say', 'aria-label': t('say'), placeholder: t('say') });
-  sayInput.onkeydown = async (e) => {
-    if (e.key !== 'Enter' || !sayInput.value.trim()) return;
-    try {
-      await post(`games/${id}/say`, { text: sayInput.value, leave: true });
-      chat.append(h('li.mine', h('b', me + ': '), sayInput.value));
-      sayInput.value = '';
-    } catch (err) {
-      toast(String((err as Error).message), 'error');
-    }
-  };
-  const keys = (e: KeyboardEvent) => {
-    if ((e.target as HTMLElement).tagName === 'INPUT' || !game?.moves) return;
-    const cur = viewing < 0 ? game.moves.length : viewing;
-    if (e.key === 'ArrowLeft') browse(Math.max(0, cur - 1));
-    else if (e.key === 'ArrowRight') browse(cur + 1);
-    else if (e.key === 'f') board.flip();
-    else if (e.key === 'm') input.focus();
-  };
-  document.addEventListener('keydown', keys);
+  /// Keys: arrows browse the moves, f flips the board, m goes to the move input.
+  key(e: KeyboardEvent): void {
+    const g = this.game;
+    if ((e.target as HTMLElement).tagName === 'INPUT' || !g?.moves) return;
+    const cur = this.viewing < 0 ? g.moves.length : this.viewing;
+    if (e.key === 'ArrowLeft') this.browse(Math.max(0, cur - 1));
+    else if (e.key === 'ArrowRight') this.browse(cur + 1);
+    else if (e.key === 'f') this.board.flip();
+    else if (e.key === 'm') this.input.focus();
+  }
 
-  const off = app.live?.on((e) => {
-    if (e.game !== id) return;
-    if (['move', 'undo', 'game_ended', 'game_started'].includes(e.type)) load();
-    if (['say', 'chat'].includes(e.type) && e.from !== me) chat.append(h('li', h('b', e.from + ': '), e.text));
-  });
-  // After a reconnection (e.g. the server restarted), the socket is new: watch again and reload.
-  const offStatus = app.live?.onStatus((up) => {
-    status.classList.toggle('offline', !up);
-    if (up) {
-      app.live?.send({ type: 'watch', game: id, on: true });
-      load();
-    } else status.textContent = t('reconnecting');
-  });
-  if (app.live?.up) app.live.send({ type: 'watch', game: id, on: true });
-  const tick = setInterval(() => {
-    if (!game || game.status !== 'active') return;
-    const flipped = board.orientation() === 'gote';
-    for (const [el, side] of [[topBar, flipped ? 'black' : 'white'], [bottomBar, flipped ? 'white' : 'black']] as [HTMLElement, Side][]) {
-      const c = el.querySelector('.clock');
-      if (c) c.textContent = clockText(side);
-    }
-  }, 250);
-  // A slow poll besides the live events (a lost event cannot leave the page stale).
-  const poll = setInterval(load, 10000);
+  view(): View {
+    const keys = (e: KeyboardEvent) => this.key(e);
+    document.addEventListener('keydown', keys);
+    const unfollow = follow(this.id, this.me, this.chat, this.status, () => this.load(), () => this.updateClocks());
+    const el = h('div.game-page',
+      h('section.board-col', this.topBar, this.boardEl, this.bottomBar),
+      h('section.side-col',
+        this.banner,
+        h('div.card', h('h2', `#${this.id}`), this.status, this.controls, this.input),
+        h('div.card', h('h3', t('moves')), this.moveList),
+        h('div.card', boardSettings(this.board, () => this.renderMoves())),
+        h('div.card', h('h3', t('say')), this.chat, sayInput(this.id, this.me, this.chat)),
+        this.record));
+    this.load();
+    return {
+      el,
+      dispose: () => {
+        unfollow();
+        document.removeEventListener('keydown', keys);
+        this.board.ground.destroy();
+      },
+    };
+  }
+}
 
-  const controls = h('div.controls',
-    h('button', { name: 'resign', onclick: async () => { if (confirm(t('resign') + '?')) { try { await post(`games/${id}/resign`); load(); } catch (e) { toast(String((e as Error).message), 'error'); } } } }, t('resign')),
-    h('button', { name: 'undo', onclick: async () => { try { await post(`games/${id}/undo`, {}); load(); } catch (e) { toast(String((e as Error).message), 'error'); } } }, '↶ ', t('undo')),
-    h('a.button', { href: `#/analysis/game-${id}` }, t('analysis')));
-
-  const el = h('div.game-page',
-    h('section.board-col', topBar, boardEl, bottomBar),
-    h('section.side-col',
-      banner,
-      h('div.card', h('h2', `#${id}`), status, controls, input),
-      h('div.card', h('h3', t('moves')), moveList),
-      h('div.card', boardSettings(board, renderMoves)),
-      h('div.card', h('h3', t('say')), chat, sayInput),
-      record));
-  load();
-  return {
-    el,
-    dispose: () => {
-      off?.();
-      offStatus?.();
-      clearInterval(tick);
-      clearInterval(poll);
-      document.removeEventListener('keydown', keys);
-      board.ground.destroy();
-    },
-  };
+export function gameView(id: number): View {
+  return new GamePage(id).view();
 }

@@ -3,7 +3,7 @@
 import { Challenge, Game, User, get, myName, post, setLogin, call } from './api';
 import { clear, h, toast } from './dom';
 import { t } from './i18n';
-import { app, loggedIn, View } from './main';
+import { app, View } from './app';
 
 const TIME_CONTROLS: [string, string][] = [
   ['300-10', '5 min + 10 s byoyomi'],
@@ -63,7 +63,7 @@ export function loginView(): View {
       // The session comes back as an HttpOnly cookie ("cookie": true), not as a token for the page.
       const r = await post<{ user: User }>(kind, { name: name.value.trim(), password: pass.value, cookie: true });
       setLogin(r.user.name, !!r.user.admin);
-      loggedIn();
+      app.loggedIn();
     } catch (e) {
       msg.textContent = String((e as Error).message);
     }
@@ -82,6 +82,119 @@ export function loginView(): View {
   return { el: h('div.center', form) };
 }
 
+// Runs an action of the lobby and refreshes it, or shows why the action failed.
+type Act = (f: () => Promise<unknown>) => Promise<void>;
+
+function challengeItem(c: Challenge, me: string, act: Act): HTMLElement {
+  return h(
+    'li.challenge',
+    { 'data-challenge': c.id },
+    h('b', c.challenger),
+    ` (${c.challenger_color === 'black' ? '☗' : '☖'}) → ${c.pattern} · ${c.time_control}`,
+    c.first_move ? h('span.meta', ` ${c.first_move}`) : null,
+    c.comment ? h('span.meta', ` “${c.comment}”`) : null,
+    ' ',
+    c.challenger === me
+      ? h('button.small', { name: 'cancel', onclick: () => act(() => call('DELETE', `challenges/${c.id}`)) }, t('cancel'))
+      : h('button.small.primary', { name: 'accept', onclick: () => act(async () => { const g = await post<Game>(`challenges/${c.id}/accept`); location.hash = `#/game/${g.id}`; }) }, t('accept')),
+  );
+}
+
+function playerRow(u: User, me: string, myRating: number): HTMLElement {
+  return h('tr', h('td', h('a', { href: `#/player/${encodeURIComponent(u.name)}` }, u.name), u.bot ? h('span.badge', 'engine') : '', u.online ? h('span.dot', { title: 'online' }) : ''),
+    h('td', String(u.rating)), h('td', `${u.wins}/${u.losses}/${u.draws}`),
+    h('td.meta', u.name === me ? '' : suggestedHandicap(myRating, u.rating)));
+}
+
+// Post a challenge. As Black the first move goes with it (or a handicap removal).
+function challengeForm(act: Act): HTMLElement {
+  const pattern = h('input', { name: 'pattern', value: '*', 'aria-label': t('opponentPattern') });
+  const color = select('color', [['white', t('white')], ['black', t('black')]]);
+  const firstMove = h('input', { name: 'first_move', value: '7g7f', 'aria-label': 'first move', size: 8 });
+  const handicap = select('handicap', [['', t('even')], ...HANDICAPS.map((x): [string, string] => [x.removal, `${x.name} ${x.ja}`])]);
+  const tc = select('time_control', TIME_CONTROLS, '300-10');
+  const comment = h('input', { name: 'comment', 'aria-label': t('comment'), placeholder: t('comment') });
+  const firstRow = h('label', 'First move ', firstMove, ' ', t('handicap'), ' ', handicap);
+  const syncFirst = () => (firstRow.hidden = color.value !== 'black');
+  color.onchange = syncFirst;
+  syncFirst();
+  return h(
+    'form.card#new-challenge',
+    { onsubmit: (e: Event) => {
+      e.preventDefault();
+      act(() => post('challenges', {
+        pattern: pattern.value.trim() || '*', color: color.value, time_control: tc.value, comment: comment.value,
+        first_move: color.value === 'black' ? (handicap.value ? 'HANDICAP:' + handicap.value : firstMove.value.trim()) : '',
+      }));
+    } },
+    h('h2', t('newChallenge')),
+    h('label', t('opponentPattern'), ' ', pattern),
+    h('label', t('color'), ' ', color),
+    firstRow,
+    h('label', t('timeControl'), ' ', tc),
+    comment,
+    h('button.primary', { type: 'submit', name: 'post' }, t('post')),
+  );
+}
+
+// Play the engine (`bots`, filled by the lobby): a game with a bot starts at once; a handicap
+// goes first as Black's move.
+function engineForm(bots: HTMLSelectElement, act: Act): HTMLElement {
+  const engineColor = select('engine_color', [['black', t('black')], ['white', t('white') + ' — ' + t('engineFirst')]]);
+  const engineHandicap = select('engine_handicap', [['', t('even')], ...HANDICAPS.map((x): [string, string] => [x.removal, `${x.name} ${x.ja}`])]);
+  const engineTc = select('engine_tc', TIME_CONTROLS, '600-30');
+  return h(
+    'form.card#play-engine',
+    { onsubmit: (e: Event) => {
+      e.preventDefault();
+      act(async () => {
+        const g = await post<Game>('games', { opponent: bots.value, color: engineColor.value, time_control: engineTc.value, handicap: engineHandicap.value });
+        location.hash = `#/game/${g.id}`;
+      });
+    } },
+    h('h2', t('playEngine')),
+    h('label', t('strength'), ' ', bots),
+    h('label', t('color'), ' ', engineColor),
+    h('label', t('handicap'), ' ', engineHandicap),
+    h('label', t('timeControl'), ' ', engineTc),
+    h('button.primary', { type: 'submit', name: 'start-engine' }, t('start')),
+  );
+}
+
+// Two engines play each other (xshogi's Two Machines); the page watches.
+function twoEnginesForm(twoBlack: HTMLSelectElement, twoWhite: HTMLSelectElement, act: Act): HTMLElement {
+  return h(
+    'form.card#two-engines',
+    { onsubmit: (e: Event) => {
+      e.preventDefault();
+      act(async () => {
+        const g = await post<Game>('games', { black: twoBlack.value, white: twoWhite.value, time_control: 'corr-1' });
+        location.hash = `#/game/${g.id}`;
+      });
+    } },
+    h('h2', t('twoEngines')),
+    h('div.row', h('label', '☗ ', twoBlack), h('label', '☖ ', twoWhite), h('button', { type: 'submit', name: 'start-two' }, t('watch'))),
+  );
+}
+
+// A message to a player (kept for them when they are away); what was sent goes on `messages`.
+function tellForm(messages: HTMLElement, act: Act): HTMLElement {
+  const to = h('input', { name: 'to', 'aria-label': t('to'), placeholder: t('to'), size: 10 });
+  const text = h('input', { name: 'text', 'aria-label': t('message'), placeholder: t('message') });
+  return h(
+    'form.row',
+    { onsubmit: (e: Event) => {
+      e.preventDefault();
+      act(async () => {
+        const r = await post<{ delivered: boolean }>('tell', { to: to.value.trim(), text: text.value, leave: true });
+        messages.prepend(h('li.mine', `→ ${to.value}: ${text.value} `, h('span.meta', r.delivered ? t('delivered') : t('sentOffline'))));
+        text.value = '';
+      });
+    } },
+    to, text, h('button', { type: 'submit' }, t('send')),
+  );
+}
+
 export function lobbyView(): View {
   const me = myName();
   const online = h('ul.plain#online');
@@ -91,6 +204,8 @@ export function lobbyView(): View {
   const messages = h('ul.plain.messages#messages');
   const players = h('tbody');
   const bots = h('select', { name: 'bot', 'aria-label': t('strength') });
+  const twoBlack = h('select', { name: 'two_black', 'aria-label': t('black') });
+  const twoWhite = h('select', { name: 'two_white', 'aria-label': t('white') });
 
   // Refreshes overlap (live events, the timer): an answer older than the one shown is dropped.
   let asked = 0;
@@ -115,25 +230,7 @@ export function lobbyView(): View {
         return;
       }
       clear(online, lobby.online.map((n) => h('li', h('a', { href: `#/player/${encodeURIComponent(n)}` }, n))));
-      clear(
-        challenges,
-        lobby.challenges.length
-          ? lobby.challenges.map((c) =>
-              h(
-                'li.challenge',
-                { 'data-challenge': c.id },
-                h('b', c.challenger),
-                ` (${c.challenger_color === 'black' ? '☗' : '☖'}) → ${c.pattern} · ${c.time_control}`,
-                c.first_move ? h('span.meta', ` ${c.first_move}`) : null,
-                c.comment ? h('span.meta', ` “${c.comment}”`) : null,
-                ' ',
-                c.challenger === me
-                  ? h('button.small', { name: 'cancel', onclick: () => act(() => call('DELETE', `challenges/${c.id}`)) }, t('cancel'))
-                  : h('button.small.primary', { name: 'accept', onclick: () => act(async () => { const g = await post<Game>(`challenges/${c.id}/accept`); location.hash = `#/game/${g.id}`; }) }, t('accept')),
-              ),
-            )
-          : h('li.meta', t('noChallenges')),
-      );
+      clear(challenges, lobby.challenges.length ? lobby.challenges.map((c) => challengeItem(c, me, act)) : h('li.meta', t('noChallenges')));
       // Correspondence games waiting for my move first.
       const sorted = [...mine.games].sort((a, b) => {
         const wait = (g: Game) => (g.status === 'active' && g.to_move === (g.black === me ? 'black' : 'white') ? 0 : 1);
@@ -142,15 +239,7 @@ export function lobbyView(): View {
       clear(myGames, sorted.length ? sorted.map((g) => gameLine(g, me)) : h('li.meta', t('noGames')));
       const others = lobby.games.filter((g) => g.black !== me && g.white !== me);
       clear(liveGames, others.length ? others.map((g) => gameLine(g, me)) : h('li.meta', t('noGames')));
-      const myRating = mine.user.rating;
-      clear(
-        players,
-        users.map((u) =>
-          h('tr', h('td', h('a', { href: `#/player/${encodeURIComponent(u.name)}` }, u.name), u.bot ? h('span.badge', 'engine') : '', u.online ? h('span.dot', { title: 'online' }) : ''),
-            h('td', String(u.rating)), h('td', `${u.wins}/${u.losses}/${u.draws}`),
-            h('td.meta', u.name === me ? '' : suggestedHandicap(myRating, u.rating))),
-        ),
-      );
+      clear(players, users.map((u) => playerRow(u, me, mine.user.rating)));
       const botList = users.filter((u) => u.bot);
       if (!bots.options.length) {
         for (const sel of [bots, twoBlack, twoWhite]) clear(sel, botList.map((u) => h('option', { value: u.name }, `${u.name} (${u.rating})`)));
@@ -170,87 +259,6 @@ export function lobbyView(): View {
     }
   }
 
-  // Post a challenge. As Black the first move goes with it (or a handicap removal).
-  const pattern = h('input', { name: 'pattern', value: '*', 'aria-label': t('opponentPattern') });
-  const color = select('color', [['white', t('white')], ['black', t('black')]]);
-  const firstMove = h('input', { name: 'first_move', value: '7g7f', 'aria-label': 'first move', size: 8 });
-  const handicap = select('handicap', [['', t('even')], ...HANDICAPS.map((x): [string, string] => [x.removal, `${x.name} ${x.ja}`])]);
-  const tc = select('time_control', TIME_CONTROLS, '300-10');
-  const comment = h('input', { name: 'comment', 'aria-label': t('comment'), placeholder: t('comment') });
-  const firstRow = h('label', 'First move ', firstMove, ' ', t('handicap'), ' ', handicap);
-  const syncFirst = () => (firstRow.hidden = color.value !== 'black');
-  color.onchange = syncFirst;
-  syncFirst();
-  const challengeForm = h(
-    'form.card#new-challenge',
-    { onsubmit: (e: Event) => {
-      e.preventDefault();
-      act(() => post('challenges', {
-        pattern: pattern.value.trim() || '*', color: color.value, time_control: tc.value, comment: comment.value,
-        first_move: color.value === 'black' ? (handicap.value ? 'HANDICAP:' + handicap.value : firstMove.value.trim()) : '',
-      }));
-    } },
-    h('h2', t('newChallenge')),
-    h('label', t('opponentPattern'), ' ', pattern),
-    h('label', t('color'), ' ', color),
-    firstRow,
-    h('label', t('timeControl'), ' ', tc),
-    comment,
-    h('button.primary', { type: 'submit', name: 'post' }, t('post')),
-  );
-
-  // Play the engine: a game with a bot starts at once; a handicap goes first as Black's move.
-  const engineColor = select('engine_color', [['black', t('black')], ['white', t('white') + ' — ' + t('engineFirst')]]);
-  const engineHandicap = select('engine_handicap', [['', t('even')], ...HANDICAPS.map((x): [string, string] => [x.removal, `${x.name} ${x.ja}`])]);
-  const engineTc = select('engine_tc', TIME_CONTROLS, '600-30');
-  const engineForm = h(
-    'form.card#play-engine',
-    { onsubmit: (e: Event) => {
-      e.preventDefault();
-      act(async () => {
-        const g = await post<Game>('games', { opponent: bots.value, color: engineColor.value, time_control: engineTc.value, handicap: engineHandicap.value });
-        location.hash = `#/game/${g.id}`;
-      });
-    } },
-    h('h2', t('playEngine')),
-    h('label', t('strength'), ' ', bots),
-    h('label', t('color'), ' ', engineColor),
-    h('label', t('handicap'), ' ', engineHandicap),
-    h('label', t('timeControl'), ' ', engineTc),
-    h('button.primary', { type: 'submit', name: 'start-engine' }, t('start')),
-  );
-
-  // Two engines play each other (xshogi's Two Machines); the page watches.
-  const twoBlack = h('select', { name: 'two_black', 'aria-label': t('black') });
-  const twoWhite = h('select', { name: 'two_white', 'aria-label': t('white') });
-  const twoForm = h(
-    'form.card#two-engines',
-    { onsubmit: (e: Event) => {
-      e.preventDefault();
-      act(async () => {
-        const g = await post<Game>('games', { black: twoBlack.value, white: twoWhite.value, time_control: 'corr-1' });
-        location.hash = `#/game/${g.id}`;
-      });
-    } },
-    h('h2', t('twoEngines')),
-    h('div.row', h('label', '☗ ', twoBlack), h('label', '☖ ', twoWhite), h('button', { type: 'submit', name: 'start-two' }, t('watch'))),
-  );
-
-  const to = h('input', { name: 'to', 'aria-label': t('to'), placeholder: t('to'), size: 10 });
-  const text = h('input', { name: 'text', 'aria-label': t('message'), placeholder: t('message') });
-  const tellForm = h(
-    'form.row',
-    { onsubmit: (e: Event) => {
-      e.preventDefault();
-      act(async () => {
-        const r = await post<{ delivered: boolean }>('tell', { to: to.value.trim(), text: text.value, leave: true });
-        messages.prepend(h('li.mine', `→ ${to.value}: ${text.value} `, h('span.meta', r.delivered ? t('delivered') : t('sentOffline'))));
-        text.value = '';
-      });
-    } },
-    to, text, h('button', { type: 'submit' }, t('send')),
-  );
-
   const off = app.live?.on((e) => {
     if (['tell', 'shout', 'chat', 'notice', 'announce'].includes(e.type)) messages.prepend(h('li', e.from ? h('b', e.from + ': ') : null, e.text));
     if (e.type === 'game_started' && e.game) {
@@ -266,16 +274,16 @@ export function lobbyView(): View {
   const el = h(
     'div.lobby',
     h('section.col',
-      engineForm,
-      challengeForm,
-      twoForm),
+      engineForm(bots, act),
+      challengeForm(act),
+      twoEnginesForm(twoBlack, twoWhite, act)),
     h('section.col',
       h('div.card', h('h2', t('challenges')), challenges),
       h('div.card', h('h2', t('myGames')), myGames),
       h('div.card', h('h2', t('liveGames')), liveGames)),
     h('section.col',
       h('div.card', h('h2', t('online')), online),
-      h('div.card', h('h2', t('messages')), tellForm, messages),
+      h('div.card', h('h2', t('messages')), tellForm(messages, act), messages),
       h('div.card', h('h2', t('players')), h('table.players', h('thead', h('tr', h('th', t('name')), h('th', t('rating')), h('th', t('recordStats')), h('th', t('handicapHint')))), players))),
   );
   return { el, dispose: () => { off?.(); clearInterval(timer); } };

@@ -9,15 +9,8 @@ import { lobbyView, loginView, playerView } from './lobby';
 import { gameView } from './game';
 import { analysisView } from './analysis';
 import { adminView } from './admin';
+import { app, View } from './app';
 
-export interface View {
-  el: HTMLElement;
-  dispose?: () => void;
-}
-
-export const app = {
-  live: undefined as Live | undefined,
-};
 
 let current: View | undefined;
 
@@ -83,13 +76,13 @@ function startLive(): Live {
   return live;
 }
 
-export function loggedIn(): void {
+function loggedIn(): void {
   app.live?.close();
   app.live = startLive();
   render();
 }
 
-export function render(): void {
+function render(): void {
   current?.dispose?.();
   const root = document.getElementById('app')!;
   if (myName() && !app.live) app.live = startLive();
@@ -132,6 +125,7 @@ async function checkSession(): Promise<void> {
   }
 }
 
+app.loggedIn = loggedIn;
 onSessionEnded((why) => loggedOut(why || t('sessionEnded')));
 window.addEventListener('hashchange', render);
 document.body.dataset.pieces = localStorage.getItem('hisha.pieces') || 'kanji';

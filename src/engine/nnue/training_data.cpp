@@ -75,6 +75,69 @@ const char* kind_code(PieceType base) {
 constexpr PieceType HAND_PACK_ORDER[7] = {PAWN, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK};
 constexpr int HAND_PACK_BITS[7] = {5, 3, 3, 3, 3, 2, 2};
 
+// A piece's kind as pack() codes it (kind_code): the leading ones (at most 4), then the code's
+// last bit where there is one.
+PieceType read_kind(BitReader& r) {
+    std::uint32_t bit = 0, b2 = 0;
+    int ones = 0;
+    while (ones < 4 && r.get(1, bit) && bit)
+        ++ones;
+    switch (ones) {
+    case 0: return PAWN;
+    case 1: r.get(1, b2); return b2 ? KNIGHT : LANCE;
+    case 2: return SILVER;
+    case 3: return GOLD;
+    default: r.get(1, b2); return b2 ? ROOK : BISHOP;
+    }
+}
+
+// The SFEN of a board (by square), hands and side to move, at move 1.
+std::string sfen_of(const Piece board[SQ_NB], const Hand hands[COLOR_NB], bool white_to_move) {
+    // SFEN: ranks a..i, files 9..1.
+    static const char* const LETTERS = " plnsbrgk";
+    std::string sfen;
+    for (int rank = 0; rank < 9; ++rank) {
+        int empty = 0;
+        for (int file = 8; file >= 0; --file) {
+            Piece pc = board[file * 9 + rank];
+            if (pc == NO_PIECE) {
+                ++empty;
+                continue;
+            }
+            if (empty)
+                sfen += char('0' + empty);
+            empty = 0;
+            PieceType pt = type_of(pc);
+            PieceType base = is_promoted(pt) ? PieceType(pt & 7) : pt;
+            char ch = LETTERS[base];
+            if (color_of(pc) == BLACK)
+                ch = char(ch - 'a' + 'A');
+            if (is_promoted(pt))
+                sfen += '+';
+            sfen += ch;
+        }
+        if (empty)
+            sfen += char('0' + empty);
+        if (rank < 8)
+            sfen += '/';
+    }
+    sfen += white_to_move ? " w " : " b ";
+    std::string hand;
+    for (Color c : {BLACK, WHITE})
+        for (PieceType pt : HAND_ORDER) {
+            int n = hands[c].count(pt);
+            if (!n)
+                continue;
+            if (n > 1)
+                hand += std::to_string(n);
+            char ch = LETTERS[pt];
+            hand += c == BLACK ? char(ch - 'a' + 'A') : ch;
+        }
+    sfen += hand.empty() ? "-" : hand;
+    sfen += " 1";
+    return sfen;
+}
+
 }  // namespace
 
 bool pack(const Position& pos, PackedPosition& out) {
@@ -132,24 +195,7 @@ Result<std::string, std::string> unpack_sfen(const PackedPosition& in) {
             return fail("the board runs past the end (square " + std::to_string(s) + ")");
         if (!bit)
             continue;
-        // The kind: count leading ones (at most 4), then the code's last bit where there is one.
-        int ones = 0;
-        while (ones < 4 && r.get(1, bit) && bit)
-            ++ones;
-        PieceType base;
-        std::uint32_t b2 = 0;
-        switch (ones) {
-        case 0: base = PAWN; break;
-        case 1:
-            r.get(1, b2);
-            base = b2 ? KNIGHT : LANCE;
-            break;
-        case 2: base = SILVER; break;
-        case 3: base = GOLD; break;
-        default:
-            r.get(1, b2);
-            base = b2 ? ROOK : BISHOP;
-        }
+        PieceType base = read_kind(r);
         std::uint32_t promoted = 0, white = 0;
         if (can_promote(base))
             r.get(1, promoted);
@@ -167,49 +213,7 @@ Result<std::string, std::string> unpack_sfen(const PackedPosition& in) {
         }
     if (!r.rest_zero())
         return fail("bits set after the hands (bit " + std::to_string(r.position()) + " on)");
-    // SFEN: ranks a..i, files 9..1.
-    static const char* const LETTERS = " plnsbrgk";
-    std::string sfen;
-    for (int rank = 0; rank < 9; ++rank) {
-        int empty = 0;
-        for (int file = 8; file >= 0; --file) {
-            Piece pc = board[file * 9 + rank];
-            if (pc == NO_PIECE) {
-                ++empty;
-                continue;
-            }
-            if (empty)
-                sfen += char('0' + empty);
-            empty = 0;
-            PieceType pt = type_of(pc);
-            PieceType base = is_promoted(pt) ? PieceType(pt & 7) : pt;
-            char ch = LETTERS[base];
-            if (color_of(pc) == BLACK)
-                ch = char(ch - 'a' + 'A');
-            if (is_promoted(pt))
-                sfen += '+';
-            sfen += ch;
-        }
-        if (empty)
-            sfen += char('0' + empty);
-        if (rank < 8)
-            sfen += '/';
-    }
-    sfen += stm ? " w " : " b ";
-    std::string hand;
-    for (Color c : {BLACK, WHITE})
-        for (PieceType pt : HAND_ORDER) {
-            int n = hands[c].count(pt);
-            if (!n)
-                continue;
-            if (n > 1)
-                hand += std::to_string(n);
-            char ch = LETTERS[pt];
-            hand += c == BLACK ? char(ch - 'a' + 'A') : ch;
-        }
-    sfen += hand.empty() ? "-" : hand;
-    sfen += " 1";
-    return sfen;
+    return sfen_of(board, hands, stm != 0);
 }
 
 std::array<std::uint8_t, RECORD_BYTES> TrainingRecord::encode() const {

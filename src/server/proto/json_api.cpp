@@ -1,7 +1,8 @@
-// JsonApi: routing by path segments; errors are {"error": "..."} with a 4xx status and never
-// throw past handle().
+// JsonApi: a table of routes (method, path pattern, whether a login is needed, handler) and one
+// handler for each; errors are {"error": "..."} with a 4xx status and never throw past handle().
 #include "server/proto/json_api.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <optional>
@@ -530,333 +531,415 @@ HttpReply JsonApi::account_reply(bool registering, bool cookie, const service::A
     return h;
 }
 
+// --- routing
+
+namespace {
+// The segments of a route's pattern ("games/*/record"); "*" matches any one segment and a last
+// "**" any number of them (none included).
+bool matches(std::string_view pattern, const std::vector<std::string>& seg) {
+    std::size_t i = 0;
+    while (!pattern.empty()) {
+        std::string_view part = pattern.substr(0, pattern.find('/'));
+        pattern.remove_prefix(std::min(pattern.size(), part.size() + 1));
+        if (part == "**")
+            return true;
+        if (i >= seg.size() || (part != "*" && seg[i] != part))
+            return false;
+        ++i;
+    }
+    return i == seg.size();
+}
+}  // namespace
+
+const std::vector<JsonApi::Route>& JsonApi::routes() {
+    // Without a login first (register and login: account()), then with one. An empty method
+    // is any method.
+    static const std::vector<Route> table = {
+        {"GET", "version", false, &JsonApi::get_version},
+        {"GET", "who", false, &JsonApi::get_who},
+        {"GET", "games", false, &JsonApi::get_games},
+        {"GET", "games/*", false, &JsonApi::get_game},
+        {"GET", "games/*/record", false, &JsonApi::get_game_record},
+        {"GET", "ratings", false, &JsonApi::get_ratings},
+        {"GET", "tournaments", false, &JsonApi::get_tournaments},
+        {"GET", "tournaments/*/games", false, &JsonApi::get_tournament_games},
+        {"GET", "users", false, &JsonApi::get_users},
+        {"POST", "position", false, &JsonApi::post_position},
+        {"POST", "record/parse", false, &JsonApi::post_record_parse},
+        {"POST", "record/write", false, &JsonApi::post_record_write},
+        {"POST", "logout", true, &JsonApi::post_logout},
+        {"POST", "logout/everywhere", true, &JsonApi::post_logout_everywhere},
+        {"GET", "me", true, &JsonApi::get_me},
+        {"", "admin/**", true, &JsonApi::any_admin},
+        {"GET", "challenges", true, &JsonApi::get_challenges},
+        {"GET", "lobby", true, &JsonApi::get_lobby},
+        {"POST", "challenges", true, &JsonApi::post_challenge},
+        {"POST", "challenges/*/accept", true, &JsonApi::post_accept},
+        {"DELETE", "challenges/*", true, &JsonApi::delete_challenge},
+        {"POST", "games", true, &JsonApi::post_game},
+        {"POST", "games/*/*", true, &JsonApi::post_game_action},
+        {"POST", "tell", true, &JsonApi::post_tell},
+        {"POST", "shout", true, &JsonApi::post_shout},
+    };
+    return table;
+}
+
 HttpReply JsonApi::handle(std::string_view method, std::string_view target, std::string_view body,
                           std::string_view token, std::string_view peer) {
-    std::string_view path = target.substr(0, target.find('?'));
-    std::string_view query = target.find('?') == std::string_view::npos ? "" : target.substr(target.find('?') + 1);
-    auto seg = segments(path);
-    if (seg.empty() || seg[0] != "api")
+    std::size_t q = target.find('?');
+    std::string_view path = target.substr(0, q);
+    Request r{method, segments(path), q == std::string_view::npos ? "" : target.substr(q + 1), json::object(), token,
+              peer, {}};
+    if (r.seg.empty() || r.seg[0] != "api")
         return error(404, "not found");
-    seg.erase(seg.begin());
-    json in = json::object();
+    r.seg.erase(r.seg.begin());
     if (!body.empty()) {
-        in = json::parse(body, nullptr, false);
-        if (in.is_discarded() || !in.is_object())
+        r.in = json::parse(body, nullptr, false);
+        if (r.in.is_discarded() || !r.in.is_object())
             return error(400, "the body is not a JSON object");
     }
-    bool post = method == "POST", get = method == "GET", del = method == "DELETE";
-    auto route = [&](std::initializer_list<const char*> parts) {
-        if (seg.size() != parts.size())
-            return false;
-        std::size_t i = 0;
-        for (const char* p : parts) {
-            if (std::string_view(p) != "*" && seg[i] != p)
-                return false;
-            ++i;
+    const Route* route = nullptr;
+    for (const Route& candidate : routes())
+        if ((candidate.method.empty() || candidate.method == method) && matches(candidate.pattern, r.seg)) {
+            route = &candidate;
+            break;
         }
-        return true;
-    };
+    // Anything but the open routes needs a login, even to learn that it does not exist.
+    if (!route || route->login) {
+        auto user = svc_.token_user(token);
+        if (!user) {
+            HttpReply h = error(401, "log in first (Authorization: Bearer <token>, or the session cookie)");
+            if (!token.empty())
+                h.set_cookie = session_cookie("");  // an expired or revoked session: forget it
+            return h;
+        }
+        r.me = *user;
+    }
+    if (!route)
+        return error(404, "no such API: " + std::string(method) + " " + std::string(path));
+    return (this->*route->handler)(r);
+}
 
-    // --- without a login (register and login: account())
-    if (get && route({"version"}))
-        return reply(200, {{"version", version()}});
-    if (get && route({"who"})) {
-        json list = json::array();
-        for (auto& o : svc_.who("*"))
-            list.push_back({{"name", o.name}, {"since", o.since}, {"via", o.protocol}});
-        return reply(200, list);
-    }
-    if (get && route({"games"})) {
-        json list = json::array();
-        for (auto* g : svc_.active_games())
-            list.push_back(game_json(*g, false));
-        return reply(200, list);
-    }
-    if (get && route({"games", "*"})) {
-        auto id = to_id(seg[1]);
-        const LiveGame* g = id ? svc_.game(*id) : nullptr;
-        if (!g)
-            return error(404, "no such game");
-        return reply(200, game_json(*g));
-    }
-    if (get && route({"games", "*", "record"})) {
-        auto id = to_id(seg[1]);
-        const LiveGame* g = id ? svc_.game(*id) : nullptr;
-        if (!g)
-            return error(404, "no such game");
-        bool ok = false;
-        HttpReply r;
-        std::string format = query_param(query, "format");
-        r.body = record(*g, format, r.filename, ok);
-        if (!ok)
-            return error(400, UNKNOWN_FORMAT);
-        r.content_type = download_kind(format)->content_type();
-        return r;
-    }
-    if (get && route({"ratings"})) {
-        json list = json::array();
-        for (const UserRow* u : svc_.rating_list())
-            list.push_back({{"name", u->name},
-                            {"rating", std::lround(u->rating)},
-                            {"deviation", std::lround(u->deviation)},
-                            {"games", u->wins + u->losses + u->draws},
-                            {"wins", u->wins},
-                            {"losses", u->losses},
-                            {"draws", u->draws},
-                            {"last_game", u->last_game},
-                            {"bot", u->bot}});
-        return reply(200, list);
-    }
-    if (get && route({"tournaments"})) {
-        json list = json::array();
-        for (const service::TournamentInfo& t : svc_.tournaments()) {
-            json waiting = json::array();
-            for (auto& [name, game_name] : t.waiting)
-                waiting.push_back({{"name", name}, {"game_name", game_name}});
-            list.push_back({{"pattern", t.spec.pattern},
-                            {"interval_s", t.spec.interval_ms / 1000},
-                            {"next_round", t.next_round},
-                            {"rounds", t.rounds},
-                            {"games", t.games},
-                            {"waiting", waiting}});
-        }
-        return reply(200, {{"now", svc_.now()}, {"tournaments", list}});
-    }
-    if (get && route({"tournaments", "*", "games"})) {
-        std::string limit_text = query_param(query, "limit");
-        auto limit = limit_text.empty() ? std::optional<std::int64_t>(100) : to_id(limit_text);
-        if (!limit || *limit > 1000)
-            return error(400, "limit must be a number 1..1000, not '" + limit_text + "'");
-        auto games = svc_.tournament_games(url_decode(seg[1]), int(*limit));
-        if (!games)
-            return error(404, games.error());
-        json list = json::array();
-        for (const GameRow& g : *games)
-            list.push_back(listed_game_json(g));
-        return reply(200, list);
-    }
-    if (get && route({"users"})) {
-        std::string pattern = query_param(query, "pattern");
-        json list = json::array();
-        for (auto* u : svc_.users(pattern.empty() ? "*" : pattern))
-            list.push_back(user_json(*u));
-        return reply(200, list);
-    }
+// --- without a login
 
-    if (post && route({"position"})) {
-        std::string err;
-        json moves = json::array();
-        auto pos = read_position(in, err, &moves);
-        if (!pos)
-            return error(400, err);
-        json j = position_json(*pos);
-        j["moves"] = moves;
-        return reply(200, j);
-    }
-    if (post && route({"record", "parse"})) {
-        std::string text = str(in, "text");
-        if (text.empty())
-            return error(400, "no record text");
-        auto rec = notation::read_record(text, str(in, "name"));
-        if (!rec)
-            return error(400, "cannot read the record: " + rec.error().to_string());
-        auto pos = notation::start_position(*rec);
-        json headers = json::array();
-        for (const auto& h : rec->headers)
-            headers.push_back({{"key", h.key}, {"value", h.value}});
-        json j{{"start_sfen", pos->sfen()},
-               {"headers", headers},
-               {"start_comments", rec->start_comments},
-               {"moves", line_json(*pos, rec->moves, core::Move::none())},
-               {"result", rec->result.reason == core::EndReason::None ? "" : core::describe(rec->result.reason)},
-               {"winner", rec->result.winner == core::Winner::Black   ? "black"
-                          : rec->result.winner == core::Winner::White ? "white"
-                          : rec->result.winner == core::Winner::Draw  ? "draw"
-                                                                      : ""}};
-        return reply(200, j);
-    }
-    if (post && route({"record", "write"})) {
-        auto kind = download_kind(str(in, "format"));
-        if (!kind)
-            return error(400, UNKNOWN_FORMAT);
-        json sfen_only{{"sfen", str(in, "sfen")}};
-        std::string err;
-        auto start = read_position(sfen_only, err);
-        if (!start)
-            return error(400, err);
-        notation::GameRecord rec;
-        rec.start_sfen = start->sfen();
-        if (auto h = core::handicap_from_sfen(rec.start_sfen))
-            rec.set_handicap(*h);
-        if (auto hs = in.find("headers"); hs != in.end() && hs->is_object())
-            for (auto& [k, v] : hs->items())
-                if (v.is_string())
-                    rec.set_header(k, v.get<std::string>());
-        if (auto ms = in.find("moves"); ms != in.end() && ms->is_array()) {
-            for (const auto& m : *ms) {
-                if (!m.is_string())
-                    return error(400, "moves must be an array of USI moves");
-                auto mv = notation::parse_usi_move(*start, m.get<std::string>());
-                if (!mv || !start->try_play(*mv))
-                    return error(400, "illegal or unreadable move " + m.get<std::string>());
-                notation::MoveRecord mr;
-                mr.move = *mv;
-                rec.moves.push_back(mr);
-            }
-        }
-        HttpReply r;
-        r.body = notation::write_record(rec, kind->format, kind->encoding);
-        r.content_type = kind->content_type();
-        r.filename = "hisha." + kind->extension;
-        return r;
-    }
+HttpReply JsonApi::get_version(Request&) { return reply(200, {{"version", version()}}); }
 
-    // --- with a login
-    auto user = svc_.token_user(token);
-    if (!user) {
-        HttpReply r = error(401, "log in first (Authorization: Bearer <token>, or the session cookie)");
-        if (!token.empty())
-            r.set_cookie = session_cookie("");  // an expired or revoked session: forget it
-        return r;
+HttpReply JsonApi::get_who(Request&) {
+    json list = json::array();
+    for (auto& o : svc_.who("*"))
+        list.push_back({{"name", o.name}, {"since", o.since}, {"via", o.protocol}});
+    return reply(200, list);
+}
+
+HttpReply JsonApi::get_games(Request&) {
+    json list = json::array();
+    for (auto* g : svc_.active_games())
+        list.push_back(game_json(*g, false));
+    return reply(200, list);
+}
+
+HttpReply JsonApi::get_game(Request& r) {
+    auto id = to_id(r.seg[1]);
+    const LiveGame* g = id ? svc_.game(*id) : nullptr;
+    if (!g)
+        return error(404, "no such game");
+    return reply(200, game_json(*g));
+}
+
+HttpReply JsonApi::get_game_record(Request& r) {
+    auto id = to_id(r.seg[1]);
+    const LiveGame* g = id ? svc_.game(*id) : nullptr;
+    if (!g)
+        return error(404, "no such game");
+    bool ok = false;
+    HttpReply h;
+    std::string format = query_param(r.query, "format");
+    h.body = record(*g, format, h.filename, ok);
+    if (!ok)
+        return error(400, UNKNOWN_FORMAT);
+    h.content_type = download_kind(format)->content_type();
+    return h;
+}
+
+HttpReply JsonApi::get_ratings(Request&) {
+    json list = json::array();
+    for (const UserRow* u : svc_.rating_list())
+        list.push_back({{"name", u->name},
+                        {"rating", std::lround(u->rating)},
+                        {"deviation", std::lround(u->deviation)},
+                        {"games", u->wins + u->losses + u->draws},
+                        {"wins", u->wins},
+                        {"losses", u->losses},
+                        {"draws", u->draws},
+                        {"last_game", u->last_game},
+                        {"bot", u->bot}});
+    return reply(200, list);
+}
+
+HttpReply JsonApi::get_tournaments(Request&) {
+    json list = json::array();
+    for (const service::TournamentInfo& t : svc_.tournaments()) {
+        json waiting = json::array();
+        for (auto& [name, game_name] : t.waiting)
+            waiting.push_back({{"name", name}, {"game_name", game_name}});
+        list.push_back({{"pattern", t.spec.pattern},
+                        {"interval_s", t.spec.interval_ms / 1000},
+                        {"next_round", t.next_round},
+                        {"rounds", t.rounds},
+                        {"games", t.games},
+                        {"waiting", waiting}});
     }
-    const std::string& me = *user;
-    if (post && route({"logout"})) {
-        svc_.revoke_token(token);
-        HttpReply r = reply(200, {{"ok", true}});
-        r.set_cookie = session_cookie("");
-        return r;
-    }
-    if (post && route({"logout", "everywhere"})) {
-        if (auto r = svc_.revoke_tokens_of(me); !r)
-            return error(500, r.error());
-        HttpReply r = reply(200, {{"ok", true}});
-        r.set_cookie = session_cookie("");
-        return r;
-    }
-    if (get && route({"me"})) {
-        json games = json::array();
-        for (auto* g : svc_.games_of(me))
-            games.push_back(game_json(*g, false));
-        json u = user_json(*svc_.user(me));
-        u["admin"] = svc_.is_admin(me);
-        return reply(200, {{"user", u}, {"games", games}});
-    }
-    if (!seg.empty() && seg[0] == "admin")
-        return admin(method, seg, in, me, peer);
-    if (get && (route({"challenges"}) || route({"lobby"}))) {
-        json list = json::array();
-        for (auto* c : svc_.challenges_for(me))
-            list.push_back(challenge_json(*c));
-        if (seg[0] == "challenges")
-            return reply(200, list);
-        json games = json::array();
-        for (auto* g : svc_.active_games())
-            games.push_back(game_json(*g, false));
-        json online = json::array();
-        for (auto& o : svc_.who("*"))
-            online.push_back(o.name);
-        return reply(200, {{"challenges", list}, {"games", games}, {"online", online}});
-    }
-    if (post && route({"challenges"})) {
-        std::optional<service::TimeControl> tc;
-        if (auto t = str(in, "time_control"); !t.empty()) {
-            tc = service::parse_time_control(t);
-            if (!tc)
-                return error(400, "bad time_control (corr-7, 600-10, 600-10F, 300-0)");
+    return reply(200, {{"now", svc_.now()}, {"tournaments", list}});
+}
+
+HttpReply JsonApi::get_tournament_games(Request& r) {
+    std::string limit_text = query_param(r.query, "limit");
+    auto limit = limit_text.empty() ? std::optional<std::int64_t>(100) : to_id(limit_text);
+    if (!limit || *limit > 1000)
+        return error(400, "limit must be a number 1..1000, not '" + limit_text + "'");
+    auto games = svc_.tournament_games(url_decode(r.seg[1]), int(*limit));
+    if (!games)
+        return error(404, games.error());
+    json list = json::array();
+    for (const GameRow& g : *games)
+        list.push_back(listed_game_json(g));
+    return reply(200, list);
+}
+
+HttpReply JsonApi::get_users(Request& r) {
+    std::string pattern = query_param(r.query, "pattern");
+    json list = json::array();
+    for (auto* u : svc_.users(pattern.empty() ? "*" : pattern))
+        list.push_back(user_json(*u));
+    return reply(200, list);
+}
+
+HttpReply JsonApi::post_position(Request& r) {
+    std::string err;
+    json moves = json::array();
+    auto pos = read_position(r.in, err, &moves);
+    if (!pos)
+        return error(400, err);
+    json j = position_json(*pos);
+    j["moves"] = moves;
+    return reply(200, j);
+}
+
+HttpReply JsonApi::post_record_parse(Request& r) {
+    std::string text = str(r.in, "text");
+    if (text.empty())
+        return error(400, "no record text");
+    auto rec = notation::read_record(text, str(r.in, "name"));
+    if (!rec)
+        return error(400, "cannot read the record: " + rec.error().to_string());
+    auto pos = notation::start_position(*rec);
+    json headers = json::array();
+    for (const auto& h : rec->headers)
+        headers.push_back({{"key", h.key}, {"value", h.value}});
+    json j{{"start_sfen", pos->sfen()},
+           {"headers", headers},
+           {"start_comments", rec->start_comments},
+           {"moves", line_json(*pos, rec->moves, core::Move::none())},
+           {"result", rec->result.reason == core::EndReason::None ? "" : core::describe(rec->result.reason)},
+           {"winner", rec->result.winner == core::Winner::Black   ? "black"
+                      : rec->result.winner == core::Winner::White ? "white"
+                      : rec->result.winner == core::Winner::Draw  ? "draw"
+                                                                  : ""}};
+    return reply(200, j);
+}
+
+HttpReply JsonApi::post_record_write(Request& r) {
+    auto kind = download_kind(str(r.in, "format"));
+    if (!kind)
+        return error(400, UNKNOWN_FORMAT);
+    json sfen_only{{"sfen", str(r.in, "sfen")}};
+    std::string err;
+    auto start = read_position(sfen_only, err);
+    if (!start)
+        return error(400, err);
+    notation::GameRecord rec;
+    rec.start_sfen = start->sfen();
+    if (auto h = core::handicap_from_sfen(rec.start_sfen))
+        rec.set_handicap(*h);
+    if (auto hs = r.in.find("headers"); hs != r.in.end() && hs->is_object())
+        for (auto& [k, v] : hs->items())
+            if (v.is_string())
+                rec.set_header(k, v.get<std::string>());
+    if (auto ms = r.in.find("moves"); ms != r.in.end() && ms->is_array()) {
+        for (const auto& m : *ms) {
+            if (!m.is_string())
+                return error(400, "moves must be an array of USI moves");
+            auto mv = notation::parse_usi_move(*start, m.get<std::string>());
+            if (!mv || !start->try_play(*mv))
+                return error(400, "illegal or unreadable move " + m.get<std::string>());
+            notation::MoveRecord mr;
+            mr.move = *mv;
+            rec.moves.push_back(mr);
         }
-        std::string pattern = str(in, "pattern");
-        auto id = svc_.new_challenge(me, pattern.empty() ? "*" : pattern, str(in, "color") == "white" ? 1 : 0,
-                                     str(in, "first_move"), str(in, "comment"), tc);
-        if (!id)
-            return refusal(svc_, 400, id.error());
-        return reply(200, {{"id", *id}});
     }
-    if (post && route({"challenges", "*", "accept"})) {
-        auto id = to_id(seg[1]);
-        auto g = id ? svc_.accept_challenge(me, *id) : service::Reply<std::int64_t>(service::fail("bad id"));
-        if (!g)
-            return refusal(svc_, 400, g.error());
-        return reply(200, game_json(*svc_.game(*g)));
-    }
-    if (del && route({"challenges", "*"})) {
-        auto id = to_id(seg[1]);
-        auto r = id ? svc_.remove_challenge(me, *id) : service::Reply<void>(service::fail("bad id"));
-        if (!r)
-            return error(400, r.error());
-        return reply(200, {{"ok", true}});
-    }
-    if (post && route({"games"})) {
-        auto tc = service::parse_time_control(str(in, "time_control").empty() ? "corr" : str(in, "time_control"));
+    HttpReply h;
+    h.body = notation::write_record(rec, kind->format, kind->encoding);
+    h.content_type = kind->content_type();
+    h.filename = "hisha." + kind->extension;
+    return h;
+}
+
+// --- with a login
+
+HttpReply JsonApi::post_logout(Request& r) {
+    svc_.revoke_token(r.token);
+    HttpReply h = reply(200, {{"ok", true}});
+    h.set_cookie = session_cookie("");
+    return h;
+}
+
+HttpReply JsonApi::post_logout_everywhere(Request& r) {
+    if (auto done = svc_.revoke_tokens_of(r.me); !done)
+        return error(500, done.error());
+    HttpReply h = reply(200, {{"ok", true}});
+    h.set_cookie = session_cookie("");
+    return h;
+}
+
+HttpReply JsonApi::get_me(Request& r) {
+    json games = json::array();
+    for (auto* g : svc_.games_of(r.me))
+        games.push_back(game_json(*g, false));
+    json u = user_json(*svc_.user(r.me));
+    u["admin"] = svc_.is_admin(r.me);
+    return reply(200, {{"user", u}, {"games", games}});
+}
+
+HttpReply JsonApi::any_admin(Request& r) { return admin(r.method, r.seg, r.in, r.me, r.peer); }
+
+HttpReply JsonApi::get_challenges(Request& r) {
+    json list = json::array();
+    for (auto* c : svc_.challenges_for(r.me))
+        list.push_back(challenge_json(*c));
+    return reply(200, list);
+}
+
+HttpReply JsonApi::get_lobby(Request& r) {
+    json list = json::array();
+    for (auto* c : svc_.challenges_for(r.me))
+        list.push_back(challenge_json(*c));
+    json games = json::array();
+    for (auto* g : svc_.active_games())
+        games.push_back(game_json(*g, false));
+    json online = json::array();
+    for (auto& o : svc_.who("*"))
+        online.push_back(o.name);
+    return reply(200, {{"challenges", list}, {"games", games}, {"online", online}});
+}
+
+HttpReply JsonApi::post_challenge(Request& r) {
+    std::optional<service::TimeControl> tc;
+    if (auto t = str(r.in, "time_control"); !t.empty()) {
+        tc = service::parse_time_control(t);
         if (!tc)
-            return error(400, "bad time_control");
-        bool black = str(in, "color") != "white";
-        std::string opp = str(in, "opponent");
-        std::string b = black ? me : opp, w = black ? opp : me;
-        if (!str(in, "black").empty() || !str(in, "white").empty()) {
-            // Two engines (xshogi's Two Machines): both players must be bots; anyone may start it.
-            b = str(in, "black");
-            w = str(in, "white");
-            const UserRow* ub = svc_.user(b);
-            const UserRow* uw = svc_.user(w);
-            if (!ub || !uw || ub->bot.empty() || uw->bot.empty())
-                return error(400, "black and white must both be engine bots");
-        }
-        if (auto ok = svc_.admit_new_game(me); !ok)
-            return refusal(svc_, 400, ok.error());
-        auto g = svc_.create_game(b, w, *tc, "web", str(in, "handicap"));
-        if (!g)
-            return error(400, g.error());
-        return reply(200, game_json(*svc_.game(*g)));
+            return error(400, "bad time_control (corr-7, 600-10, 600-10F, 300-0)");
     }
-    if (post && seg.size() == 3 && seg[0] == "games") {
-        auto id = to_id(seg[1]);
-        if (!id || !svc_.game(*id))
-            return error(404, "no such game");
-        const std::string& action = seg[2];
-        service::Reply<void> r;
-        if (action == "move") {
-            auto p = svc_.play(me, *id, str(in, "move"));
-            if (!p)
-                return error(p.error().find("not yours") != std::string::npos ? 403 : 400, p.error());
-            return reply(200, {{"usi", p->usi},
-                               {"western", p->western},
-                               {"csa", p->csa},
-                               {"notices", p->notices},
-                               {"game", game_json(*svc_.game(*id), false)}});
-        } else if (action == "resign") {
-            r = svc_.resign(me, *id);
-        } else if (action == "undo") {
-            r = svc_.undo(me, *id, in.value("opponent", false));
-        } else if (action == "declare") {
-            r = svc_.declare(me, *id);
-        } else if (action == "seen") {
-            svc_.mark_seen(me, *id);
-        } else if (action == "watch") {
-            svc_.watch(me, *id, in.value("on", true));
-        } else if (action == "say") {
-            auto s = svc_.say(me, *id, str(in, "text"), in.value("leave", true));
-            if (!s)
-                return error(400, s.error());
-        } else {
-            return error(404, "unknown action " + action);
-        }
-        if (!r)
-            return error(r.error().find("not yours") != std::string::npos ? 403 : 400, r.error());
-        return reply(200, {{"ok", true}, {"game", game_json(*svc_.game(*id), false)}});
+    std::string pattern = str(r.in, "pattern");
+    auto id = svc_.new_challenge(r.me, pattern.empty() ? "*" : pattern, str(r.in, "color") == "white" ? 1 : 0,
+                                 str(r.in, "first_move"), str(r.in, "comment"), tc);
+    if (!id)
+        return refusal(svc_, 400, id.error());
+    return reply(200, {{"id", *id}});
+}
+
+HttpReply JsonApi::post_accept(Request& r) {
+    auto id = to_id(r.seg[1]);
+    auto g = id ? svc_.accept_challenge(r.me, *id) : service::Reply<std::int64_t>(service::fail("bad id"));
+    if (!g)
+        return refusal(svc_, 400, g.error());
+    return reply(200, game_json(*svc_.game(*g)));
+}
+
+HttpReply JsonApi::delete_challenge(Request& r) {
+    auto id = to_id(r.seg[1]);
+    auto done = id ? svc_.remove_challenge(r.me, *id) : service::Reply<void>(service::fail("bad id"));
+    if (!done)
+        return error(400, done.error());
+    return reply(200, {{"ok", true}});
+}
+
+HttpReply JsonApi::post_game(Request& r) {
+    auto tc = service::parse_time_control(str(r.in, "time_control").empty() ? "corr" : str(r.in, "time_control"));
+    if (!tc)
+        return error(400, "bad time_control");
+    bool black = str(r.in, "color") != "white";
+    std::string opp = str(r.in, "opponent");
+    std::string b = black ? r.me : opp, w = black ? opp : r.me;
+    if (!str(r.in, "black").empty() || !str(r.in, "white").empty()) {
+        // Two engines (xshogi's Two Machines): both players must be bots; anyone may start it.
+        b = str(r.in, "black");
+        w = str(r.in, "white");
+        const UserRow* ub = svc_.user(b);
+        const UserRow* uw = svc_.user(w);
+        if (!ub || !uw || ub->bot.empty() || uw->bot.empty())
+            return error(400, "black and white must both be engine bots");
     }
-    if (post && route({"tell"})) {
-        auto r = svc_.tell(me, str(in, "to"), str(in, "text"), in.value("leave", true));
-        if (!r)
-            return error(400, r.error());
-        return reply(200, {{"delivered", *r == service::TellResult::Delivered}});
+    if (auto ok = svc_.admit_new_game(r.me); !ok)
+        return refusal(svc_, 400, ok.error());
+    auto g = svc_.create_game(b, w, *tc, "web", str(r.in, "handicap"));
+    if (!g)
+        return error(400, g.error());
+    return reply(200, game_json(*svc_.game(*g)));
+}
+
+// POST /api/games/N/{move|resign|undo|declare|seen|watch|say}
+HttpReply JsonApi::post_game_action(Request& r) {
+    auto id = to_id(r.seg[1]);
+    if (!id || !svc_.game(*id))
+        return error(404, "no such game");
+    const std::string& action = r.seg[2];
+    const std::string& me = r.me;
+    const json& in = r.in;
+    auto refused = [](const std::string& why) { return error(why.find("not yours") != std::string::npos ? 403 : 400, why); };
+    service::Reply<void> done;
+    if (action == "move") {
+        auto p = svc_.play(me, *id, str(in, "move"));
+        if (!p)
+            return refused(p.error());
+        return reply(200, {{"usi", p->usi},
+                           {"western", p->western},
+                           {"csa", p->csa},
+                           {"notices", p->notices},
+                           {"game", game_json(*svc_.game(*id), false)}});
+    } else if (action == "resign") {
+        done = svc_.resign(me, *id);
+    } else if (action == "undo") {
+        done = svc_.undo(me, *id, in.value("opponent", false));
+    } else if (action == "declare") {
+        done = svc_.declare(me, *id);
+    } else if (action == "seen") {
+        svc_.mark_seen(me, *id);
+    } else if (action == "watch") {
+        svc_.watch(me, *id, in.value("on", true));
+    } else if (action == "say") {
+        auto s = svc_.say(me, *id, str(in, "text"), in.value("leave", true));
+        if (!s)
+            return error(400, s.error());
+    } else {
+        return error(404, "unknown action " + action);
     }
-    if (post && route({"shout"})) {
-        auto r = svc_.shout(me, str(in, "text"));
-        if (!r)
-            return error(400, r.error());
-        return reply(200, {{"reached", *r}});
-    }
-    return error(404, "no such API: " + std::string(method) + " " + std::string(path));
+    if (!done)
+        return refused(done.error());
+    return reply(200, {{"ok", true}, {"game", game_json(*svc_.game(*id), false)}});
+}
+
+HttpReply JsonApi::post_tell(Request& r) {
+    auto told = svc_.tell(r.me, str(r.in, "to"), str(r.in, "text"), r.in.value("leave", true));
+    if (!told)
+        return error(400, told.error());
+    return reply(200, {{"delivered", *told == service::TellResult::Delivered}});
+}
+
+HttpReply JsonApi::post_shout(Request& r) {
+    auto shouted = svc_.shout(r.me, str(r.in, "text"));
+    if (!shouted)
+        return error(400, shouted.error());
+    return reply(200, {{"reached", *shouted}});
 }
 
 json JsonApi::on_ws_message(const std::string& user, std::string_view text) {

@@ -35,6 +35,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "server/service/service.h"
 
@@ -89,6 +90,51 @@ public:
                                                          nlohmann::json* moves_out = nullptr);
 
 private:
+    /// A request as the routes see it: the path's segments after /api, the query string, the
+    /// body, and the logged-in user for the routes that need one.
+    struct Request {
+        std::string_view method;
+        std::vector<std::string> seg;
+        std::string_view query;
+        nlohmann::json in;
+        std::string_view token, peer;
+        std::string me;
+    };
+    using Handler = HttpReply (JsonApi::*)(Request&);
+    struct Route {
+        std::string_view method;   // empty: any
+        std::string_view pattern;  // segments after /api/: "*" any one, a last "**" any number
+        bool login;
+        Handler handler;
+    };
+    static const std::vector<Route>& routes();
+    // The routes' handlers (the path in each name; see the list at the top).
+    HttpReply get_version(Request& r);
+    HttpReply get_who(Request& r);
+    HttpReply get_games(Request& r);
+    HttpReply get_game(Request& r);
+    HttpReply get_game_record(Request& r);
+    HttpReply get_ratings(Request& r);
+    HttpReply get_tournaments(Request& r);
+    HttpReply get_tournament_games(Request& r);
+    HttpReply get_users(Request& r);
+    HttpReply post_position(Request& r);
+    HttpReply post_record_parse(Request& r);
+    HttpReply post_record_write(Request& r);
+    HttpReply post_logout(Request& r);
+    HttpReply post_logout_everywhere(Request& r);
+    HttpReply get_me(Request& r);
+    HttpReply any_admin(Request& r);
+    HttpReply get_challenges(Request& r);
+    HttpReply get_lobby(Request& r);
+    HttpReply post_challenge(Request& r);
+    HttpReply post_accept(Request& r);
+    HttpReply delete_challenge(Request& r);
+    HttpReply post_game(Request& r);
+    HttpReply post_game_action(Request& r);
+    HttpReply post_tell(Request& r);
+    HttpReply post_shout(Request& r);
+
     HttpReply account_reply(bool registering, bool cookie, const service::AuthReply& r);
     HttpReply admin(std::string_view method, const std::vector<std::string>& seg, const nlohmann::json& in,
                     const std::string& me, std::string_view peer);

@@ -97,16 +97,10 @@ TEST(Sessions, DurationsAndNetworksAreRead) {
     EXPECT_FALSE(Service::address_in("203.0.113.9", "2001:db8::/32"));
 }
 
-TEST(Administration, ActionsBansAndTheAuditLog) {
-    Fixture f("admin_svc");
-    check_administration(f);
-}
+namespace {
 
-void hisha::server::test::check_administration(Fixture& f) {
-    f.add_users({"alice", "bob", "carol"});
-    AdminActor alice{"alice", "10.0.0.1"}, bob{"bob", "10.0.0.2"};
-
-    // Not an administrator: every action refused, nothing audited.
+// Not an administrator: every action refused, nothing audited.
+void refused_then_granted(Fixture& f, const AdminActor& alice) {
     EXPECT_FALSE(f.svc->is_admin("alice"));
     auto refused = f.svc->kick(alice, "bob", "");
     ASSERT_FALSE(refused.has_value());
@@ -120,8 +114,10 @@ void hisha::server::test::check_administration(Fixture& f) {
     EXPECT_TRUE(f.svc->is_admin("ALICE"));
     EXPECT_FALSE(f.svc->is_admin("bob"));
     EXPECT_EQ(f.store->admins(), std::vector<std::string>{"alice"});
+}
 
-    // A ban of carol: her connections end, her tokens go, her logins are refused.
+// A ban of carol: her connections end, her tokens go, her logins are refused.
+void user_ban(Fixture& f, const AdminActor& alice) {
     auto carol_ws = std::make_shared<Session>();
     auto carol_token = f.svc->create_token("carol");
     f.svc->connect("carol", carol_ws, "web", "10.0.0.3", *carol_token);
@@ -142,9 +138,11 @@ void hisha::server::test::check_administration(Fixture& f) {
     // It expires.
     f.env.t += 3'600'000;
     EXPECT_EQ(login(f, "10.0.0.3", "carol", "secret").status, AuthReply::Status::Ok);
+}
 
-    // An address ban: a network, its logged-in connections ended, logins and registrations from
-    // it refused; the administrator's own address cannot be banned.
+// An address ban: a network, its logged-in connections ended, logins and registrations from
+// it refused; the administrator's own address cannot be banned.
+void address_ban(Fixture& f, const AdminActor& alice) {
     auto bob_text = std::make_shared<Session>();
     f.svc->connect("bob", bob_text, "text", "192.0.2.77");
     EXPECT_FALSE(f.svc->ban(alice, BanKind::Address, "10.0.0.0/8", 0, "").has_value());
@@ -164,8 +162,10 @@ void hisha::server::test::check_administration(Fixture& f) {
     EXPECT_FALSE(f.svc->unban(alice, BanKind::Address, "192.0.3.0/24").has_value());
     ASSERT_TRUE(f.svc->unban(alice, BanKind::Address, "192.0.2.0/24").has_value());
     EXPECT_EQ(login(f, "192.0.2.5", "bob", "secret").status, AuthReply::Status::Ok);
+}
 
-    // Kick: every connection of the account here.
+// Kick: every connection of the account here.
+void kick(Fixture& f, const AdminActor& alice) {
     auto bob1 = std::make_shared<Session>();
     auto bob2 = std::make_shared<Session>();
     f.svc->connect("bob", bob1, "text", "10.0.0.2");
@@ -175,9 +175,10 @@ void hisha::server::test::check_administration(Fixture& f) {
     EXPECT_EQ(*kicked, 2);
     EXPECT_EQ(bob1->ended, "disconnected by an administrator: flooding");
     EXPECT_FALSE(f.svc->kick(alice, "carol", "").has_value()) << "not connected";
+}
 
-    // Announce: everyone connected.
-    auto everyone = std::make_shared<Session>();
+// Announce: everyone connected.
+void announce(Fixture& f, const AdminActor& alice, const std::shared_ptr<Session>& everyone) {
     f.svc->connect("carol", everyone, "text", "10.0.0.3");
     auto reached = f.svc->announce(alice, "restart at 10:00");
     ASSERT_TRUE(reached.has_value());
@@ -186,23 +187,27 @@ void hisha::server::test::check_administration(Fixture& f) {
     EXPECT_EQ(everyone->events.back().text, "restart at 10:00");
     EXPECT_EQ(everyone->events.back().from, "alice");
     EXPECT_FALSE(f.svc->announce(alice, "").has_value());
+}
 
-    // Abort (no result, unrated) and adjudicate (a result, rated).
+// Abort (no result, unrated) and adjudicate (a result, rated).
+void abort_and_adjudicate(Fixture& f, const AdminActor& alice, const Session& everyone) {
     auto g1 = f.svc->create_game("bob", "carol", *service::parse_time_control("corr-7"), "web");
     auto g2 = f.svc->create_game("bob", "carol", *service::parse_time_control("corr-7"), "web");
     ASSERT_TRUE(g1 && g2);
     ASSERT_TRUE(f.svc->abort_game(alice, *g1, "server test").has_value());
     EXPECT_EQ(f.svc->game(*g1)->row.status, GameStatus::Aborted);
     EXPECT_FALSE(f.svc->abort_game(alice, *g1, "").has_value()) << "over already";
-    EXPECT_FALSE(f.svc->adjudicate(alice, 9999, core::Winner::Black, "").has_value());
-    ASSERT_TRUE(f.svc->adjudicate(alice, *g2, core::Winner::White, "bob left").has_value());
+    EXPECT_FALSE(f.svc->adjudicate(alice, 9999, hisha::core::Winner::Black, "").has_value());
+    ASSERT_TRUE(f.svc->adjudicate(alice, *g2, hisha::core::Winner::White, "bob left").has_value());
     EXPECT_EQ(f.svc->game(*g2)->row.winner, "white");
     EXPECT_EQ(f.svc->game(*g2)->row.reason, "adjudication");
     EXPECT_EQ(f.svc->user("carol")->wins, 1);
     EXPECT_EQ(f.svc->user("bob")->losses, 1);
-    EXPECT_EQ(everyone->count(EventKind::GameEnded), 2);
+    EXPECT_EQ(everyone.count(EventKind::GameEnded), 2);
+}
 
-    // Reset a password: the old one no longer works, the new one does, the tokens are gone.
+// Reset a password: the old one no longer works, the new one does, the tokens are gone.
+void password_reset(Fixture& f, const AdminActor& alice, const AdminActor& bob) {
     auto bob_token = f.svc->create_token("bob");
     std::optional<service::Reply<void>> reset;
     f.svc->reset_password(alice, "bob", "n3w-pass", [&reset](service::Reply<void> answer) { reset = answer; });
@@ -212,8 +217,10 @@ void hisha::server::test::check_administration(Fixture& f) {
     EXPECT_EQ(login(f, "10.0.0.2", "bob", "n3w-pass").status, AuthReply::Status::Ok);
     f.svc->reset_password(bob, "alice", "whatever", [&reset](service::Reply<void> answer) { reset = answer; });
     EXPECT_FALSE(reset->has_value()) << "bob is no administrator";
+}
 
-    // The audit log, newest first, kept across a restart; the connections as listed.
+// The audit log, newest first, kept across a restart; the connections as listed.
+void audit_and_revoke(Fixture& f, const AdminActor& alice) {
     f.reopen();
     auto log = f.store->audit(100);
     std::vector<std::string> actions;
@@ -231,6 +238,27 @@ void hisha::server::test::check_administration(Fixture& f) {
     ASSERT_TRUE(f.store->set_admin("alice", false, f.env.t));
     EXPECT_FALSE(f.svc->is_admin("alice"));
     EXPECT_FALSE(f.svc->announce(alice, "x").has_value());
+}
+
+}  // namespace
+
+TEST(Administration, ActionsBansAndTheAuditLog) {
+    Fixture f("admin_svc");
+    check_administration(f);
+}
+
+void hisha::server::test::check_administration(Fixture& f) {
+    f.add_users({"alice", "bob", "carol"});
+    AdminActor alice{"alice", "10.0.0.1"}, bob{"bob", "10.0.0.2"};
+    auto everyone = std::make_shared<Session>();
+    ASSERT_NO_FATAL_FAILURE(refused_then_granted(f, alice));
+    ASSERT_NO_FATAL_FAILURE(user_ban(f, alice));
+    ASSERT_NO_FATAL_FAILURE(address_ban(f, alice));
+    ASSERT_NO_FATAL_FAILURE(kick(f, alice));
+    ASSERT_NO_FATAL_FAILURE(announce(f, alice, everyone));
+    ASSERT_NO_FATAL_FAILURE(abort_and_adjudicate(f, alice, *everyone));
+    ASSERT_NO_FATAL_FAILURE(password_reset(f, alice, bob));
+    ASSERT_NO_FATAL_FAILURE(audit_and_revoke(f, alice));
 }
 
 // A database of the schema before administration (version 2) opens: the migration adds the

@@ -111,6 +111,65 @@ void play_game(Engine& black, Engine& white, const std::string& loser) {
     EXPECT_TRUE(has(w.c->read_until("#WIN\n"), "#RESIGN"));
 }
 
+// The rating list: the four with one game each, the winners up, the losers down, best first.
+void check_ratings(ServerProcess& srv, const std::map<std::string, double>& rating) {
+    auto list = Http(srv.ports.at("http")).get("/api/ratings");
+    ASSERT_TRUE(list.is_array()) << list.dump();
+    std::map<std::string, nlohmann::json> rated;
+    long previous = 1L << 30;
+    for (auto& r : list) {
+        rated[r["name"]] = r;
+        EXPECT_LE(r["rating"].get<long>(), previous);
+        previous = r["rating"].get<long>();
+    }
+    EXPECT_EQ(rated.size(), 4u) << list.dump();  // echo and foxtrot have no game yet
+    for (const char* name : {"alpha", "bravo", "charlie", "delta"}) {
+        ASSERT_TRUE(rated.contains(name)) << list.dump();
+        EXPECT_EQ(rated[name]["games"], 1);
+        EXPECT_GT(rated[name]["last_game"].get<long>(), 0);
+        EXPECT_LT(rated[name]["deviation"].get<long>(), 350);
+    }
+    EXPECT_GT(rated["bravo"]["rating"].get<double>(), rating.at("bravo"));
+    EXPECT_LT(rated["alpha"]["rating"].get<double>(), rating.at("alpha"));
+    EXPECT_GT(rated["charlie"]["rating"].get<double>(), rating.at("charlie"));
+    EXPECT_LT(rated["delta"]["rating"].get<double>(), rating.at("delta"));
+    EXPECT_EQ(rated["bravo"]["wins"], 1);
+    EXPECT_EQ(rated["alpha"]["losses"], 1);
+}
+
+// The tournament's games, with their results, and their CSA records.
+void check_tournament_games(ServerProcess& srv) {
+    auto games = Http(srv.ports.at("http")).get("/api/tournaments/tour-*/games");
+    ASSERT_EQ(games.size(), 2u) << games.dump();
+    for (auto& g : games) {
+        EXPECT_EQ(g["status"], "finished");
+        EXPECT_EQ(g["reason"], "resignation");
+        EXPECT_EQ(g["game_name"], GAME_NAME);
+        auto [status, csa] = Http(srv.ports.at("http")).request(http::verb::get, g["record"].get<std::string>());
+        ASSERT_EQ(status, 200) << csa;
+        EXPECT_TRUE(has(csa, "N+" + g["black"].get<std::string>())) << csa;
+        EXPECT_TRUE(has(csa, "N-" + g["white"].get<std::string>())) << csa;
+        EXPECT_TRUE(has(csa, "+7776FU")) << csa;
+        EXPECT_TRUE(has(csa, "%TORYO")) << csa;
+        std::string winner = g[g["winner"] == "black" ? "black" : "white"].get<std::string>();
+        EXPECT_TRUE(winner == "bravo" || winner == "charlie") << g.dump();
+    }
+    EXPECT_EQ(Http(srv.ports.at("http")).get("/api/tournaments/tour-%2A/games").size(), 2u);
+    auto [missing, why] = Http(srv.ports.at("http")).request(http::verb::get, "/api/tournaments/nope-*/games");
+    EXPECT_EQ(missing, 404) << why;
+}
+
+// The round in the log and in /metrics.
+void check_round_reported(ServerProcess& srv) {
+    std::string log = srv.log_text();
+    EXPECT_TRUE(has(log, "\"event\":\"tournament_round\"")) << log;
+    EXPECT_TRUE(has(log, "\"pairs\":\"2\"")) << log;
+    EXPECT_TRUE(has(log, "\"left_waiting\":\"echo\"")) << log;
+    auto [mstatus, metrics] = Http(srv.ports.at("http")).request(http::verb::get, "/metrics");
+    EXPECT_TRUE(has(metrics, "hisha_tournament_games_total{tournament=\"tour-*\"} 2")) << metrics;
+    EXPECT_TRUE(has(metrics, "hisha_tournament_rounds_total{tournament=\"tour-*\"}")) << metrics;
+}
+
 }  // namespace
 
 TEST(TournamentLoopback, ARoundPairsFourEnginesByRatingAndPublishesRatingsAndRecords) {
@@ -155,58 +214,9 @@ TEST(TournamentLoopback, ARoundPairsFourEnginesByRatingAndPublishesRatingsAndRec
     play_game(engines[ab_black], engines[ab_black == "alpha" ? "bravo" : "alpha"], "alpha");
     play_game(engines[cd_black], engines[cd_black == "charlie" ? "delta" : "charlie"], "delta");
 
-    // The rating list: the four with one game each, the winners up, the losers down, best first.
-    auto list = Http(srv.ports.at("http")).get("/api/ratings");
-    ASSERT_TRUE(list.is_array()) << list.dump();
-    std::map<std::string, nlohmann::json> rated;
-    long previous = 1L << 30;
-    for (auto& r : list) {
-        rated[r["name"]] = r;
-        EXPECT_LE(r["rating"].get<long>(), previous);
-        previous = r["rating"].get<long>();
-    }
-    EXPECT_EQ(rated.size(), 4u) << list.dump();  // echo and foxtrot have no game yet
-    for (const char* name : {"alpha", "bravo", "charlie", "delta"}) {
-        ASSERT_TRUE(rated.contains(name)) << list.dump();
-        EXPECT_EQ(rated[name]["games"], 1);
-        EXPECT_GT(rated[name]["last_game"].get<long>(), 0);
-        EXPECT_LT(rated[name]["deviation"].get<long>(), 350);
-    }
-    EXPECT_GT(rated["bravo"]["rating"].get<double>(), rating.at("bravo"));
-    EXPECT_LT(rated["alpha"]["rating"].get<double>(), rating.at("alpha"));
-    EXPECT_GT(rated["charlie"]["rating"].get<double>(), rating.at("charlie"));
-    EXPECT_LT(rated["delta"]["rating"].get<double>(), rating.at("delta"));
-    EXPECT_EQ(rated["bravo"]["wins"], 1);
-    EXPECT_EQ(rated["alpha"]["losses"], 1);
-
-    // The tournament's games, with their results, and their CSA records.
-    auto games = Http(srv.ports.at("http")).get("/api/tournaments/tour-*/games");
-    ASSERT_EQ(games.size(), 2u) << games.dump();
-    for (auto& g : games) {
-        EXPECT_EQ(g["status"], "finished");
-        EXPECT_EQ(g["reason"], "resignation");
-        EXPECT_EQ(g["game_name"], GAME_NAME);
-        auto [status, csa] = Http(srv.ports.at("http")).request(http::verb::get, g["record"].get<std::string>());
-        ASSERT_EQ(status, 200) << csa;
-        EXPECT_TRUE(has(csa, "N+" + g["black"].get<std::string>())) << csa;
-        EXPECT_TRUE(has(csa, "N-" + g["white"].get<std::string>())) << csa;
-        EXPECT_TRUE(has(csa, "+7776FU")) << csa;
-        EXPECT_TRUE(has(csa, "%TORYO")) << csa;
-        std::string winner = g[g["winner"] == "black" ? "black" : "white"].get<std::string>();
-        EXPECT_TRUE(winner == "bravo" || winner == "charlie") << g.dump();
-    }
-    EXPECT_EQ(Http(srv.ports.at("http")).get("/api/tournaments/tour-%2A/games").size(), 2u);
-    auto [missing, why] = Http(srv.ports.at("http")).request(http::verb::get, "/api/tournaments/nope-*/games");
-    EXPECT_EQ(missing, 404) << why;
-
-    // The round in the log and in /metrics.
-    std::string log = srv.log_text();
-    EXPECT_TRUE(has(log, "\"event\":\"tournament_round\"")) << log;
-    EXPECT_TRUE(has(log, "\"pairs\":\"2\"")) << log;
-    EXPECT_TRUE(has(log, "\"left_waiting\":\"echo\"")) << log;
-    auto [mstatus, metrics] = Http(srv.ports.at("http")).request(http::verb::get, "/metrics");
-    EXPECT_TRUE(has(metrics, "hisha_tournament_games_total{tournament=\"tour-*\"} 2")) << metrics;
-    EXPECT_TRUE(has(metrics, "hisha_tournament_rounds_total{tournament=\"tour-*\"}")) << metrics;
+    ASSERT_NO_FATAL_FAILURE(check_ratings(srv, rating));
+    ASSERT_NO_FATAL_FAILURE(check_tournament_games(srv));
+    check_round_reported(srv);
 
     // The odd one's next round: a newcomer logs in and meets echo, who waited.
     engines["foxtrot"].name = "foxtrot";
