@@ -235,10 +235,7 @@ public:
         if (u.id == 0) {
             Params p;
             rows::put_new_user(adder(p), u);
-            Rows r(query("INSERT INTO users (name, name_key, password_hash, rating, deviation, volatility, wins, "
-                         "losses, draws, created, last_login, last_game, settings, bot) "
-                         "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14) RETURNING id",
-                         p));
+            Rows r(query(rows::insert_sql("users", rows::NEW_USER_COLUMNS, true) + " RETURNING id", p));
             if (!r.row())
                 return fail(r);
             u.id = r.i64();
@@ -346,9 +343,7 @@ public:
     bool insert_audit(AuditRow& a) override {
         Params p;
         rows::put_audit(adder(p), a);
-        Rows r(query("INSERT INTO audit (at, admin, action, target, detail, peer) VALUES ($1,$2,$3,$4,$5,$6) "
-                     "RETURNING id",
-                     p));
+        Rows r(query(rows::insert_sql("audit", rows::NEW_AUDIT_COLUMNS, true) + " RETURNING id", p));
         if (!r.row())
             return fail(r);
         a.id = r.i64();
@@ -369,13 +364,7 @@ public:
             return false;
         Params p;
         rows::put_new_game(adder(p), g);
-        Rows r(query("INSERT INTO games (black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, "
-                     "csa_seconds, status, winner, reason, seen_black, seen_white, rem_black, rem_white, "
-                     "turn_started, created, updated, origin, csa_game_name, rated_applied, undone_ply, undone_text, "
-                     "tournament) "
-                     "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,"
-                     "$24,$25) RETURNING id",
-                     p));
+        Rows r(query(rows::insert_sql("games", rows::NEW_GAME_COLUMNS, true) + " RETURNING id", p));
         if (!r.row()) {
             fail(r);
             return rollback();
@@ -488,10 +477,7 @@ public:
     bool insert_challenge(ChallengeRow& c) override {
         Params p;
         rows::put_challenge(adder(p), c);
-        Rows r(query("INSERT INTO challenges (challenger, pattern, color, first_move, comment, tc_kind, days, "
-                     "main_ms, byoyomi_ms, increment_ms, created) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) "
-                     "RETURNING id",
-                     p));
+        Rows r(query(rows::insert_sql("challenges", rows::NEW_CHALLENGE_COLUMNS, true) + " RETURNING id", p));
         if (!r.row())
             return fail(r);
         c.id = r.i64();
@@ -525,9 +511,7 @@ public:
     bool insert_message(MessageRow& m) override {
         Params p;
         rows::put_message(adder(p), m);
-        Rows r(query("INSERT INTO messages (recipient_key, recipient, sender, text, kind, at) "
-                     "VALUES ($1,$2,$3,$4,$5,$6) RETURNING id",
-                     p));
+        Rows r(query(rows::insert_sql("messages", rows::NEW_MESSAGE_COLUMNS, true) + " RETURNING id", p));
         if (!r.row())
             return fail(r);
         m.id = r.i64();
@@ -816,9 +800,8 @@ private:
             const MoveRow& m = g.moves[i];
             Params p;
             rows::put_move(adder(p), g.id, int(i), m);
-            if (!command("INSERT INTO moves (game_id, ply, text, spent_ms, at, forced, locked, comment) "
-                         "VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
-                         p))
+            static const std::string sql = rows::insert_sql("moves", rows::NEW_MOVE_COLUMNS, true);
+            if (!command(sql, p))
                 return false;
         }
         return true;

@@ -4,9 +4,12 @@
 // takes them in turn: Stmt::bind, Params::add). Each store keeps its own SQL and transactions.
 #pragma once
 
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "server/store/records.h"
 
@@ -28,10 +31,11 @@ constexpr const char* GAME_COLUMNS =
     "id, black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, csa_seconds, status, "
     "winner, reason, seen_black, seen_white, rem_black, rem_white, turn_started, created, updated, origin, "
     "csa_game_name, rated_applied, undone_ply, undone_text, tournament";
-/// The columns put_new_user() writes, and put_new_game(), put_move(), put_challenge(), put_message().
+/// The columns put_new_user() writes, and put_new_game(), put_move(), put_challenge(), put_message(),
+/// put_audit(), in their order (insert_sql() makes the statement).
 constexpr const char* NEW_USER_COLUMNS =
-    "name, name_key, password_hash, rating, deviation, volatility, wins, losses, draws, created, last_login, "
-    "last_game, settings, bot";
+    "name, password_hash, rating, deviation, volatility, wins, losses, draws, created, last_login, last_game, "
+    "settings, bot, name_key";
 constexpr const char* NEW_GAME_COLUMNS =
     "black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, csa_seconds, status, winner, "
     "reason, seen_black, seen_white, rem_black, rem_white, turn_started, created, updated, origin, csa_game_name, "
@@ -43,39 +47,157 @@ constexpr const char* CHALLENGE_COLUMNS =
 constexpr const char* NEW_CHALLENGE_COLUMNS =
     "challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, byoyomi_ms, increment_ms, created";
 constexpr const char* MESSAGE_COLUMNS = "id, recipient, sender, text, kind, at";
-constexpr const char* NEW_MESSAGE_COLUMNS = "recipient_key, recipient, sender, text, kind, at";
+constexpr const char* NEW_MESSAGE_COLUMNS = "recipient, sender, text, kind, at, recipient_key";
 /// read_ban() and put_ban(); read_audit() (put_audit() writes them without the id).
 constexpr const char* BAN_COLUMNS = "kind, target, reason, by_admin, created, expires";
 constexpr const char* AUDIT_COLUMNS = "id, at, admin, action, target, detail, peer";
+constexpr const char* NEW_AUDIT_COLUMNS = "at, admin, action, target, detail, peer";
+
+/// "INSERT INTO table (columns) VALUES (?,?,...)": SQLite's placeholders, or PostgreSQL's $1,
+/// $2 ... when `numbered`; one for each column.
+inline std::string insert_sql(std::string_view table, std::string_view columns, bool numbered) {
+    std::string sql = "INSERT INTO " + std::string(table) + " (" + std::string(columns) + ") VALUES (";
+    int n = 1 + int(std::count(columns.begin(), columns.end(), ','));
+    for (int i = 1; i <= n; ++i)
+        sql += (i > 1 ? "," : "") + (numbered ? "$" + std::to_string(i) : std::string("?"));
+    return sql + ")";
+}
+
+// --- each row's fields in column order, once for reading and writing: `f` is called with each
+// field in turn (a reference into the row, const when writing). The reader fills each field by
+// its type (i32() for int, bool and enums, i64() for ids and times, dbl(), str()); `put` takes
+// enums as int.
+
+template <class T, class F>
+void tc_fields(T& tc, F&& f) {
+    f(tc.kind);
+    f(tc.days_per_move);
+    f(tc.main_ms);
+    f(tc.byoyomi_ms);
+    f(tc.increment_ms);
+}
+
+/// Every column of users but the id (and the name's key, which only writing adds).
+template <class T, class F>
+void user_fields(T& u, F&& f) {
+    f(u.name);
+    f(u.password_hash);
+    f(u.rating);
+    f(u.deviation);
+    f(u.volatility);
+    f(u.wins);
+    f(u.losses);
+    f(u.draws);
+    f(u.created);
+    f(u.last_login);
+    f(u.last_game);
+    f(u.settings);
+    f(u.bot);
+}
+
+/// Every column of games but the id (and PostgreSQL's version).
+template <class T, class F>
+void game_fields(T& g, F&& f) {
+    f(g.black);
+    f(g.white);
+    f(g.start_sfen);
+    tc_fields(g.tc, f);
+    f(g.tc.csa_seconds);
+    f(g.status);
+    f(g.winner);
+    f(g.reason);
+    f(g.seen[0]);
+    f(g.seen[1]);
+    f(g.remaining[0]);
+    f(g.remaining[1]);
+    f(g.turn_started);
+    f(g.created);
+    f(g.updated);
+    f(g.origin);
+    f(g.csa_game_name);
+    f(g.rated_applied);
+    f(g.undone_ply);
+    f(g.undone_text);
+    f(g.tournament);
+}
+
+/// The columns of moves after the game's id and the ply.
+template <class T, class F>
+void move_fields(T& m, F&& f) {
+    f(m.text);
+    f(m.spent_ms);
+    f(m.at);
+    f(m.forced);
+    f(m.locked);
+    f(m.comment);
+}
+
+/// Every column of challenges but the id.
+template <class T, class F>
+void challenge_fields(T& c, F&& f) {
+    f(c.challenger);
+    f(c.pattern);
+    f(c.challenger_color);
+    f(c.first_move);
+    f(c.comment);
+    tc_fields(c.tc, f);
+    f(c.created);
+}
+
+/// Every column of messages but the id (and the recipient's key, which only writing adds).
+template <class T, class F>
+void message_fields(T& m, F&& f) {
+    f(m.to);
+    f(m.from);
+    f(m.text);
+    f(m.kind);
+    f(m.at);
+}
+
+template <class T, class F>
+void ban_fields(T& b, F&& f) {
+    f(b.kind);
+    f(b.target);
+    f(b.reason);
+    f(b.by);
+    f(b.created);
+    f(b.expires);
+}
+
+/// Every column of audit but the id.
+template <class T, class F>
+void audit_fields(T& a, F&& f) {
+    f(a.at);
+    f(a.admin);
+    f(a.action);
+    f(a.target);
+    f(a.detail);
+    f(a.peer);
+}
 
 // --- reading
 
+/// Fills each field it is given from a result's next column, by the field's type.
 template <class R>
-void read_tc(R& r, TimeControl& tc) {
-    tc.kind = service::TimeKind(r.i32());
-    tc.days_per_move = r.i32();
-    tc.main_ms = r.i64();
-    tc.byoyomi_ms = r.i64();
-    tc.increment_ms = r.i64();
-}
+struct Fill {
+    R& r;
+    void operator()(std::string& v) { v = r.str(); }
+    void operator()(double& v) { v = r.dbl(); }
+    void operator()(std::int64_t& v) { v = r.i64(); }
+    void operator()(int& v) { v = r.i32(); }
+    void operator()(bool& v) { v = r.i32() != 0; }
+    template <class E>
+        requires std::is_enum_v<E>
+    void operator()(E& v) {
+        v = E(r.i32());
+    }
+};
 
 template <class R>
 UserRow read_user(R& r) {
     UserRow u;
     u.id = r.i64();
-    u.name = r.str();
-    u.password_hash = r.str();
-    u.rating = r.dbl();
-    u.deviation = r.dbl();
-    u.volatility = r.dbl();
-    u.wins = r.i32();
-    u.losses = r.i32();
-    u.draws = r.i32();
-    u.created = r.i64();
-    u.last_login = r.i64();
-    u.last_game = r.i64();
-    u.settings = r.str();
-    u.bot = r.str();
+    user_fields(u, Fill<R>{r});
     return u;
 }
 
@@ -83,27 +205,7 @@ template <class R>
 GameRow read_game(R& r) {
     GameRow g;
     g.id = r.i64();
-    g.black = r.str();
-    g.white = r.str();
-    g.start_sfen = r.str();
-    read_tc(r, g.tc);
-    g.tc.csa_seconds = r.i32() != 0;
-    g.status = GameStatus(r.i32());
-    g.winner = r.str();
-    g.reason = r.str();
-    g.seen[0] = r.i32();
-    g.seen[1] = r.i32();
-    g.remaining[0] = r.i64();
-    g.remaining[1] = r.i64();
-    g.turn_started = r.i64();
-    g.created = r.i64();
-    g.updated = r.i64();
-    g.origin = r.str();
-    g.csa_game_name = r.str();
-    g.rated_applied = r.i32() != 0;
-    g.undone_ply = r.i32();
-    g.undone_text = r.str();
-    g.tournament = r.str();
+    game_fields(g, Fill<R>{r});
     return g;
 }
 
@@ -111,12 +213,7 @@ template <class R>
 MoveRow read_move(R& r) {
     MoveRow m;
     m.ply = r.i32();
-    m.text = r.str();
-    m.spent_ms = r.i64();
-    m.at = r.i64();
-    m.forced = r.i32() != 0;
-    m.locked = r.i32() != 0;
-    m.comment = r.str();
+    move_fields(m, Fill<R>{r});
     return m;
 }
 
@@ -124,13 +221,7 @@ template <class R>
 ChallengeRow read_challenge(R& r) {
     ChallengeRow c;
     c.id = r.i64();
-    c.challenger = r.str();
-    c.pattern = r.str();
-    c.challenger_color = r.i32();
-    c.first_move = r.str();
-    c.comment = r.str();
-    read_tc(r, c.tc);
-    c.created = r.i64();
+    challenge_fields(c, Fill<R>{r});
     return c;
 }
 
@@ -138,41 +229,42 @@ template <class R>
 MessageRow read_message(R& r) {
     MessageRow m;
     m.id = r.i64();
-    m.to = r.str();
-    m.from = r.str();
-    m.text = r.str();
-    m.kind = r.str();
-    m.at = r.i64();
+    message_fields(m, Fill<R>{r});
     return m;
+}
+
+template <class R>
+BanRow read_ban(R& r) {
+    BanRow b;
+    ban_fields(b, Fill<R>{r});
+    return b;
+}
+
+template <class R>
+AuditRow read_audit(R& r) {
+    AuditRow a;
+    a.id = r.i64();
+    audit_fields(a, Fill<R>{r});
+    return a;
 }
 
 // --- writing
 
+/// Gives `put` each field it is given (an enum as its int).
 template <class Put>
-void put_tc(Put&& put, const TimeControl& tc) {
-    put(int(tc.kind));
-    put(tc.days_per_move);
-    put(tc.main_ms);
-    put(tc.byoyomi_ms);
-    put(tc.increment_ms);
+auto putter(Put& put) {
+    return [&put](const auto& v) {
+        if constexpr (std::is_enum_v<std::decay_t<decltype(v)>>)
+            put(int(v));
+        else
+            put(v);
+    };
 }
 
 template <class Put>
 void put_new_user(Put&& put, const UserRow& u) {
-    put(u.name);
+    user_fields(u, putter(put));
     put(key_of(u.name));
-    put(u.password_hash);
-    put(u.rating);
-    put(u.deviation);
-    put(u.volatility);
-    put(u.wins);
-    put(u.losses);
-    put(u.draws);
-    put(u.created);
-    put(u.last_login);
-    put(u.last_game);
-    put(u.settings);
-    put(u.bot);
 }
 
 /// password_hash, rating, deviation, volatility, wins, losses, draws, last_login, last_game,
@@ -195,105 +287,35 @@ void put_user_update(Put&& put, const UserRow& u) {
 
 template <class Put>
 void put_new_game(Put&& put, const GameRow& g) {
-    put(g.black);
-    put(g.white);
-    put(g.start_sfen);
-    put_tc(put, g.tc);
-    put(g.tc.csa_seconds);
-    put(int(g.status));
-    put(g.winner);
-    put(g.reason);
-    put(g.seen[0]);
-    put(g.seen[1]);
-    put(g.remaining[0]);
-    put(g.remaining[1]);
-    put(g.turn_started);
-    put(g.created);
-    put(g.updated);
-    put(g.origin);
-    put(g.csa_game_name);
-    put(g.rated_applied);
-    put(g.undone_ply);
-    put(g.undone_text);
-    put(g.tournament);
+    game_fields(g, putter(put));
 }
 
 template <class Put>
 void put_move(Put&& put, std::int64_t game_id, int ply, const MoveRow& m) {
     put(game_id);
     put(ply);
-    put(m.text);
-    put(m.spent_ms);
-    put(m.at);
-    put(m.forced);
-    put(m.locked);
-    put(m.comment);
+    move_fields(m, putter(put));
 }
 
 template <class Put>
 void put_challenge(Put&& put, const ChallengeRow& c) {
-    put(c.challenger);
-    put(c.pattern);
-    put(c.challenger_color);
-    put(c.first_move);
-    put(c.comment);
-    put_tc(put, c.tc);
-    put(c.created);
+    challenge_fields(c, putter(put));
 }
 
 template <class Put>
 void put_message(Put&& put, const MessageRow& m) {
+    message_fields(m, putter(put));
     put(key_of(m.to));
-    put(m.to);
-    put(m.from);
-    put(m.text);
-    put(m.kind);
-    put(m.at);
-}
-
-template <class R>
-BanRow read_ban(R& r) {
-    BanRow b;
-    b.kind = r.str();
-    b.target = r.str();
-    b.reason = r.str();
-    b.by = r.str();
-    b.created = r.i64();
-    b.expires = r.i64();
-    return b;
 }
 
 template <class Put>
 void put_ban(Put&& put, const BanRow& b) {
-    put(b.kind);
-    put(b.target);
-    put(b.reason);
-    put(b.by);
-    put(b.created);
-    put(b.expires);
-}
-
-template <class R>
-AuditRow read_audit(R& r) {
-    AuditRow a;
-    a.id = r.i64();
-    a.at = r.i64();
-    a.admin = r.str();
-    a.action = r.str();
-    a.target = r.str();
-    a.detail = r.str();
-    a.peer = r.str();
-    return a;
+    ban_fields(b, putter(put));
 }
 
 template <class Put>
 void put_audit(Put&& put, const AuditRow& a) {
-    put(a.at);
-    put(a.admin);
-    put(a.action);
-    put(a.target);
-    put(a.detail);
-    put(a.peer);
+    audit_fields(a, putter(put));
 }
 
 }  // namespace hisha::server::store::rows

@@ -366,9 +366,8 @@ public:
 
     bool save_user(UserRow& u) override {
         if (u.id == 0) {
-            Stmt s(stmts_, "INSERT INTO users (name, name_key, password_hash, rating, deviation, volatility, wins, "
-                           "losses, draws, created, last_login, last_game, settings, bot) "
-                           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+            static const std::string sql = rows::insert_sql("users", rows::NEW_USER_COLUMNS, false);
+            Stmt s(stmts_, sql.c_str());
             rows::put_new_user(binder(s), u);
             if (!s.exec())
                 return fail();
@@ -469,7 +468,8 @@ public:
         return out;
     }
     bool insert_audit(AuditRow& a) override {
-        Stmt s(stmts_, "INSERT INTO audit (at, admin, action, target, detail, peer) VALUES (?,?,?,?,?,?)");
+        static const std::string sql = rows::insert_sql("audit", rows::NEW_AUDIT_COLUMNS, false);
+        Stmt s(stmts_, sql.c_str());
         rows::put_audit(binder(s), a);
         if (!s.exec())
             return fail();
@@ -489,11 +489,8 @@ public:
     bool insert_game(GameRow& g) override {
         if (!begin())
             return false;
-        Stmt s(stmts_,
-               "INSERT INTO games (black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, "
-               "csa_seconds, status, winner, reason, seen_black, seen_white, rem_black, rem_white, turn_started, "
-               "created, updated, origin, csa_game_name, rated_applied, undone_ply, undone_text, tournament) "
-               "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        static const std::string sql = rows::insert_sql("games", rows::NEW_GAME_COLUMNS, false);
+        Stmt s(stmts_, sql.c_str());
         rows::put_new_game(binder(s), g);
         if (!s.exec())
             return rollback();
@@ -621,9 +618,8 @@ public:
     }
 
     bool insert_challenge(ChallengeRow& c) override {
-        Stmt s(stmts_,
-               "INSERT INTO challenges (challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, "
-               "byoyomi_ms, increment_ms, created) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+        static const std::string sql = rows::insert_sql("challenges", rows::NEW_CHALLENGE_COLUMNS, false);
+        Stmt s(stmts_, sql.c_str());
         rows::put_challenge(binder(s), c);
         if (!s.exec())
             return fail();
@@ -646,7 +642,8 @@ public:
     }
 
     bool insert_message(MessageRow& m) override {
-        Stmt s(stmts_, "INSERT INTO messages (recipient_key, recipient, sender, text, kind, at) VALUES (?,?,?,?,?,?)");
+        static const std::string sql = rows::insert_sql("messages", rows::NEW_MESSAGE_COLUMNS, false);
+        Stmt s(stmts_, sql.c_str());
         rows::put_message(binder(s), m);
         if (!s.exec())
             return fail();
@@ -780,8 +777,8 @@ private:
     bool insert_moves(const GameRow& g, int from_ply) {
         for (std::size_t i = std::size_t(std::max(0, from_ply)); i < g.moves.size(); ++i) {
             const MoveRow& m = g.moves[i];
-            Stmt s(stmts_,
-                   "INSERT INTO moves (game_id, ply, text, spent_ms, at, forced, locked, comment) VALUES (?,?,?,?,?,?,?,?)");
+            static const std::string sql = rows::insert_sql("moves", rows::NEW_MOVE_COLUMNS, false);
+            Stmt s(stmts_, sql.c_str());
             rows::put_move(binder(s), g.id, int(i), m);
             if (!s.exec())
                 return false;
