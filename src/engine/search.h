@@ -156,7 +156,8 @@ private:
     ThreadPool& pool_;
     History history_;
     std::vector<EvalMemo> eval_memo_ = std::vector<EvalMemo>(EVAL_MEMO_SIZE);
-    std::shared_ptr<const Evaluator> eval_memo_of_;  // the evaluator whose values eval_memo_ holds (kept, so that its address is not reused)
+    // The evaluator whose values eval_memo_ holds (kept, so that its address is not reused).
+    std::shared_ptr<const Evaluator> eval_memo_of_;
     int root_depth_ = 0;
     int pv_index_ = 0;
     int calls_ = 0;

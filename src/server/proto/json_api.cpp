@@ -895,7 +895,9 @@ HttpReply JsonApi::post_game_action(Request& r) {
     const std::string& action = r.seg[2];
     const std::string& me = r.me;
     const json& in = r.in;
-    auto refused = [](const std::string& why) { return error(why.find("not yours") != std::string::npos ? 403 : 400, why); };
+    auto refused = [](const std::string& why) {
+        return error(why.find("not yours") != std::string::npos ? 403 : 400, why);
+    };
     service::Reply<void> done;
     if (action == "move") {
         auto p = svc_.play(me, *id, str(in, "move"));
