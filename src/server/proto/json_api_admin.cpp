@@ -8,6 +8,43 @@ namespace hisha::server::proto {
 using nlohmann::json;
 using namespace json_util;
 
+namespace {
+// GET /api/admin/status: the connections, the server's figures, the bans and the last 50 audit entries.
+json status_json(service::Service& svc) {
+    json conns = json::array();
+    for (auto& c : svc.connections())
+        conns.push_back({{"name", c.name}, {"protocol", c.protocol}, {"peer", c.peer}, {"since", c.since}});
+    json status = json::object();
+    for (auto& [k, v] : svc.status())
+        status[k] = v;
+    json bans = json::array();
+    for (auto& b : svc.bans())
+        bans.push_back({{"kind", b.kind},
+                        {"target", b.target},
+                        {"reason", b.reason},
+                        {"by", b.by},
+                        {"created", b.created},
+                        {"expires", b.expires}});
+    json audit = json::array();
+    for (auto& a : svc.audit_log(50))
+        audit.push_back({{"at", a.at},
+                         {"admin", a.admin},
+                         {"action", a.action},
+                         {"target", a.target},
+                         {"detail", a.detail},
+                         {"peer", a.peer}});
+    return json{{"connections", conns}, {"status", status}, {"bans", bans}, {"audit", audit}};
+}
+
+// The winner an adjudication names ("black", "white" or "draw"), else None.
+core::Winner winner_named(const std::string& w) {
+    return w == "black" ? core::Winner::Black
+         : w == "white" ? core::Winner::White
+         : w == "draw"  ? core::Winner::Draw
+                        : core::Winner::None;
+}
+}  // namespace
+
 HttpReply JsonApi::admin(std::string_view method, const std::vector<std::string>& seg, const json& in,
                          const std::string& me, std::string_view peer) {
     service::AdminActor who{me, std::string(peer)};
@@ -34,29 +71,7 @@ HttpReply JsonApi::admin(std::string_view method, const std::vector<std::string>
     if (method == "GET" && route({"status"})) {
         if (auto r = svc_.authorize(who, "status"); !r)
             return refused(r.error());
-        json conns = json::array();
-        for (auto& c : svc_.connections())
-            conns.push_back({{"name", c.name}, {"protocol", c.protocol}, {"peer", c.peer}, {"since", c.since}});
-        json status = json::object();
-        for (auto& [k, v] : svc_.status())
-            status[k] = v;
-        json bans = json::array();
-        for (auto& b : svc_.bans())
-            bans.push_back({{"kind", b.kind},
-                            {"target", b.target},
-                            {"reason", b.reason},
-                            {"by", b.by},
-                            {"created", b.created},
-                            {"expires", b.expires}});
-        json audit = json::array();
-        for (auto& a : svc_.audit_log(50))
-            audit.push_back({{"at", a.at},
-                             {"admin", a.admin},
-                             {"action", a.action},
-                             {"target", a.target},
-                             {"detail", a.detail},
-                             {"peer", a.peer}});
-        return reply(200, {{"connections", conns}, {"status", status}, {"bans", bans}, {"audit", audit}});
+        return reply(200, status_json(svc_));
     }
     if (post && (route({"ban"}) || route({"unban"}))) {
         service::BanKind kind;
@@ -90,11 +105,7 @@ HttpReply JsonApi::admin(std::string_view method, const std::vector<std::string>
         if (seg[3] == "abort") {
             r = svc_.abort_game(who, *id, str(in, "reason"));
         } else {
-            std::string w = str(in, "winner");
-            core::Winner winner = w == "black" ? core::Winner::Black
-                                : w == "white" ? core::Winner::White
-                                : w == "draw"  ? core::Winner::Draw
-                                               : core::Winner::None;
+            core::Winner winner = winner_named(str(in, "winner"));
             if (winner == core::Winner::None)
                 return error(400, "winner must be \"black\", \"white\" or \"draw\"");
             r = svc_.adjudicate(who, *id, winner, str(in, "reason"));

@@ -330,6 +330,35 @@ Reply<void> Service::undo(std::string_view user, std::int64_t game_id, bool oppo
     return again_after_race<Reply<void>>(game_id, [&] { return undo_once(user, game_id, opponents); });
 }
 
+Reply<MoveRecord> Service::read_move(LiveGame& g, core::Color side, const MoveInput& in, bool illegal_loses) {
+    MoveRecord rec;
+    const core::Position& before_pos = g.game.position();
+    if (!in.move && is_handicap_text(in.text)) {
+        if (!g.row.moves.empty())
+            return fail("a handicap can only be the first move of an even game");
+        auto h = read_handicap(in.text, before_pos);
+        if (!h)
+            return fail(h.error());
+        rec = std::move(*h);
+    } else {
+        Reply<core::Move> m = in.move ? Reply<core::Move>(in.move) : parse_move(before_pos, in.text);
+        core::Result<void, core::IllegalMove> legal =
+            m ? before_pos.check_move(*m) : core::Result<void, core::IllegalMove>{};
+        if (!m || !legal) {
+            std::string why = !m ? m.error() : notation::explain_illegal(before_pos, *m, legal.error());
+            if (illegal_loses) {
+                end_game(g, core::winner_of(~side), core::EndReason::IllegalMove, why);
+                (void)save(g, int(g.row.moves.size()));
+                flush();
+            }
+            return fail(why);
+        }
+        rec.move = *m;
+        rec.mover = side;
+    }
+    return rec;
+}
+
 Reply<Played> Service::play_once(std::string_view user, std::int64_t game_id, const MoveInput& in,
                                  bool illegal_loses) {
     LiveGame* gp = live(game_id);
@@ -357,31 +386,11 @@ Reply<Played> Service::play_once(std::string_view user, std::int64_t game_id, co
 
     // Step 2. The move, read once: a handicap removal or a board move checked by the core;
     // spelled for every protocol, then played.
-    MoveRecord rec;
     const core::Position& before_pos = g.game.position();
-    if (!in.move && is_handicap_text(in.text)) {
-        if (!g.row.moves.empty())
-            return fail("a handicap can only be the first move of an even game");
-        auto h = read_handicap(in.text, before_pos);
-        if (!h)
-            return fail(h.error());
-        rec = std::move(*h);
-    } else {
-        Reply<core::Move> m = in.move ? Reply<core::Move>(in.move) : parse_move(before_pos, in.text);
-        core::Result<void, core::IllegalMove> legal =
-            m ? before_pos.check_move(*m) : core::Result<void, core::IllegalMove>{};
-        if (!m || !legal) {
-            std::string why = !m ? m.error() : notation::explain_illegal(before_pos, *m, legal.error());
-            if (illegal_loses) {
-                end_game(g, core::winner_of(~side), core::EndReason::IllegalMove, why);
-                (void)save(g, int(g.row.moves.size()));
-                flush();
-            }
-            return fail(why);
-        }
-        rec.move = *m;
-        rec.mover = side;
-    }
+    Reply<MoveRecord> read = read_move(g, side, in, illegal_loses);
+    if (!read)
+        return fail(read.error());
+    MoveRecord rec = std::move(*read);
     core::Move previous = !g.log.empty() && g.log.back().board() ? g.log.back().move : core::Move::none();
     spell(rec, before_pos, previous);
     (void)apply(g.game, rec);  // legal: checked above

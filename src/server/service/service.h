@@ -440,6 +440,9 @@ private:
         std::string_view comment = {};
     };
     Reply<Played> play_once(std::string_view user, std::int64_t game_id, const MoveInput& in, bool illegal_loses);
+    /// play_once's step 2: the move `side` sends, read once (a handicap removal, or a board move
+    /// checked by the core); an illegal one ends the game when `illegal_loses`.
+    Reply<MoveRecord> read_move(LiveGame& g, core::Color side, const MoveInput& in, bool illegal_loses);
     /// The Move event of the game's last entry (the position's facts from the game as it stands).
     Event move_event(const LiveGame& g, const MoveRecord& r, bool latest) const;
     Reply<void> resign_once(std::string_view user, std::int64_t game_id);
