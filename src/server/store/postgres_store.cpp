@@ -3,7 +3,7 @@
 // every multi-row write is one transaction, a savepoint inside a group-commit batch. Migrations
 // run under an advisory lock so that two servers starting on one database do not race.
 #include "server/store/postgres_store.h"
-#include "server/store/row_codec.h"
+#include "server/store/sql_store.h"
 
 #include <libpq-fe.h>
 
@@ -17,51 +17,9 @@
 namespace hisha::server::store {
 namespace {
 
-// The schema, one migration per entry (the SQLite schema in PostgreSQL's types).
-constexpr const char* MIGRATIONS[] = {
-    R"sql(
-CREATE TABLE users (
-    id BIGSERIAL PRIMARY KEY,
-    name TEXT NOT NULL,
-    name_key TEXT NOT NULL UNIQUE,
-    password_hash TEXT NOT NULL,
-    rating DOUBLE PRECISION NOT NULL, deviation DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL,
-    wins INTEGER NOT NULL, losses INTEGER NOT NULL, draws INTEGER NOT NULL,
-    created BIGINT NOT NULL, last_login BIGINT NOT NULL,
-    settings TEXT NOT NULL, bot TEXT NOT NULL);
-CREATE TABLE tokens (hash TEXT PRIMARY KEY, username TEXT NOT NULL, expires BIGINT NOT NULL);
-CREATE TABLE games (
-    id BIGSERIAL PRIMARY KEY,
-    black TEXT NOT NULL, white TEXT NOT NULL, start_sfen TEXT NOT NULL,
-    tc_kind INTEGER NOT NULL, days INTEGER NOT NULL, main_ms BIGINT NOT NULL,
-    byoyomi_ms BIGINT NOT NULL, increment_ms BIGINT NOT NULL, csa_seconds INTEGER NOT NULL,
-    status INTEGER NOT NULL, winner TEXT NOT NULL, reason TEXT NOT NULL,
-    seen_black INTEGER NOT NULL, seen_white INTEGER NOT NULL,
-    rem_black BIGINT NOT NULL, rem_white BIGINT NOT NULL, turn_started BIGINT NOT NULL,
-    created BIGINT NOT NULL, updated BIGINT NOT NULL,
-    origin TEXT NOT NULL, csa_game_name TEXT NOT NULL, rated_applied INTEGER NOT NULL,
-    undone_ply INTEGER NOT NULL, undone_text TEXT NOT NULL);
-CREATE INDEX games_status ON games(status);
-CREATE TABLE moves (
-    game_id BIGINT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,
-    text TEXT NOT NULL, spent_ms BIGINT NOT NULL, at BIGINT NOT NULL,
-    forced INTEGER NOT NULL, locked INTEGER NOT NULL,
-    PRIMARY KEY (game_id, ply));
-CREATE TABLE challenges (
-    id BIGSERIAL PRIMARY KEY,
-    challenger TEXT NOT NULL, pattern TEXT NOT NULL, color INTEGER NOT NULL,
-    first_move TEXT NOT NULL, comment TEXT NOT NULL,
-    tc_kind INTEGER NOT NULL, days INTEGER NOT NULL, main_ms BIGINT NOT NULL,
-    byoyomi_ms BIGINT NOT NULL, increment_ms BIGINT NOT NULL, created BIGINT NOT NULL);
-CREATE TABLE messages (
-    id BIGSERIAL PRIMARY KEY,
-    recipient_key TEXT NOT NULL, recipient TEXT NOT NULL, sender TEXT NOT NULL,
-    text TEXT NOT NULL, kind TEXT NOT NULL, at BIGINT NOT NULL);
-CREATE INDEX messages_recipient ON messages(recipient_key);
-)sql",
-    // Several servers on one database: a game's version arbitrates concurrent writes; who is
-    // online and who waits for a CSA game, per server session (pid and start of the backend).
-    R"sql(
+// Several servers on one database: a game's version arbitrates concurrent writes; who is
+// online and who waits for a CSA game, per server session (pid and start of the backend).
+constexpr const char* SEVERAL_SERVERS = R"sql(
 ALTER TABLE games ADD COLUMN version BIGINT NOT NULL DEFAULT 0;
 CREATE TABLE presence (
     backend_pid INTEGER NOT NULL, backend_start TIMESTAMPTZ,
@@ -72,34 +30,13 @@ CREATE TABLE csa_waiting (
     user_key TEXT PRIMARY KEY, name TEXT NOT NULL, game_name TEXT NOT NULL, color INTEGER NOT NULL,
     backend_pid INTEGER NOT NULL, backend_start TIMESTAMPTZ, since BIGINT NOT NULL);
 CREATE INDEX csa_waiting_game ON csa_waiting(game_name);
-)sql",
-    // Administration (the administrators, bans of accounts and addresses, the audit log of their
-    // actions); tokens found by account (log out everywhere).
-    R"sql(
-CREATE TABLE admins (name_key TEXT PRIMARY KEY, granted BIGINT NOT NULL);
-CREATE TABLE bans (
-    kind TEXT NOT NULL, target TEXT NOT NULL, reason TEXT NOT NULL, by_admin TEXT NOT NULL,
-    created BIGINT NOT NULL, expires BIGINT NOT NULL,
-    PRIMARY KEY (kind, target));
-CREATE TABLE audit (
-    id BIGSERIAL PRIMARY KEY, at BIGINT NOT NULL, admin TEXT NOT NULL,
-    action TEXT NOT NULL, target TEXT NOT NULL, detail TEXT NOT NULL, peer TEXT NOT NULL);
-CREATE INDEX tokens_user ON tokens(username);
-)sql",
-    // A move's comment (the evaluation comment a CSA engine sends after its move).
-    R"sql(
-ALTER TABLE moves ADD COLUMN comment TEXT NOT NULL DEFAULT '';
-)sql",
-    // Scheduled tournaments (the one that paired a game) and the public rating list (when an
-    // account's last rated game ended: its last finished game so far).
-    R"sql(
-ALTER TABLE games ADD COLUMN tournament TEXT NOT NULL DEFAULT '';
-CREATE INDEX games_tournament ON games(tournament, id);
-ALTER TABLE users ADD COLUMN last_game BIGINT NOT NULL DEFAULT 0;
-UPDATE users SET last_game = COALESCE((SELECT max(g.updated) FROM games g WHERE g.status = 2 AND g.rated_applied != 0
-    AND (lower(g.black) = users.name_key OR lower(g.white) = users.name_key)), 0);
-)sql",
-};
+)sql";
+
+/// The schema, one migration per entry (schema.h); the database keeps how many ran.
+const std::vector<std::string>& migrations() {
+    static const std::vector<std::string> all = schema::migrations(schema::POSTGRES, SEVERAL_SERVERS);
+    return all;
+}
 
 // A row's server session is still running. backend_start is NULL in pg_stat_activity for a
 // role that may not see another role's sessions; the pid alone decides then.
@@ -107,13 +44,11 @@ constexpr const char* SESSION_ALIVE =
     "EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = t.backend_pid "
     "AND (a.backend_start IS NULL OR t.backend_start IS NULL OR a.backend_start = t.backend_start))";
 
-
 // An arbitrary key for pg_advisory_lock around migrations.
 constexpr const char* MIGRATION_LOCK = "SELECT pg_advisory_lock(72687368)";
 constexpr const char* MIGRATION_UNLOCK = "SELECT pg_advisory_unlock(72687368)";
 
 using rows::key_of;
-using rows::USER_COLUMNS;
 
 /// A result with column reading in order (row by row).
 class Rows {
@@ -188,15 +123,43 @@ private:
     std::vector<const char*> ptrs_;
 };
 
-/// The columns of rows::read_game(), then the version.
-const std::string GAME_COLUMNS = std::string(rows::GAME_COLUMNS) + ", version";
+class PostgresStore;
 
-/// The values of a statement in turn, for the row codec.
-auto adder(Params& p) {
-    return [&p](const auto& v) { p.add(v); };
-}
+/// A statement with its parameters, run when its first row or its end is asked for.
+class Query {
+public:
+    Query(PGconn* conn, std::string sql, std::int64_t& changed)
+        : conn_(conn), sql_(std::move(sql)), changed_(changed) {}
+    template <class V>
+    Query& bind(const V& v) {
+        params_.add(v);
+        return *this;
+    }
+    bool exec() { return run().ok(); }
+    bool row() { return run().row(); }
+    std::int64_t i64() { return rows_->i64(); }
+    int i32() { return rows_->i32(); }
+    double dbl() { return rows_->dbl(); }
+    std::string str() { return rows_->str(); }
 
-class PostgresStore final : public Store {
+private:
+    Rows& run() {
+        if (!rows_) {
+            rows_.emplace(
+                PQexecParams(conn_, sql_.c_str(), params_.size(), nullptr, params_.values(), nullptr, nullptr, 0));
+            const char* n = PQcmdTuples(rows_->get());
+            changed_ = n && *n ? std::atoll(n) : 0;
+        }
+        return *rows_;
+    }
+    PGconn* conn_;
+    std::string sql_;
+    std::int64_t& changed_;
+    Params params_;
+    std::optional<Rows> rows_;
+};
+
+class PostgresStore final : public SqlStore<PostgresStore> {
 public:
     ~PostgresStore() override {
         if (conn_)
@@ -211,7 +174,7 @@ public:
         }
         if (!exec("SET synchronous_commit = on") || !exec("SET client_min_messages = warning"))
             return false;
-        if (!migrate() || !exec("LISTEN hisha_events"))
+        if (!migrate_locked() || !exec("LISTEN hisha_events"))
             return false;
         backend_pid_ = PQbackendPID(conn_);
         Params p;
@@ -221,8 +184,6 @@ public:
         return true;
     }
 
-    const std::string& last_error() const override { return error_; }
-
     bool reachable() override {
         if (PQstatus(conn_) != CONNECTION_OK) {
             error_ = "the connection to the database is lost: " + trimmed(PQerrorMessage(conn_));
@@ -231,184 +192,17 @@ public:
         return exec("SELECT 1");
     }
 
-    bool save_user(UserRow& u) override {
-        if (u.id == 0) {
-            Params p;
-            rows::put_new_user(adder(p), u);
-            Rows r(query(rows::insert_sql("users", rows::NEW_USER_COLUMNS, true) + " RETURNING id", p));
-            if (!r.row())
-                return fail(r);
-            u.id = r.i64();
-            return true;
-        }
-        Params p;
-        rows::put_user_update(adder(p), u);
-        return command("UPDATE users SET password_hash=$1, rating=$2, deviation=$3, volatility=$4, wins=$5, "
-                       "losses=$6, draws=$7, last_login=$8, last_game=$9, settings=$10, bot=$11 WHERE id=$12",
-                       p);
-    }
-
-    std::optional<UserRow> find_user(std::string_view name) override {
-        Params p;
-        p.add(key_of(name));
-        Rows r(query(std::string("SELECT ") + USER_COLUMNS + " FROM users WHERE name_key=$1", p));
-        if (!r.row())
-            return std::nullopt;
-        return rows::read_user(r);
-    }
-
-    std::vector<UserRow> all_users() override {
-        Params p;
-        Rows r(query(std::string("SELECT ") + USER_COLUMNS + " FROM users ORDER BY name_key", p));
-        std::vector<UserRow> out;
-        while (r.row())
-            out.push_back(rows::read_user(r));
-        return out;
-    }
-
-    bool save_token(const std::string& hash, const std::string& user, Millis expires) override {
-        Params p;
-        p.add(hash).add(user).add(expires);
-        return command("INSERT INTO tokens (hash, username, expires) VALUES ($1,$2,$3) "
-                       "ON CONFLICT (hash) DO UPDATE SET username=EXCLUDED.username, expires=EXCLUDED.expires",
-                       p);
-    }
-    std::optional<std::string> token_user(const std::string& hash, Millis now) override {
-        Params p;
-        p.add(hash).add(now);
-        Rows r(query("SELECT username FROM tokens WHERE hash=$1 AND expires>$2", p));
-        if (!r.row())
-            return std::nullopt;
-        return r.str();
-    }
-    bool delete_token(const std::string& hash) override {
-        Params p;
-        p.add(hash);
-        return command("DELETE FROM tokens WHERE hash=$1", p);
-    }
-    bool delete_tokens_of(std::string_view user) override {
-        Params p;
-        p.add(user);
-        return command("DELETE FROM tokens WHERE username=$1", p);
-    }
-    bool delete_expired_tokens(Millis now) override {
-        Params p;
-        p.add(now);
-        return command("DELETE FROM tokens WHERE expires<=$1", p);
-    }
-
-    bool set_admin(std::string_view user, bool admin, Millis at) override {
-        Params p;
-        p.add(key_of(user));
-        if (!admin)
-            return command("DELETE FROM admins WHERE name_key=$1", p);
-        p.add(at);
-        return command("INSERT INTO admins (name_key, granted) VALUES ($1,$2) ON CONFLICT (name_key) DO NOTHING", p);
-    }
-    bool is_admin(std::string_view user) override {
-        Params p;
-        p.add(key_of(user));
-        Rows r(query("SELECT 1 FROM admins WHERE name_key=$1", p));
-        return r.row();
-    }
-    std::vector<std::string> admins() override {
-        Params p;
-        Rows r(query("SELECT name_key FROM admins ORDER BY name_key", p));
-        std::vector<std::string> out;
-        while (r.row())
-            out.push_back(r.str());
-        return out;
-    }
-    bool save_ban(const BanRow& b) override {
-        Params p;
-        rows::put_ban(adder(p), b);
-        return command("INSERT INTO bans (kind, target, reason, by_admin, created, expires) VALUES ($1,$2,$3,$4,$5,$6) "
-                       "ON CONFLICT (kind, target) DO UPDATE SET reason=EXCLUDED.reason, by_admin=EXCLUDED.by_admin, "
-                       "created=EXCLUDED.created, expires=EXCLUDED.expires",
-                       p);
-    }
-    bool delete_ban(const std::string& kind, const std::string& target) override {
-        Params p;
-        p.add(kind).add(target);
-        return command("DELETE FROM bans WHERE kind=$1 AND target=$2", p);
-    }
-    std::vector<BanRow> bans() override {
-        Params p;
-        Rows r(query(std::string("SELECT ") + rows::BAN_COLUMNS + " FROM bans ORDER BY kind, target", p));
-        std::vector<BanRow> out;
-        while (r.row())
-            out.push_back(rows::read_ban(r));
-        return out;
-    }
-    bool insert_audit(AuditRow& a) override {
-        Params p;
-        rows::put_audit(adder(p), a);
-        Rows r(query(rows::insert_sql("audit", rows::NEW_AUDIT_COLUMNS, true) + " RETURNING id", p));
-        if (!r.row())
-            return fail(r);
-        a.id = r.i64();
-        return true;
-    }
-    std::vector<AuditRow> audit(int limit) override {
-        Params p;
-        p.add(limit);
-        Rows r(query(std::string("SELECT ") + rows::AUDIT_COLUMNS + " FROM audit ORDER BY id DESC LIMIT $1", p));
-        std::vector<AuditRow> out;
-        while (r.row())
-            out.push_back(rows::read_audit(r));
-        return out;
-    }
-
-    bool insert_game(GameRow& g) override {
-        if (!begin())
-            return false;
-        Params p;
-        rows::put_new_game(adder(p), g);
-        Rows r(query(rows::insert_sql("games", rows::NEW_GAME_COLUMNS, true) + " RETURNING id", p));
-        if (!r.row()) {
-            fail(r);
-            return rollback();
-        }
-        g.id = r.i64();
-        if (!insert_moves(g, 0))
-            return rollback();
-        return commit();
-    }
-
     bool save_game(const GameRow& g, int from_ply, std::vector<UserRow*> users) override {
         lost_race_ = false;
         if (!begin())
             return false;
-        Params p;
-        p.add(int(g.status))
-            .add(g.winner)
-            .add(g.reason)
-            .add(g.seen[0])
-            .add(g.seen[1])
-            .add(g.remaining[0])
-            .add(g.remaining[1])
-            .add(g.turn_started)
-            .add(g.updated)
-            .add(g.rated_applied)
-            .add(g.undone_ply)
-            .add(g.undone_text)
-            .add(g.black)
-            .add(g.white)
-            .add(g.id)
-            .add(g.version);
         // Written only over the version this server read, the game row first: when another
         // server wrote the game since, no row matches (its UPDATE holds the row until it
         // commits, then this one re-reads it and finds the newer version), and nothing of this
         // save is kept. The moves follow under the row's lock.
-        Rows r(query("UPDATE games SET status=$1, winner=$2, reason=$3, seen_black=$4, seen_white=$5, rem_black=$6, "
-                     "rem_white=$7, turn_started=$8, updated=$9, rated_applied=$10, undone_ply=$11, "
-                     "undone_text=$12, black=$13, white=$14, version=version+1 WHERE id=$15 AND version=$16",
-                     p));
-        if (!r.ok()) {
-            fail(r);
+        if (!update_game(g, ", version=version+1 WHERE id=$15 AND version=$16", g.id, g.version))
             return rollback();
-        }
-        if (std::string_view(PQcmdTuples(r.get())) != "1") {
+        if (changed_ != 1) {
             lost_race_ = true;
             error_ = "game " + std::to_string(g.id) + " was changed on another server meanwhile";
             return rollback();
@@ -423,24 +217,6 @@ public:
         return commit();
     }
 
-    std::optional<GameRow> load_game(std::int64_t id) override {
-        Params p;
-        p.add(id);
-        Rows r(query(std::string("SELECT ") + GAME_COLUMNS + " FROM games WHERE id=$1", p));
-        if (!r.row())
-            return std::nullopt;
-        GameRow g = read_game(r);
-        load_moves(g);
-        return g;
-    }
-
-    std::vector<GameRow> open_games() override {
-        Params p;
-        p.add(int(GameStatus::Finished));
-        Rows r(query(std::string("SELECT ") + GAME_COLUMNS + " FROM games WHERE status<$1 ORDER BY id", p));
-        return read_games(r);
-    }
-
     std::vector<std::int64_t> open_game_ids_of(std::string_view user) override {
         Params p;
         p.add(int(GameStatus::Finished)).add(key_of(user));
@@ -451,114 +227,17 @@ public:
         return ids;
     }
 
-    std::vector<GameRow> finished_games(std::string_view user, int limit) override {
-        Params p;
-        p.add(int(GameStatus::Finished)).add(key_of(user)).add(limit);
-        Rows r(query(std::string("SELECT ") + GAME_COLUMNS
-                         + " FROM games WHERE status>=$1 AND (lower(black)=$2 OR lower(white)=$2) ORDER BY id DESC "
-                           "LIMIT $3",
-                     p));
-        return read_games(r);
-    }
-
-    std::vector<GameRow> tournament_games(std::string_view tournament, std::string_view user, int limit) override {
-        Params p;
-        p.add(std::string(tournament)).add(key_of(user)).add(limit);
-        Rows r(query(std::string("SELECT ") + GAME_COLUMNS
-                         + " FROM games WHERE tournament=$1 AND ($2='' OR lower(black)=$2 OR lower(white)=$2) "
-                           "ORDER BY id DESC LIMIT $3",
-                     p));
-        std::vector<GameRow> out;
-        while (r.row())
-            out.push_back(read_game(r));
-        return out;
-    }
-
-    bool insert_challenge(ChallengeRow& c) override {
-        Params p;
-        rows::put_challenge(adder(p), c);
-        Rows r(query(rows::insert_sql("challenges", rows::NEW_CHALLENGE_COLUMNS, true) + " RETURNING id", p));
-        if (!r.row())
-            return fail(r);
-        c.id = r.i64();
-        return true;
-    }
     bool delete_challenge(std::int64_t id) override {
         lost_race_ = false;
-        Params p;
-        p.add(id);
-        Rows r(query("DELETE FROM challenges WHERE id=$1", p));
-        if (!r.ok())
-            return fail(r);
-        if (std::string_view(PQcmdTuples(r.get())) != "1") {  // another server took it first
+        if (!run("DELETE FROM challenges WHERE id=$1", id))
+            return false;
+        if (changed_ != 1) {  // another server took it first
             lost_race_ = true;
             error_ = "challenge " + std::to_string(id) + " is no longer open";
             return false;
         }
         return true;
     }
-    std::vector<ChallengeRow> challenges() override {
-        Params p;
-        Rows r(query("SELECT id, challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, "
-                     "byoyomi_ms, increment_ms, created FROM challenges ORDER BY id",
-                     p));
-        std::vector<ChallengeRow> out;
-        while (r.row())
-            out.push_back(rows::read_challenge(r));
-        return out;
-    }
-
-    bool insert_message(MessageRow& m) override {
-        Params p;
-        rows::put_message(adder(p), m);
-        Rows r(query(rows::insert_sql("messages", rows::NEW_MESSAGE_COLUMNS, true) + " RETURNING id", p));
-        if (!r.row())
-            return fail(r);
-        m.id = r.i64();
-        return true;
-    }
-    std::vector<MessageRow> messages_for(std::string_view user) override {
-        Params p;
-        p.add(key_of(user));
-        Rows r(
-            query("SELECT id, recipient, sender, text, kind, at FROM messages WHERE recipient_key=$1 ORDER BY id", p));
-        std::vector<MessageRow> out;
-        while (r.row())
-            out.push_back(rows::read_message(r));
-        return out;
-    }
-    bool delete_messages(const std::vector<std::int64_t>& ids) override {
-        if (!begin())
-            return false;
-        for (auto id : ids) {
-            Params p;
-            p.add(id);
-            if (!command("DELETE FROM messages WHERE id=$1", p))
-                return rollback();
-        }
-        return commit();
-    }
-
-    bool batch_begin() override {
-        if (batch_)
-            return true;
-        if (!exec("BEGIN"))
-            return false;
-        batch_ = true;
-        return true;
-    }
-    bool batch_commit() override {
-        if (!batch_)
-            return true;
-        batch_ = false;
-        if (exec("COMMIT"))
-            return true;
-        std::string keep = error_;
-        exec("ROLLBACK");
-        error_ = keep;
-        return false;
-    }
-    bool in_batch() const override { return batch_; }
 
     void publish(const std::string& payload) override {
         Params p;
@@ -693,13 +372,7 @@ private:
             s.pop_back();
         return s;
     }
-    bool fail(const Rows& r) {
-        (void)r;
-        error_ = trimmed(PQerrorMessage(conn_));
-        if (error_.empty())
-            error_ = "no row returned";
-        return false;
-    }
+    bool fail(const Rows&) { return fail(); }
     PGresult* query(const std::string& sql, Params& p) {
         return PQexecParams(conn_, sql.c_str(), p.size(), nullptr, p.values(), nullptr, nullptr, 0);
     }
@@ -715,97 +388,38 @@ private:
             return fail(r);
         return true;
     }
-    // Inside a batch a write is a savepoint, so that a failed write is undone alone.
-    bool begin() { return exec(batch_ ? "SAVEPOINT w" : "BEGIN"); }
-    bool commit() { return exec(batch_ ? "RELEASE SAVEPOINT w" : "COMMIT") || rollback(); }
-    bool rollback() {
-        std::string keep = error_;
-        if (batch_) {
-            exec("ROLLBACK TO SAVEPOINT w");
-            exec("RELEASE SAVEPOINT w");
-        } else {
-            exec("ROLLBACK");
-        }
-        error_ = keep;
-        return false;
-    }
-
-    bool migrate() {
+    bool migrate_locked() {
         if (!exec(MIGRATION_LOCK))
             return false;
-        bool ok = run_migrations();
+        bool ok = migrate(migrations());
         std::string keep = error_;
         exec(MIGRATION_UNLOCK);
         error_ = keep;
         return ok;
     }
-    bool run_migrations() {
-        if (!exec("CREATE TABLE IF NOT EXISTS hisha_schema_version (version INTEGER NOT NULL)"))
+
+    // --- what SqlStore asks of a database (sql_store.h)
+    friend class SqlStore<PostgresStore>;
+    static constexpr const schema::Dialect& DIALECT = schema::POSTGRES;
+
+    Query statement(std::string sql) { return Query(conn_, std::move(sql), changed_); }
+    static bool inserted(Query& q, std::int64_t& id) {
+        if (!q.row())
             return false;
-        int version = 0;
-        {
-            Params p;
-            Rows r(query("SELECT version FROM hisha_schema_version", p));
-            if (r.row())
-                version = r.i32();
-            else if (!exec("INSERT INTO hisha_schema_version (version) VALUES (0)"))
-                return false;
-        }
-        int target = int(std::size(MIGRATIONS));
-        if (version > target) {
-            error_ = "the database schema (version " + std::to_string(version) + ") is newer than this server ("
-                   + std::to_string(target) + ")";
-            return false;
-        }
-        for (int v = version; v < target; ++v) {
-            if (!begin())
-                return false;
-            if (!exec(MIGRATIONS[v]))
-                return rollback();
-            Params p;
-            p.add(v + 1);
-            if (!command("UPDATE hisha_schema_version SET version=$1", p))
-                return rollback();
-            if (!commit())
-                return false;
-        }
+        id = q.i64();
         return true;
     }
-
-    static GameRow read_game(Rows& r) {
-        GameRow g = rows::read_game(r);
-        g.version = r.i64();
-        return g;
+    bool exec_often(const char* sql) { return exec(sql); }
+    bool fail() {
+        error_ = trimmed(PQerrorMessage(conn_));
+        if (error_.empty())
+            error_ = "no row returned";
+        return false;
     }
-
-    std::vector<GameRow> read_games(Rows& r) {
-        std::vector<GameRow> out;
-        while (r.row())
-            out.push_back(read_game(r));
-        for (auto& g : out)
-            load_moves(g);
-        return out;
-    }
-
-    void load_moves(GameRow& g) {
-        Params p;
-        p.add(g.id);
-        Rows r(query("SELECT ply, text, spent_ms, at, forced, locked, comment FROM moves WHERE game_id=$1 ORDER BY ply", p));
-        while (r.row())
-            g.moves.push_back(rows::read_move(r));
-    }
-
-    bool insert_moves(const GameRow& g, int from_ply) {
-        for (std::size_t i = std::size_t(std::max(0, from_ply)); i < g.moves.size(); ++i) {
-            const MoveRow& m = g.moves[i];
-            Params p;
-            rows::put_move(adder(p), g.id, int(i), m);
-            static const std::string sql = rows::insert_sql("moves", rows::NEW_MOVE_COLUMNS, true);
-            if (!command(sql, p))
-                return false;
-        }
-        return true;
-    }
+    std::string error_now() const { return error_; }
+    static void read_more(Query& q, GameRow& g) { g.version = q.i64(); }
+    static void game_inserted(const GameRow&) {}
+    static void batch_lost() {}
 
     PGconn* conn_ = nullptr;
     int backend_pid_ = 0;
@@ -813,8 +427,7 @@ private:
     std::int64_t last_sweep_ = 0;
     bool lost_race_ = false;
     std::set<std::string> claimed_;  // claim(): the advisory locks this session holds
-    std::string error_;
-    bool batch_ = false;
+    std::int64_t changed_ = 0;       // rows the last statement() changed
 };
 
 }  // namespace

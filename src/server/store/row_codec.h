@@ -10,10 +10,15 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "server/store/records.h"
 
 namespace hisha::server::store::rows {
+
+/// T is Row, const or not (a field list serves reading and writing).
+template <class T, class Row>
+concept RowOf = std::is_same_v<std::remove_const_t<T>, Row>;
 
 /// The lower-case key of a name (names are looked up case-insensitively).
 inline std::string key_of(std::string_view name) {
@@ -23,44 +28,68 @@ inline std::string key_of(std::string_view name) {
     return k;
 }
 
-constexpr const char* USER_COLUMNS =
+/// A table: its name, the columns read_row() reads (SELECT, the key first) and the columns
+/// put_new() writes (INSERT, in their order).
+struct TableInfo {
+    const char* name;
+    const char* columns;
+    const char* insert;
+};
+template <class Row>
+constexpr TableInfo table{};
+
+template <>
+inline constexpr TableInfo table<UserRow>{
+    "users",
     "id, name, password_hash, rating, deviation, volatility, wins, losses, draws, created, last_login, last_game, "
-    "settings, bot";
-/// The games columns read by read_game() (PostgreSQL adds its version after them).
-constexpr const char* GAME_COLUMNS =
+    "settings, bot",
+    "name, password_hash, rating, deviation, volatility, wins, losses, draws, created, last_login, last_game, "
+    "settings, bot, name_key"};
+/// (PostgreSQL reads its version after these columns.)
+template <>
+inline constexpr TableInfo table<GameRow>{
+    "games",
     "id, black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, csa_seconds, status, "
     "winner, reason, seen_black, seen_white, rem_black, rem_white, turn_started, created, updated, origin, "
-    "csa_game_name, rated_applied, undone_ply, undone_text, tournament";
-/// The columns put_new_user() writes, and put_new_game(), put_move(), put_challenge(), put_message(),
-/// put_audit(), in their order (insert_sql() makes the statement).
-constexpr const char* NEW_USER_COLUMNS =
-    "name, password_hash, rating, deviation, volatility, wins, losses, draws, created, last_login, last_game, "
-    "settings, bot, name_key";
-constexpr const char* NEW_GAME_COLUMNS =
+    "csa_game_name, rated_applied, undone_ply, undone_text, tournament",
     "black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, csa_seconds, status, winner, "
     "reason, seen_black, seen_white, rem_black, rem_white, turn_started, created, updated, origin, csa_game_name, "
-    "rated_applied, undone_ply, undone_text, tournament";
-constexpr const char* MOVE_COLUMNS = "ply, text, spent_ms, at, forced, locked, comment";
-constexpr const char* NEW_MOVE_COLUMNS = "game_id, ply, text, spent_ms, at, forced, locked, comment";
-constexpr const char* CHALLENGE_COLUMNS =
-    "id, challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, byoyomi_ms, increment_ms, created";
-constexpr const char* NEW_CHALLENGE_COLUMNS =
-    "challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, byoyomi_ms, increment_ms, created";
-constexpr const char* MESSAGE_COLUMNS = "id, recipient, sender, text, kind, at";
-constexpr const char* NEW_MESSAGE_COLUMNS = "recipient, sender, text, kind, at, recipient_key";
-/// read_ban() and put_ban(); read_audit() (put_audit() writes them without the id).
-constexpr const char* BAN_COLUMNS = "kind, target, reason, by_admin, created, expires";
-constexpr const char* AUDIT_COLUMNS = "id, at, admin, action, target, detail, peer";
-constexpr const char* NEW_AUDIT_COLUMNS = "at, admin, action, target, detail, peer";
+    "rated_applied, undone_ply, undone_text, tournament"};
+template <>
+inline constexpr TableInfo table<MoveRow>{"moves", "ply, text, spent_ms, at, forced, locked, comment",
+                                          "game_id, ply, text, spent_ms, at, forced, locked, comment"};
+template <>
+inline constexpr TableInfo table<ChallengeRow>{
+    "challenges",
+    "id, challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, byoyomi_ms, increment_ms, created",
+    "challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, byoyomi_ms, increment_ms, created"};
+template <>
+inline constexpr TableInfo table<MessageRow>{"messages", "id, recipient, sender, text, kind, at",
+                                             "recipient, sender, text, kind, at, recipient_key"};
+template <>
+inline constexpr TableInfo table<BanRow>{"bans", "kind, target, reason, by_admin, created, expires",
+                                         "kind, target, reason, by_admin, created, expires"};
+template <>
+inline constexpr TableInfo table<AuditRow>{"audit", "id, at, admin, action, target, detail, peer",
+                                           "at, admin, action, target, detail, peer"};
 
-/// "INSERT INTO table (columns) VALUES (?,?,...)": SQLite's placeholders, or PostgreSQL's $1,
-/// $2 ... when `numbered`; one for each column.
-inline std::string insert_sql(std::string_view table, std::string_view columns, bool numbered) {
-    std::string sql = "INSERT INTO " + std::string(table) + " (" + std::string(columns) + ") VALUES (";
+/// "INSERT INTO table (columns) VALUES ($1,$2,...)" for a new Row, one parameter for each column.
+template <class Row>
+std::string insert_sql() {
+    std::string_view columns = table<Row>.insert;
+    std::string sql = std::string("INSERT INTO ") + table<Row>.name + " (" + std::string(columns) + ") VALUES (";
     int n = 1 + int(std::count(columns.begin(), columns.end(), ','));
     for (int i = 1; i <= n; ++i)
-        sql += (i > 1 ? "," : "") + (numbered ? "$" + std::to_string(i) : std::string("?"));
+        sql += (i > 1 ? ",$" : "$") + std::to_string(i);
     return sql + ")";
+}
+
+/// "SELECT columns FROM table " + rest (WHERE, ORDER BY ...), for read_row<Row>(); `more`: a
+/// store's own columns after them (", version").
+template <class Row>
+std::string select_sql(std::string_view rest, std::string_view more = {}) {
+    return std::string("SELECT ") + table<Row>.columns + std::string(more) + " FROM " + table<Row>.name + " "
+         + std::string(rest);
 }
 
 // --- each row's fields in column order, once for reading and writing: `f` is called with each
@@ -68,111 +97,63 @@ inline std::string insert_sql(std::string_view table, std::string_view columns, 
 // its type (i32() for int, bool and enums, i64() for ids and times, dbl(), str()); `put` takes
 // enums as int.
 
+/// Calls f with each value in turn.
+template <class F, class... V>
+void each(F& f, V&... v) {
+    (f(v), ...);
+}
+
 template <class T, class F>
 void tc_fields(T& tc, F&& f) {
-    f(tc.kind);
-    f(tc.days_per_move);
-    f(tc.main_ms);
-    f(tc.byoyomi_ms);
-    f(tc.increment_ms);
+    each(f, tc.kind, tc.days_per_move, tc.main_ms, tc.byoyomi_ms, tc.increment_ms);
 }
 
 /// Every column of users but the id (and the name's key, which only writing adds).
-template <class T, class F>
-void user_fields(T& u, F&& f) {
-    f(u.name);
-    f(u.password_hash);
-    f(u.rating);
-    f(u.deviation);
-    f(u.volatility);
-    f(u.wins);
-    f(u.losses);
-    f(u.draws);
-    f(u.created);
-    f(u.last_login);
-    f(u.last_game);
-    f(u.settings);
-    f(u.bot);
+template <RowOf<UserRow> T, class F>
+void fields(T& u, F&& f) {
+    each(f, u.name, u.password_hash, u.rating, u.deviation, u.volatility, u.wins, u.losses, u.draws, u.created,
+         u.last_login, u.last_game, u.settings, u.bot);
 }
 
 /// Every column of games but the id (and PostgreSQL's version).
-template <class T, class F>
-void game_fields(T& g, F&& f) {
-    f(g.black);
-    f(g.white);
-    f(g.start_sfen);
+template <RowOf<GameRow> T, class F>
+void fields(T& g, F&& f) {
+    each(f, g.black, g.white, g.start_sfen);
     tc_fields(g.tc, f);
-    f(g.tc.csa_seconds);
-    f(g.status);
-    f(g.winner);
-    f(g.reason);
-    f(g.seen[0]);
-    f(g.seen[1]);
-    f(g.remaining[0]);
-    f(g.remaining[1]);
-    f(g.turn_started);
-    f(g.created);
-    f(g.updated);
-    f(g.origin);
-    f(g.csa_game_name);
-    f(g.rated_applied);
-    f(g.undone_ply);
-    f(g.undone_text);
-    f(g.tournament);
+    each(f, g.tc.csa_seconds, g.status, g.winner, g.reason, g.seen[0], g.seen[1], g.remaining[0], g.remaining[1],
+         g.turn_started, g.created, g.updated, g.origin, g.csa_game_name, g.rated_applied, g.undone_ply, g.undone_text,
+         g.tournament);
 }
 
 /// The columns of moves after the game's id and the ply.
-template <class T, class F>
-void move_fields(T& m, F&& f) {
-    f(m.text);
-    f(m.spent_ms);
-    f(m.at);
-    f(m.forced);
-    f(m.locked);
-    f(m.comment);
+template <RowOf<MoveRow> T, class F>
+void fields(T& m, F&& f) {
+    each(f, m.text, m.spent_ms, m.at, m.forced, m.locked, m.comment);
 }
 
 /// Every column of challenges but the id.
-template <class T, class F>
-void challenge_fields(T& c, F&& f) {
-    f(c.challenger);
-    f(c.pattern);
-    f(c.challenger_color);
-    f(c.first_move);
-    f(c.comment);
+template <RowOf<ChallengeRow> T, class F>
+void fields(T& c, F&& f) {
+    each(f, c.challenger, c.pattern, c.challenger_color, c.first_move, c.comment);
     tc_fields(c.tc, f);
-    f(c.created);
+    each(f, c.created);
 }
 
 /// Every column of messages but the id (and the recipient's key, which only writing adds).
-template <class T, class F>
-void message_fields(T& m, F&& f) {
-    f(m.to);
-    f(m.from);
-    f(m.text);
-    f(m.kind);
-    f(m.at);
+template <RowOf<MessageRow> T, class F>
+void fields(T& m, F&& f) {
+    each(f, m.to, m.from, m.text, m.kind, m.at);
 }
 
-template <class T, class F>
-void ban_fields(T& b, F&& f) {
-    f(b.kind);
-    f(b.target);
-    f(b.reason);
-    f(b.by);
-    f(b.created);
-    f(b.expires);
+template <RowOf<BanRow> T, class F>
+void fields(T& b, F&& f) {
+    each(f, b.kind, b.target, b.reason, b.by, b.created, b.expires);
 }
 
 /// Every column of audit but the id.
-template <class T, class F>
-void audit_fields(T& a, F&& f) {
-    f(a.at);
-    f(a.admin);
-    f(a.action);
-    f(a.target);
-    f(a.detail);
-    f(a.peer);
+template <RowOf<AuditRow> T, class F>
+void fields(T& a, F&& f) {
+    each(f, a.at, a.admin, a.action, a.target, a.detail, a.peer);
 }
 
 // --- reading
@@ -193,59 +174,31 @@ struct Fill {
     }
 };
 
-template <class R>
-UserRow read_user(R& r) {
-    UserRow u;
-    u.id = r.i64();
-    user_fields(u, Fill<R>{r});
-    return u;
+/// The key column that comes before the fields: the id, or a move's ply; a ban has none.
+template <class Row, class R>
+void read_key(Row& row, R& r) {
+    if constexpr (std::is_same_v<Row, MoveRow>)
+        row.ply = r.i32();
+    else if constexpr (requires { row.id; })
+        row.id = r.i64();
 }
 
-template <class R>
-GameRow read_game(R& r) {
-    GameRow g;
-    g.id = r.i64();
-    game_fields(g, Fill<R>{r});
-    return g;
+/// A row from a result's current row, read in the order of the table's columns (Table<Row>::columns).
+template <class Row, class R>
+Row read_row(R& r) {
+    Row row;
+    read_key(row, r);
+    fields(row, Fill<R>{r});
+    return row;
 }
 
-template <class R>
-MoveRow read_move(R& r) {
-    MoveRow m;
-    m.ply = r.i32();
-    move_fields(m, Fill<R>{r});
-    return m;
-}
-
-template <class R>
-ChallengeRow read_challenge(R& r) {
-    ChallengeRow c;
-    c.id = r.i64();
-    challenge_fields(c, Fill<R>{r});
-    return c;
-}
-
-template <class R>
-MessageRow read_message(R& r) {
-    MessageRow m;
-    m.id = r.i64();
-    message_fields(m, Fill<R>{r});
-    return m;
-}
-
-template <class R>
-BanRow read_ban(R& r) {
-    BanRow b;
-    ban_fields(b, Fill<R>{r});
-    return b;
-}
-
-template <class R>
-AuditRow read_audit(R& r) {
-    AuditRow a;
-    a.id = r.i64();
-    audit_fields(a, Fill<R>{r});
-    return a;
+/// Every remaining row of a result.
+template <class Row, class R>
+std::vector<Row> read_rows(R& r) {
+    std::vector<Row> out;
+    while (r.row())
+        out.push_back(read_row<Row>(r));
+    return out;
 }
 
 // --- writing
@@ -261,61 +214,21 @@ auto putter(Put& put) {
     };
 }
 
-template <class Put>
-void put_new_user(Put&& put, const UserRow& u) {
-    user_fields(u, putter(put));
-    put(key_of(u.name));
-}
-
-/// password_hash, rating, deviation, volatility, wins, losses, draws, last_login, last_game,
-/// settings, bot, and the id last (UPDATE ... WHERE id).
-template <class Put>
-void put_user_update(Put&& put, const UserRow& u) {
-    put(u.password_hash);
-    put(u.rating);
-    put(u.deviation);
-    put(u.volatility);
-    put(u.wins);
-    put(u.losses);
-    put(u.draws);
-    put(u.last_login);
-    put(u.last_game);
-    put(u.settings);
-    put(u.bot);
-    put(u.id);
-}
-
-template <class Put>
-void put_new_game(Put&& put, const GameRow& g) {
-    game_fields(g, putter(put));
+/// A new row's values in the order of Table<Row>::insert (users and messages add the key of a name).
+template <class Row, class Put>
+void put_new(Put&& put, const Row& row) {
+    fields(row, putter(put));
+    if constexpr (std::is_same_v<Row, UserRow>)
+        put(key_of(row.name));
+    else if constexpr (std::is_same_v<Row, MessageRow>)
+        put(key_of(row.to));
 }
 
 template <class Put>
 void put_move(Put&& put, std::int64_t game_id, int ply, const MoveRow& m) {
     put(game_id);
     put(ply);
-    move_fields(m, putter(put));
-}
-
-template <class Put>
-void put_challenge(Put&& put, const ChallengeRow& c) {
-    challenge_fields(c, putter(put));
-}
-
-template <class Put>
-void put_message(Put&& put, const MessageRow& m) {
-    message_fields(m, putter(put));
-    put(key_of(m.to));
-}
-
-template <class Put>
-void put_ban(Put&& put, const BanRow& b) {
-    ban_fields(b, putter(put));
-}
-
-template <class Put>
-void put_audit(Put&& put, const AuditRow& a) {
-    audit_fields(a, putter(put));
+    fields(m, putter(put));
 }
 
 }  // namespace hisha::server::store::rows

@@ -2,7 +2,7 @@
 // write is one transaction.
 #include "server/store/sqlite_store.h"
 
-#include "server/store/row_codec.h"
+#include "server/store/sql_store.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -25,51 +25,9 @@
 namespace hisha::server::store {
 namespace {
 
-// The schema, one migration per entry; schema_version holds how many ran.
-constexpr const char* MIGRATIONS[] = {
-    R"sql(
-CREATE TABLE users (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    name TEXT NOT NULL,
-    name_key TEXT NOT NULL UNIQUE,
-    password_hash TEXT NOT NULL,
-    rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL,
-    wins INTEGER NOT NULL, losses INTEGER NOT NULL, draws INTEGER NOT NULL,
-    created INTEGER NOT NULL, last_login INTEGER NOT NULL,
-    settings TEXT NOT NULL, bot TEXT NOT NULL);
-CREATE TABLE tokens (hash TEXT PRIMARY KEY, user TEXT NOT NULL, expires INTEGER NOT NULL);
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    black TEXT NOT NULL, white TEXT NOT NULL, start_sfen TEXT NOT NULL,
-    tc_kind INTEGER NOT NULL, days INTEGER NOT NULL, main_ms INTEGER NOT NULL,
-    byoyomi_ms INTEGER NOT NULL, increment_ms INTEGER NOT NULL, csa_seconds INTEGER NOT NULL,
-    status INTEGER NOT NULL, winner TEXT NOT NULL, reason TEXT NOT NULL,
-    seen_black INTEGER NOT NULL, seen_white INTEGER NOT NULL,
-    rem_black INTEGER NOT NULL, rem_white INTEGER NOT NULL, turn_started INTEGER NOT NULL,
-    created INTEGER NOT NULL, updated INTEGER NOT NULL,
-    origin TEXT NOT NULL, csa_game_name TEXT NOT NULL, rated_applied INTEGER NOT NULL,
-    undone_ply INTEGER NOT NULL, undone_text TEXT NOT NULL);
-CREATE INDEX games_status ON games(status);
-CREATE TABLE moves (
-    game_id INTEGER NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,
-    text TEXT NOT NULL, spent_ms INTEGER NOT NULL, at INTEGER NOT NULL,
-    forced INTEGER NOT NULL, locked INTEGER NOT NULL,
-    PRIMARY KEY (game_id, ply));
-CREATE TABLE challenges (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    challenger TEXT NOT NULL, pattern TEXT NOT NULL, color INTEGER NOT NULL,
-    first_move TEXT NOT NULL, comment TEXT NOT NULL,
-    tc_kind INTEGER NOT NULL, days INTEGER NOT NULL, main_ms INTEGER NOT NULL,
-    byoyomi_ms INTEGER NOT NULL, increment_ms INTEGER NOT NULL, created INTEGER NOT NULL);
-CREATE TABLE messages (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    recipient_key TEXT NOT NULL, recipient TEXT NOT NULL, sender TEXT NOT NULL,
-    text TEXT NOT NULL, kind TEXT NOT NULL, at INTEGER NOT NULL);
-CREATE INDEX messages_recipient ON messages(recipient_key);
-)sql",
-    // 2: moves kept in one B-tree ordered by (game_id, ply), with no rowid table beside the key
-    // index: a move is one insertion, and a commit writes about half the pages.
-    R"sql(
+// Migration 2: moves kept in one B-tree ordered by (game_id, ply), with no rowid table beside the key
+// index: a move is one insertion, and a commit writes about half the pages.
+constexpr const char* MOVES_WITHOUT_ROWID = R"sql(
 CREATE TABLE moves_by_game (
     game_id INTEGER NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,
     text TEXT NOT NULL, spent_ms INTEGER NOT NULL, at INTEGER NOT NULL,
@@ -79,38 +37,15 @@ INSERT INTO moves_by_game (game_id, ply, text, spent_ms, at, forced, locked)
     SELECT game_id, ply, text, spent_ms, at, forced, locked FROM moves;
 DROP TABLE moves;
 ALTER TABLE moves_by_game RENAME TO moves;
-)sql",
-    // 3: administration (the administrators, bans of accounts and addresses, the audit log of
-    // their actions); tokens found by account (log out everywhere).
-    R"sql(
-CREATE TABLE admins (name_key TEXT PRIMARY KEY, granted INTEGER NOT NULL);
-CREATE TABLE bans (
-    kind TEXT NOT NULL, target TEXT NOT NULL, reason TEXT NOT NULL, by_admin TEXT NOT NULL,
-    created INTEGER NOT NULL, expires INTEGER NOT NULL,
-    PRIMARY KEY (kind, target));
-CREATE TABLE audit (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, admin TEXT NOT NULL,
-    action TEXT NOT NULL, target TEXT NOT NULL, detail TEXT NOT NULL, peer TEXT NOT NULL);
-CREATE INDEX tokens_user ON tokens(user);
-)sql",
-    // 4: a move's comment (the evaluation comment a CSA engine sends after its move).
-    R"sql(
-ALTER TABLE moves ADD COLUMN comment TEXT NOT NULL DEFAULT '';
-)sql",
-    // 5: scheduled tournaments (the one that paired a game) and the public rating list (when an
-    // account's last rated game ended: its last finished game so far).
-    R"sql(
-ALTER TABLE games ADD COLUMN tournament TEXT NOT NULL DEFAULT '';
-CREATE INDEX games_tournament ON games(tournament, id);
-ALTER TABLE users ADD COLUMN last_game INTEGER NOT NULL DEFAULT 0;
-UPDATE users SET last_game = COALESCE((SELECT max(g.updated) FROM games g WHERE g.status = 2 AND g.rated_applied != 0
-    AND (lower(g.black) = users.name_key OR lower(g.white) = users.name_key)), 0);
-)sql",
-};
+)sql";
+
+/// The schema, one migration per entry (schema.h); the database keeps how many ran.
+const std::vector<std::string>& migrations() {
+    static const std::vector<std::string> all = schema::migrations(schema::SQLITE, MOVES_WITHOUT_ROWID);
+    return all;
+}
 
 using rows::key_of;
-using rows::GAME_COLUMNS;
-using rows::USER_COLUMNS;
 
 // Prepared statements, kept for the life of the connection: a move's writes are the same
 // few statements every time, and parsing them again cost more than running them. A look-up
@@ -238,12 +173,7 @@ private:
     int n_ = 0, col_ = 0, rc_ = 0;
 };
 
-/// The values of a statement in turn, for the row codec.
-auto binder(Stmt& s) {
-    return [&s](const auto& v) { s.bind(v); };
-}
-
-class SqliteStore final : public Store {
+class SqliteStore final : public SqlStore<SqliteStore> {
 public:
     ~SqliteStore() override {
         if (checkpointer_.joinable()) {
@@ -284,7 +214,7 @@ public:
         // is collected. Checkpoints run on a thread of their own with a second connection.
         if (!exec("PRAGMA journal_mode=WAL") || !exec("PRAGMA synchronous=NORMAL") || !exec("PRAGMA foreign_keys=ON"))
             return false;
-        if (!migrate())
+        if (!migrate(migrations()))
             return false;
         if (path == ":memory:" || path.starts_with("file:"))
             return true;
@@ -344,8 +274,6 @@ public:
     }
     std::string sync_error() const override { return sync_error_; }
 
-    const std::string& last_error() const override { return error_; }
-
     // The file is still the one opened (not moved, deleted or replaced: SQLite would go on
     // writing to the old one, which nobody reads), and it answers a read of its schema.
     bool reachable() override {
@@ -361,145 +289,6 @@ public:
             error_ = std::string("the database does not answer: ") + sqlite3_errmsg(db_);
             return false;
         }
-        return true;
-    }
-
-    bool save_user(UserRow& u) override {
-        if (u.id == 0) {
-            static const std::string sql = rows::insert_sql("users", rows::NEW_USER_COLUMNS, false);
-            Stmt s(stmts_, sql.c_str());
-            rows::put_new_user(binder(s), u);
-            if (!s.exec())
-                return fail();
-            u.id = sqlite3_last_insert_rowid(db_);
-            return true;
-        }
-        Stmt s(stmts_, "UPDATE users SET password_hash=?, rating=?, deviation=?, volatility=?, wins=?, losses=?, "
-                       "draws=?, last_login=?, last_game=?, settings=?, bot=? WHERE id=?");
-        rows::put_user_update(binder(s), u);
-        return s.exec() || fail();
-    }
-
-    std::optional<UserRow> find_user(std::string_view name) override {
-        std::string sql = std::string("SELECT ") + USER_COLUMNS + " FROM users WHERE name_key=?";
-        Stmt s(stmts_, sql.c_str());
-        s.bind(key_of(name));
-        if (!s.row())
-            return std::nullopt;
-        return rows::read_user(s);
-    }
-
-    std::vector<UserRow> all_users() override {
-        std::string sql = std::string("SELECT ") + USER_COLUMNS + " FROM users ORDER BY name_key";
-        Stmt s(stmts_, sql.c_str());
-        std::vector<UserRow> out;
-        while (s.row())
-            out.push_back(rows::read_user(s));
-        return out;
-    }
-
-    bool save_token(const std::string& hash, const std::string& user, Millis expires) override {
-        Stmt s(stmts_, "INSERT OR REPLACE INTO tokens (hash, user, expires) VALUES (?,?,?)");
-        s.bind(hash).bind(user).bind(expires);
-        return s.exec() || fail();
-    }
-    std::optional<std::string> token_user(const std::string& hash, Millis now) override {
-        Stmt s(stmts_, "SELECT user FROM tokens WHERE hash=? AND expires>?");
-        s.bind(hash).bind(now);
-        if (!s.row())
-            return std::nullopt;
-        return s.str();
-    }
-    bool delete_token(const std::string& hash) override {
-        Stmt s(stmts_, "DELETE FROM tokens WHERE hash=?");
-        s.bind(hash);
-        return s.exec() || fail();
-    }
-    bool delete_tokens_of(std::string_view user) override {
-        Stmt s(stmts_, "DELETE FROM tokens WHERE user=?");
-        s.bind(user);
-        return s.exec() || fail();
-    }
-    bool delete_expired_tokens(Millis now) override {
-        Stmt s(stmts_, "DELETE FROM tokens WHERE expires<=?");
-        s.bind(now);
-        return s.exec() || fail();
-    }
-
-    bool set_admin(std::string_view user, bool admin, Millis at) override {
-        if (!admin) {
-            Stmt s(stmts_, "DELETE FROM admins WHERE name_key=?");
-            s.bind(key_of(user));
-            return s.exec() || fail();
-        }
-        Stmt s(stmts_, "INSERT OR IGNORE INTO admins (name_key, granted) VALUES (?,?)");
-        s.bind(key_of(user)).bind(at);
-        return s.exec() || fail();
-    }
-    bool is_admin(std::string_view user) override {
-        Stmt s(stmts_, "SELECT 1 FROM admins WHERE name_key=?");
-        s.bind(key_of(user));
-        return s.row();
-    }
-    std::vector<std::string> admins() override {
-        Stmt s(stmts_, "SELECT name_key FROM admins ORDER BY name_key");
-        std::vector<std::string> out;
-        while (s.row())
-            out.push_back(s.str());
-        return out;
-    }
-    bool save_ban(const BanRow& b) override {
-        Stmt s(stmts_, "INSERT OR REPLACE INTO bans (kind, target, reason, by_admin, created, expires) "
-                       "VALUES (?,?,?,?,?,?)");
-        rows::put_ban(binder(s), b);
-        return s.exec() || fail();
-    }
-    bool delete_ban(const std::string& kind, const std::string& target) override {
-        Stmt s(stmts_, "DELETE FROM bans WHERE kind=? AND target=?");
-        s.bind(kind).bind(target);
-        return s.exec() || fail();
-    }
-    std::vector<BanRow> bans() override {
-        std::string sql = std::string("SELECT ") + rows::BAN_COLUMNS + " FROM bans ORDER BY kind, target";
-        Stmt s(stmts_, sql.c_str());
-        std::vector<BanRow> out;
-        while (s.row())
-            out.push_back(rows::read_ban(s));
-        return out;
-    }
-    bool insert_audit(AuditRow& a) override {
-        static const std::string sql = rows::insert_sql("audit", rows::NEW_AUDIT_COLUMNS, false);
-        Stmt s(stmts_, sql.c_str());
-        rows::put_audit(binder(s), a);
-        if (!s.exec())
-            return fail();
-        a.id = sqlite3_last_insert_rowid(db_);
-        return true;
-    }
-    std::vector<AuditRow> audit(int limit) override {
-        std::string sql = std::string("SELECT ") + rows::AUDIT_COLUMNS + " FROM audit ORDER BY id DESC LIMIT ?";
-        Stmt s(stmts_, sql.c_str());
-        s.bind(limit);
-        std::vector<AuditRow> out;
-        while (s.row())
-            out.push_back(rows::read_audit(s));
-        return out;
-    }
-
-    bool insert_game(GameRow& g) override {
-        if (!begin())
-            return false;
-        static const std::string sql = rows::insert_sql("games", rows::NEW_GAME_COLUMNS, false);
-        Stmt s(stmts_, sql.c_str());
-        rows::put_new_game(binder(s), g);
-        if (!s.exec())
-            return rollback();
-        g.id = sqlite3_last_insert_rowid(db_);
-        if (!insert_moves(g, 0))
-            return rollback();
-        if (!commit())
-            return false;
-        stored_[g.id].keep(g);
         return true;
     }
 
@@ -536,7 +325,7 @@ public:
                 .bind(g.id);
             if (!s.exec())
                 return undo();
-        } else if (!update_game_row(g)) {
+        } else if (!update_game(g, " WHERE id=$15", g.id)) {
             return undo();
         }
         for (UserRow* u : users)
@@ -556,232 +345,36 @@ public:
     }
 
 private:
-    bool update_game_row(const GameRow& g) {
-        Stmt s(stmts_, "UPDATE games SET status=?, winner=?, reason=?, seen_black=?, seen_white=?, rem_black=?, "
-                       "rem_white=?, turn_started=?, updated=?, rated_applied=?, undone_ply=?, undone_text=?, "
-                       "black=?, white=? WHERE id=?");
-        s.bind(int(g.status))
-            .bind(g.winner)
-            .bind(g.reason)
-            .bind(g.seen[0])
-            .bind(g.seen[1])
-            .bind(g.remaining[0])
-            .bind(g.remaining[1])
-            .bind(g.turn_started)
-            .bind(g.updated)
-            .bind(g.rated_applied)
-            .bind(g.undone_ply)
-            .bind(g.undone_text)
-            .bind(g.black)
-            .bind(g.white)
-            .bind(g.id);
-        return s.exec();
-    }
+    // --- what SqlStore asks of a database (sql_store.h)
+    friend class SqlStore<SqliteStore>;
+    static constexpr const schema::Dialect& DIALECT = schema::SQLITE;
 
-public:
-    std::optional<GameRow> load_game(std::int64_t id) override {
-        std::string sql = std::string("SELECT ") + GAME_COLUMNS + " FROM games WHERE id=?";
-        Stmt s(stmts_, sql.c_str());
-        s.bind(id);
-        if (!s.row())
-            return std::nullopt;
-        GameRow g = rows::read_game(s);
-        load_moves(g);
-        return g;
-    }
-
-    std::vector<GameRow> open_games() override {
-        std::string sql = std::string("SELECT ") + GAME_COLUMNS + " FROM games WHERE status<? ORDER BY id";
-        Stmt s(stmts_, sql.c_str());
-        s.bind(int(GameStatus::Finished));
-        return read_games(s);
-    }
-
-    std::vector<GameRow> finished_games(std::string_view user, int limit) override {
-        std::string sql = std::string("SELECT ") + GAME_COLUMNS
-                        + " FROM games WHERE status>=? AND (lower(black)=? OR lower(white)=?) ORDER BY id DESC LIMIT ?";
-        Stmt s(stmts_, sql.c_str());
-        s.bind(int(GameStatus::Finished)).bind(key_of(user)).bind(key_of(user)).bind(limit);
-        return read_games(s);
-    }
-
-    std::vector<GameRow> tournament_games(std::string_view tournament, std::string_view user, int limit) override {
-        std::string sql = std::string("SELECT ") + GAME_COLUMNS
-                        + " FROM games WHERE tournament=? AND (?='' OR lower(black)=? OR lower(white)=?) "
-                          "ORDER BY id DESC LIMIT ?";
-        Stmt s(stmts_, sql.c_str());
-        s.bind(tournament).bind(key_of(user)).bind(key_of(user)).bind(key_of(user)).bind(limit);
-        std::vector<GameRow> out;
-        while (s.row())
-            out.push_back(rows::read_game(s));
-        return out;
-    }
-
-    bool insert_challenge(ChallengeRow& c) override {
-        static const std::string sql = rows::insert_sql("challenges", rows::NEW_CHALLENGE_COLUMNS, false);
-        Stmt s(stmts_, sql.c_str());
-        rows::put_challenge(binder(s), c);
+    Stmt statement(const std::string& sql) { return Stmt(stmts_, sql.c_str()); }
+    bool inserted(Stmt& s, std::int64_t& id) {
         if (!s.exec())
-            return fail();
-        c.id = sqlite3_last_insert_rowid(db_);
+            return false;
+        id = sqlite3_last_insert_rowid(db_);
         return true;
     }
-    bool delete_challenge(std::int64_t id) override {
-        Stmt s(stmts_, "DELETE FROM challenges WHERE id=?");
-        s.bind(id);
+    bool exec_often(const char* sql) {
+        Stmt s(stmts_, sql);
         return s.exec() || fail();
     }
-    std::vector<ChallengeRow> challenges() override {
-        Stmt s(stmts_,
-               "SELECT id, challenger, pattern, color, first_move, comment, tc_kind, days, main_ms, byoyomi_ms, "
-               "increment_ms, created FROM challenges ORDER BY id");
-        std::vector<ChallengeRow> out;
-        while (s.row())
-            out.push_back(rows::read_challenge(s));
-        return out;
-    }
-
-    bool insert_message(MessageRow& m) override {
-        static const std::string sql = rows::insert_sql("messages", rows::NEW_MESSAGE_COLUMNS, false);
-        Stmt s(stmts_, sql.c_str());
-        rows::put_message(binder(s), m);
-        if (!s.exec())
-            return fail();
-        m.id = sqlite3_last_insert_rowid(db_);
-        return true;
-    }
-    std::vector<MessageRow> messages_for(std::string_view user) override {
-        Stmt s(stmts_, "SELECT id, recipient, sender, text, kind, at FROM messages WHERE recipient_key=? ORDER BY id");
-        s.bind(key_of(user));
-        std::vector<MessageRow> out;
-        while (s.row())
-            out.push_back(rows::read_message(s));
-        return out;
-    }
-    bool delete_messages(const std::vector<std::int64_t>& ids) override {
-        if (!begin())
-            return false;
-        for (auto id : ids) {
-            Stmt s(stmts_, "DELETE FROM messages WHERE id=?");
-            s.bind(id);
-            if (!s.exec())
-                return rollback();
-        }
-        return commit();
-    }
-
-private:
     bool fail() {
         error_ = db_ ? sqlite3_errmsg(db_) : "cannot open database";
         return false;
     }
+    std::string error_now() const { return sqlite3_errmsg(db_); }
+    static void read_more(Stmt&, GameRow&) {}
+    void game_inserted(const GameRow& g) { stored_[g.id].keep(g); }
+    void batch_lost() { stored_.clear(); }
+
     bool exec(const char* sql) {
         char* msg = nullptr;
         if (sqlite3_exec(db_, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
             error_ = msg ? msg : "sqlite error";
             sqlite3_free(msg);
             return false;
-        }
-        return true;
-    }
-    // Inside a batch a write is a savepoint, so that a failed write is undone alone; those
-    // two statements run once a move, so they are prepared once.
-    bool begin() { return batch_ ? step("SAVEPOINT w") : exec("BEGIN IMMEDIATE"); }
-    bool commit() { return (batch_ ? step("RELEASE w") : exec("COMMIT")) || rollback(); }
-    bool step(const char* sql) {
-        Stmt s(stmts_, sql);
-        if (s.exec())
-            return true;
-        error_ = sqlite3_errmsg(db_);
-        return false;
-    }
-    bool rollback() {
-        std::string keep = sqlite3_errmsg(db_);
-        if (batch_) {
-            exec("ROLLBACK TO w");
-            exec("RELEASE w");
-        } else {
-            exec("ROLLBACK");
-        }
-        error_ = keep;
-        return false;
-    }
-
-public:
-    bool batch_begin() override {
-        if (batch_)
-            return true;
-        if (!exec("BEGIN IMMEDIATE"))
-            return false;
-        batch_ = true;
-        return true;
-    }
-    bool batch_commit() override {
-        if (!batch_)
-            return true;
-        batch_ = false;
-        if (exec("COMMIT"))
-            return true;
-        std::string keep = error_;
-        stored_.clear();  // the batch's writes are not there after all
-        exec("ROLLBACK");
-        error_ = keep;
-        return false;
-    }
-    bool in_batch() const override { return batch_; }
-
-private:
-    bool migrate() {
-        if (!exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"))
-            return false;
-        int version = 0;
-        {
-            Stmt s(stmts_, "SELECT version FROM schema_version");
-            if (s.row())
-                version = s.i32();
-            else if (!exec("INSERT INTO schema_version (version) VALUES (0)"))
-                return false;
-        }
-        int target = int(std::size(MIGRATIONS));
-        for (int v = version; v < target; ++v) {
-            if (!begin())
-                return false;
-            if (!exec(MIGRATIONS[v]))
-                return rollback();
-            Stmt s(stmts_, "UPDATE schema_version SET version=?");
-            s.bind(v + 1);
-            if (!s.exec())
-                return rollback();
-            if (!commit())
-                return false;
-        }
-        return true;
-    }
-
-    std::vector<GameRow> read_games(Stmt& s) {
-        std::vector<GameRow> out;
-        while (s.row())
-            out.push_back(rows::read_game(s));
-        for (auto& g : out)
-            load_moves(g);
-        return out;
-    }
-
-    void load_moves(GameRow& g) {
-        Stmt s(stmts_, "SELECT ply, text, spent_ms, at, forced, locked, comment FROM moves WHERE game_id=? ORDER BY ply");
-        s.bind(g.id);
-        while (s.row())
-            g.moves.push_back(rows::read_move(s));
-    }
-
-    bool insert_moves(const GameRow& g, int from_ply) {
-        for (std::size_t i = std::size_t(std::max(0, from_ply)); i < g.moves.size(); ++i) {
-            const MoveRow& m = g.moves[i];
-            static const std::string sql = rows::insert_sql("moves", rows::NEW_MOVE_COLUMNS, false);
-            Stmt s(stmts_, sql.c_str());
-            rows::put_move(binder(s), g.id, int(i), m);
-            if (!s.exec())
-                return false;
         }
         return true;
     }
@@ -877,8 +470,6 @@ private:
     std::mutex ckpt_run_;                     // one checkpoint at a time
     sqlite3* db_ = nullptr;
     StmtCache stmts_{db_};
-    std::string error_;
-    bool batch_ = false;
     // Per unfinished game written here (it is this process's database: nothing else writes
     // it): how many moves the table holds, and what the row holds in the columns a move does
     // not change. A game not listed is written whole.

@@ -1,0 +1,127 @@
+// The schema the SQLite and PostgreSQL stores share, written once with the types that differ
+// between them as {ID}, {I64}, {REAL} and {TOKEN_USER} (`user` is a reserved word in
+// PostgreSQL); each store lists its migrations from these parts and its own.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hisha::server::store::schema {
+
+/// How a database's SQL differs: its words in the schema, and what the stores' shared
+/// statements (sql_store.h) need.
+struct Dialect {
+    std::string_view id;                 // an id that numbers itself, the table's key
+    std::string_view i64;                // a 64-bit integer (times, milliseconds, ids)
+    std::string_view real;               // a double
+    std::string_view token_user;         // the tokens' column of the account
+    const char* begin;                   // how a write transaction starts
+    const char* returning_id;            // what an INSERT adds to give the new row's id
+    const char* version_table;           // where the schema's version is kept
+    std::string_view more_game_columns;  // the store's own columns of games, after the shared ones
+};
+// (Packed: eight named fields a line each would read as one list written twice.)
+// clang-format off
+inline constexpr Dialect SQLITE{.id = "INTEGER PRIMARY KEY AUTOINCREMENT", .i64 = "INTEGER", .real = "REAL",
+                                .token_user = "user", .begin = "BEGIN IMMEDIATE", .returning_id = "",
+                                .version_table = "schema_version", .more_game_columns = ""};
+inline constexpr Dialect POSTGRES{.id = "BIGSERIAL PRIMARY KEY", .i64 = "BIGINT", .real = "DOUBLE PRECISION",
+                                  .token_user = "username", .begin = "BEGIN", .returning_id = " RETURNING id",
+                                  .version_table = "hisha_schema_version", .more_game_columns = ", version"};
+// clang-format on
+
+/// `sql` in the dialect's words.
+inline std::string in(const Dialect& d, std::string_view sql) {
+    std::string out;
+    while (!sql.empty()) {
+        std::size_t open = sql.find('{');
+        out += sql.substr(0, open);
+        if (open == std::string_view::npos)
+            break;
+        std::size_t close = sql.find('}', open);
+        std::string_view name = sql.substr(open + 1, close - open - 1);
+        out += name == "ID" ? d.id : name == "I64" ? d.i64 : name == "REAL" ? d.real : d.token_user;
+        sql.remove_prefix(close + 1);
+    }
+    return out;
+}
+
+/// Migration 1: accounts, their login tokens, games, moves, challenges, messages.
+constexpr const char* TABLES = R"sql(
+CREATE TABLE users (
+    id {ID},
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    password_hash TEXT NOT NULL,
+    rating {REAL} NOT NULL, deviation {REAL} NOT NULL, volatility {REAL} NOT NULL,
+    wins INTEGER NOT NULL, losses INTEGER NOT NULL, draws INTEGER NOT NULL,
+    created {I64} NOT NULL, last_login {I64} NOT NULL,
+    settings TEXT NOT NULL, bot TEXT NOT NULL);
+CREATE TABLE tokens (hash TEXT PRIMARY KEY, {TOKEN_USER} TEXT NOT NULL, expires {I64} NOT NULL);
+CREATE TABLE games (
+    id {ID},
+    black TEXT NOT NULL, white TEXT NOT NULL, start_sfen TEXT NOT NULL,
+    tc_kind INTEGER NOT NULL, days INTEGER NOT NULL, main_ms {I64} NOT NULL,
+    byoyomi_ms {I64} NOT NULL, increment_ms {I64} NOT NULL, csa_seconds INTEGER NOT NULL,
+    status INTEGER NOT NULL, winner TEXT NOT NULL, reason TEXT NOT NULL,
+    seen_black INTEGER NOT NULL, seen_white INTEGER NOT NULL,
+    rem_black {I64} NOT NULL, rem_white {I64} NOT NULL, turn_started {I64} NOT NULL,
+    created {I64} NOT NULL, updated {I64} NOT NULL,
+    origin TEXT NOT NULL, csa_game_name TEXT NOT NULL, rated_applied INTEGER NOT NULL,
+    undone_ply INTEGER NOT NULL, undone_text TEXT NOT NULL);
+CREATE INDEX games_status ON games(status);
+CREATE TABLE moves (
+    game_id {I64} NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,
+    text TEXT NOT NULL, spent_ms {I64} NOT NULL, at {I64} NOT NULL,
+    forced INTEGER NOT NULL, locked INTEGER NOT NULL,
+    PRIMARY KEY (game_id, ply));
+CREATE TABLE challenges (
+    id {ID},
+    challenger TEXT NOT NULL, pattern TEXT NOT NULL, color INTEGER NOT NULL,
+    first_move TEXT NOT NULL, comment TEXT NOT NULL,
+    tc_kind INTEGER NOT NULL, days INTEGER NOT NULL, main_ms {I64} NOT NULL,
+    byoyomi_ms {I64} NOT NULL, increment_ms {I64} NOT NULL, created {I64} NOT NULL);
+CREATE TABLE messages (
+    id {ID},
+    recipient_key TEXT NOT NULL, recipient TEXT NOT NULL, sender TEXT NOT NULL,
+    text TEXT NOT NULL, kind TEXT NOT NULL, at {I64} NOT NULL);
+CREATE INDEX messages_recipient ON messages(recipient_key);
+)sql";
+
+/// Administration: the administrators, bans of accounts and addresses, the audit log of their
+/// actions; tokens found by account (log out everywhere).
+constexpr const char* ADMINISTRATION = R"sql(
+CREATE TABLE admins (name_key TEXT PRIMARY KEY, granted {I64} NOT NULL);
+CREATE TABLE bans (
+    kind TEXT NOT NULL, target TEXT NOT NULL, reason TEXT NOT NULL, by_admin TEXT NOT NULL,
+    created {I64} NOT NULL, expires {I64} NOT NULL,
+    PRIMARY KEY (kind, target));
+CREATE TABLE audit (
+    id {ID}, at {I64} NOT NULL, admin TEXT NOT NULL,
+    action TEXT NOT NULL, target TEXT NOT NULL, detail TEXT NOT NULL, peer TEXT NOT NULL);
+CREATE INDEX tokens_user ON tokens({TOKEN_USER});
+)sql";
+
+/// A move's comment (the evaluation comment a CSA engine sends after its move).
+constexpr const char* MOVE_COMMENTS = R"sql(
+ALTER TABLE moves ADD COLUMN comment TEXT NOT NULL DEFAULT '';
+)sql";
+
+/// Scheduled tournaments (the one that paired a game) and the public rating list (when an
+/// account's last rated game ended: its last finished game so far).
+constexpr const char* TOURNAMENTS = R"sql(
+ALTER TABLE games ADD COLUMN tournament TEXT NOT NULL DEFAULT '';
+CREATE INDEX games_tournament ON games(tournament, id);
+ALTER TABLE users ADD COLUMN last_game {I64} NOT NULL DEFAULT 0;
+UPDATE users SET last_game = COALESCE((SELECT max(g.updated) FROM games g WHERE g.status = 2 AND g.rated_applied != 0
+    AND (lower(g.black) = users.name_key OR lower(g.white) = users.name_key)), 0);
+)sql";
+
+/// A store's migrations, in order: the tables, the store's own second migration, administration,
+/// move comments, tournaments. A database keeps how many it has run: new ones go at the end.
+inline std::vector<std::string> migrations(const Dialect& d, std::string_view own) {
+    return {in(d, TABLES), std::string(own), in(d, ADMINISTRATION), MOVE_COMMENTS, in(d, TOURNAMENTS)};
+}
+
+}  // namespace hisha::server::store::schema

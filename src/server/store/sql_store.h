@@ -1,0 +1,307 @@
+// What the SQLite and PostgreSQL stores share, written once: the statements of the Store
+// interface (every one in SQL both databases read: $1, $2 ... parameters, which SQLite numbers
+// by their first appearance, and ON CONFLICT), the transactions, the migrations. Each store
+// is a Db deriving from SqlStore<Db> and gives the few things that differ:
+//   statement(sql)          a statement with bind(value), exec(), row() and the readers i32(),
+//                           i64(), dbl(), str() (SQLite's prepared Stmt, PostgreSQL's Query)
+//   inserted(stmt, id)      runs an INSERT and gives the new row's id
+//   exec(sql), exec_often(sql)   a statement without parameters (exec_often: one run on every
+//                           write, which SQLite keeps prepared)
+//   fail()                  takes the database's last error into error_ and returns false
+//   error_now()             the error to keep across a rollback
+//   read_more(stmt, game)   a game's columns after the shared ones (PostgreSQL's version)
+//   game_inserted(game), batch_lost()   what a store remembers about the rows it wrote
+//   DIALECT                 how its SQL differs (schema.h)
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "server/store/row_codec.h"
+#include "server/store/schema.h"
+#include "server/store/store.h"
+
+namespace hisha::server::store {
+
+template <class Db>
+class SqlStore : public Store {
+public:
+    const std::string& last_error() const override { return error_; }
+
+    // --- accounts and their login tokens
+
+    bool save_user(UserRow& u) override {
+        if (u.id == 0)
+            return insert_row(u);
+        return run("UPDATE users SET password_hash=$1, rating=$2, deviation=$3, volatility=$4, wins=$5, losses=$6, "
+                   "draws=$7, last_login=$8, last_game=$9, settings=$10, bot=$11 WHERE id=$12",
+                   u.password_hash, u.rating, u.deviation, u.volatility, u.wins, u.losses, u.draws, u.last_login,
+                   u.last_game, u.settings, u.bot, u.id);
+    }
+    std::optional<UserRow> find_user(std::string_view name) override {
+        return first(select<UserRow>("WHERE name_key=$1", rows::key_of(name)));
+    }
+    std::vector<UserRow> all_users() override { return select<UserRow>("ORDER BY name_key"); }
+
+    bool save_token(const std::string& hash, const std::string& user, Millis expires) override {
+        static const std::string sql = schema::in(
+            Db::DIALECT, "INSERT INTO tokens (hash, {TOKEN_USER}, expires) VALUES ($1,$2,$3) ON CONFLICT (hash) DO "
+                         "UPDATE SET {TOKEN_USER}=excluded.{TOKEN_USER}, expires=excluded.expires");
+        return run(sql, hash, user, expires);
+    }
+    std::optional<std::string> token_user(const std::string& hash, Millis now) override {
+        static const std::string sql =
+            schema::in(Db::DIALECT, "SELECT {TOKEN_USER} FROM tokens WHERE hash=$1 AND expires>$2");
+        return first(texts(sql, hash, now));
+    }
+    bool delete_token(const std::string& hash) override { return run("DELETE FROM tokens WHERE hash=$1", hash); }
+    bool delete_tokens_of(std::string_view user) override {
+        static const std::string sql = schema::in(Db::DIALECT, "DELETE FROM tokens WHERE {TOKEN_USER}=$1");
+        return run(sql, user);
+    }
+    bool delete_expired_tokens(Millis now) override { return run("DELETE FROM tokens WHERE expires<=$1", now); }
+
+    // --- administration
+
+    bool set_admin(std::string_view user, bool admin, Millis at) override {
+        if (!admin)
+            return run("DELETE FROM admins WHERE name_key=$1", rows::key_of(user));
+        return run("INSERT INTO admins (name_key, granted) VALUES ($1,$2) ON CONFLICT (name_key) DO NOTHING",
+                   rows::key_of(user), at);
+    }
+    bool is_admin(std::string_view user) override {
+        return !texts("SELECT name_key FROM admins WHERE name_key=$1", rows::key_of(user)).empty();
+    }
+    std::vector<std::string> admins() override { return texts("SELECT name_key FROM admins ORDER BY name_key"); }
+    bool save_ban(const BanRow& b) override {
+        static const std::string sql = rows::insert_sql<BanRow>()
+                                     + " ON CONFLICT (kind, target) DO UPDATE SET reason=excluded.reason, "
+                                       "by_admin=excluded.by_admin, created=excluded.created, expires=excluded.expires";
+        auto s = db().statement(sql);
+        rows::put_new(binder(s), b);
+        return s.exec() || db().fail();
+    }
+    bool delete_ban(const std::string& kind, const std::string& target) override {
+        return run("DELETE FROM bans WHERE kind=$1 AND target=$2", kind, target);
+    }
+    std::vector<BanRow> bans() override { return select<BanRow>("ORDER BY kind, target"); }
+    bool insert_audit(AuditRow& a) override { return insert_row(a); }
+    std::vector<AuditRow> audit(int limit) override { return select<AuditRow>("ORDER BY id DESC LIMIT $1", limit); }
+
+    // --- games
+
+    bool insert_game(GameRow& g) override {
+        if (!begin())
+            return false;
+        if (!insert_row(g) || !insert_moves(g, 0))
+            return rollback();
+        if (!commit())
+            return false;
+        db().game_inserted(g);
+        return true;
+    }
+    std::optional<GameRow> load_game(std::int64_t id) override {
+        auto game = first(select<GameRow>("WHERE id=$1", id));
+        if (game)
+            load_moves(*game);
+        return game;
+    }
+    std::vector<GameRow> open_games() override {
+        return with_moves(select<GameRow>("WHERE status<$1 ORDER BY id", int(GameStatus::Finished)));
+    }
+    std::vector<GameRow> finished_games(std::string_view user, int limit) override {
+        return with_moves(
+            select<GameRow>("WHERE status>=$1 AND (lower(black)=$2 OR lower(white)=$2) ORDER BY id DESC LIMIT $3",
+                            int(GameStatus::Finished), rows::key_of(user), limit));
+    }
+    /// (Without their moves: a list.)
+    std::vector<GameRow> tournament_games(std::string_view tournament, std::string_view user, int limit) override {
+        return select<GameRow>(
+            "WHERE tournament=$1 AND ($2='' OR lower(black)=$2 OR lower(white)=$2) ORDER BY id DESC LIMIT $3",
+            tournament, rows::key_of(user), limit);
+    }
+
+    // --- challenges and messages
+
+    bool insert_challenge(ChallengeRow& c) override { return insert_row(c); }
+    bool delete_challenge(std::int64_t id) override { return run("DELETE FROM challenges WHERE id=$1", id); }
+    std::vector<ChallengeRow> challenges() override { return select<ChallengeRow>("ORDER BY id"); }
+    bool insert_message(MessageRow& m) override { return insert_row(m); }
+    std::vector<MessageRow> messages_for(std::string_view user) override {
+        return select<MessageRow>("WHERE recipient_key=$1 ORDER BY id", rows::key_of(user));
+    }
+    bool delete_messages(const std::vector<std::int64_t>& ids) override {
+        if (!begin())
+            return false;
+        for (auto id : ids)
+            if (!run("DELETE FROM messages WHERE id=$1", id))
+                return rollback();
+        return commit();
+    }
+
+    // --- group commit
+
+    bool batch_begin() override {
+        if (batch_)
+            return true;
+        if (!db().exec(Db::DIALECT.begin))
+            return false;
+        batch_ = true;
+        return true;
+    }
+    bool batch_commit() override {
+        if (!batch_)
+            return true;
+        batch_ = false;
+        if (db().exec("COMMIT"))
+            return true;
+        std::string keep = error_;
+        db().batch_lost();  // the batch's writes are not there after all
+        db().exec("ROLLBACK");
+        error_ = keep;
+        return false;
+    }
+    bool in_batch() const override { return batch_; }
+
+protected:
+    /// The rows of `SELECT columns FROM Row's table rest`, the values bound in turn.
+    template <class Row, class... Value>
+    std::vector<Row> select(std::string_view rest, const Value&... values) {
+        std::string_view more = std::is_same_v<Row, GameRow> ? Db::DIALECT.more_game_columns : "";
+        auto s = db().statement(rows::select_sql<Row>(rest, more));
+        (s.bind(values), ...);
+        std::vector<Row> out;
+        while (s.row()) {
+            out.push_back(rows::read_row<Row>(s));
+            if constexpr (std::is_same_v<Row, GameRow>)
+                db().read_more(s, out.back());
+        }
+        return out;
+    }
+    /// The first column of every row, as text.
+    template <class... Value>
+    std::vector<std::string> texts(const std::string& sql, const Value&... values) {
+        auto s = db().statement(sql);
+        (s.bind(values), ...);
+        std::vector<std::string> out;
+        while (s.row())
+            out.push_back(s.str());
+        return out;
+    }
+    /// A statement that returns no rows, the values bound in turn.
+    template <class... Value>
+    bool run(const std::string& sql, const Value&... values) {
+        auto s = db().statement(sql);
+        (s.bind(values), ...);
+        return s.exec() || db().fail();
+    }
+    /// Inserts a new row and sets its id.
+    template <class Row>
+    bool insert_row(Row& row) {
+        static const std::string sql = rows::insert_sql<Row>() + Db::DIALECT.returning_id;
+        auto s = db().statement(sql);
+        rows::put_new(binder(s), row);
+        return db().inserted(s, row.id) || db().fail();
+    }
+    template <class Row>
+    static std::optional<Row> first(std::vector<Row>&& found) {
+        if (found.empty())
+            return std::nullopt;
+        return std::move(found.front());
+    }
+
+    std::vector<GameRow> with_moves(std::vector<GameRow> games) {
+        for (auto& g : games)
+            load_moves(g);
+        return games;
+    }
+    void load_moves(GameRow& g) { g.moves = select<MoveRow>("WHERE game_id=$1 ORDER BY ply", g.id); }
+    /// Writes the moves from `from_ply` on (there are none there yet).
+    bool insert_moves(const GameRow& g, int from_ply) {
+        static const std::string sql = rows::insert_sql<MoveRow>();
+        for (std::size_t i = std::size_t(std::max(0, from_ply)); i < g.moves.size(); ++i) {
+            auto s = db().statement(sql);
+            rows::put_move(binder(s), g.id, int(i), g.moves[i]);
+            if (!s.exec())
+                return db().fail();
+        }
+        return true;
+    }
+
+    /// Writes the columns of a game's row that change after it began; `where` (from $15 on)
+    /// says which row, the values after the game's.
+    template <class... Value>
+    bool update_game(const GameRow& g, std::string_view where, const Value&... values) {
+        auto s = db().statement("UPDATE games SET status=$1, winner=$2, reason=$3, seen_black=$4, seen_white=$5, "
+                                "rem_black=$6, rem_white=$7, turn_started=$8, updated=$9, rated_applied=$10, "
+                                "undone_ply=$11, undone_text=$12, black=$13, white=$14"
+                                + std::string(where));
+        for_each(binder(s), int(g.status), g.winner, g.reason, g.seen[0], g.seen[1], g.remaining[0], g.remaining[1],
+                 g.turn_started, g.updated, g.rated_applied, g.undone_ply, g.undone_text, g.black, g.white, values...);
+        return s.exec() || db().fail();
+    }
+    template <class F, class... Value>
+    static void for_each(F&& f, const Value&... values) {
+        (f(values), ...);
+    }
+
+    // Inside a batch a write is a savepoint, so that a failed write is undone alone.
+    bool begin() { return batch_ ? db().exec_often("SAVEPOINT w") : db().exec(Db::DIALECT.begin); }
+    bool commit() { return (batch_ ? db().exec_often("RELEASE SAVEPOINT w") : db().exec("COMMIT")) || rollback(); }
+    /// Undoes the write and returns false, keeping the error that made it fail.
+    bool rollback() {
+        std::string keep = db().error_now();
+        if (batch_) {
+            db().exec("ROLLBACK TO SAVEPOINT w");
+            db().exec("RELEASE SAVEPOINT w");
+        } else {
+            db().exec("ROLLBACK");
+        }
+        error_ = keep;
+        return false;
+    }
+
+    /// Runs the migrations the database has not run yet, each in a transaction with the new version.
+    bool migrate(const std::vector<std::string>& migrations) {
+        const std::string table = Db::DIALECT.version_table;
+        if (!db().exec(("CREATE TABLE IF NOT EXISTS " + table + " (version INTEGER NOT NULL)").c_str()))
+            return false;
+        auto version = first(texts("SELECT version FROM " + table));
+        if (!version && !db().exec(("INSERT INTO " + table + " (version) VALUES (0)").c_str()))
+            return false;
+        int done = version ? std::stoi(*version) : 0, target = int(migrations.size());
+        if (done > target) {
+            error_ = "the database schema (version " + std::to_string(done) + ") is newer than this server ("
+                   + std::to_string(target) + ")";
+            return false;
+        }
+        for (int v = done; v < target; ++v) {
+            if (!begin())
+                return false;
+            if (!db().exec(migrations[std::size_t(v)].c_str()) || !run("UPDATE " + table + " SET version=$1", v + 1))
+                return rollback();
+            if (!commit())
+                return false;
+        }
+        return true;
+    }
+
+    /// The values of a statement in turn, for the row codec.
+    template <class Statement>
+    static auto binder(Statement& s) {
+        return [&s](const auto& v) { s.bind(v); };
+    }
+
+    std::string error_;
+    bool batch_ = false;
+
+private:
+    Db& db() { return static_cast<Db&>(*this); }
+};
+
+}  // namespace hisha::server::store
