@@ -20,7 +20,7 @@ hidden biases x127x64 (int32). `quantised_eval` computes in numpy exactly what t
 Usage: train.py --features F.ftr --out NET.nnue [--validation V.ftr | --val-fraction 0.05]
                 [--epochs N | --steps N] [--batch B] [--lr LR] [--lambda L] [--scale S]
                 [--l1 N] [--l2 N] [--l3 N] [--seed S] [--threads T] [--checkpoint CKPT.pt]
-                [--resume CKPT.pt] [--compare OUT.txt]
+                [--resume CKPT.pt | --init NET.nnue] [--compare OUT.txt]
 Debian's python3-torch (1.13) runs under /usr/bin/python3.
 """
 import argparse
@@ -169,6 +169,46 @@ def write_net(path, q, eval_scale, description):
         f.write(head + desc + body)
 
 
+def read_net(path):
+    """The integer parameters and eval scale of a net file written by write_net (checked)."""
+    with open(path, "rb") as f:
+        blob = f.read()
+    if len(blob) < 64 or blob[:8] != NET_MAGIC:
+        fail(f"{path}: not a Hisha net file (bad header)")
+    version, fs, features, l1, l2, l3, eval_scale, desc_len, body_len, crc = struct.unpack("<6IiIQI", blob[8:52])
+    if version != NET_VERSION or fs != FEATURE_SET_ID:
+        fail(f"{path}: version {version}, feature set {fs}; expected {NET_VERSION}, {FEATURE_SET_ID}")
+    if len(blob) != 64 + desc_len + body_len:
+        fail(f"{path}: {len(blob)} bytes, the header says {64 + desc_len + body_len}")
+    if zlib.crc32(blob[64:]) & 0xFFFFFFFF != crc:
+        fail(f"{path}: CRC-32 mismatch (corrupt file)")
+    q, at = {}, 64 + desc_len
+    for name, dtype, shape in (("ft_b", "<i2", (l1,)), ("ft_w", "<i2", (features, l1)), ("b1", "<i4", (l2,)),
+                               ("w1", "i1", (l2, 2 * l1)), ("b2", "<i4", (l3,)), ("w2", "i1", (l3, l2)),
+                               ("bo", "<i4", (1,)), ("wo", "i1", (1, l3))):
+        n = int(np.prod(shape)) * np.dtype(dtype).itemsize
+        q[name] = np.frombuffer(blob, dtype=dtype, count=int(np.prod(shape)), offset=at).reshape(shape)
+        at += n
+    return q, eval_scale
+
+
+def init_from_net(model, path, eval_scale):
+    """Starts the float model at a net's values (the factoriser's shared rows at zero)."""
+    q, scale = read_net(path)
+    if scale != eval_scale:
+        fail(f"{path}: eval scale {scale}, this run's is {eval_scale}")
+    if q["ft_w"].shape != (model.features, model.ft.weight.shape[1]) or q["w1"].shape != model.h1.weight.shape \
+            or q["w2"].shape != model.h2.weight.shape:
+        fail(f"{path}: layer sizes {q['ft_w'].shape[1]}x2-{q['w1'].shape[0]}-{q['w2'].shape[0]}-1 differ from this run's")
+    with torch.no_grad():
+        model.ft.weight[:model.features] = torch.from_numpy(q["ft_w"].astype(np.float32) / ACTIVATION_ONE)
+        model.fact.weight.zero_()
+        model.ft_bias.copy_(torch.from_numpy(q["ft_b"].astype(np.float32) / ACTIVATION_ONE))
+        for name, layer in (("1", model.h1), ("2", model.h2), ("o", model.out)):
+            layer.weight.copy_(torch.from_numpy(q["w" + name].astype(np.float32) / WEIGHT_SCALE))
+            layer.bias.copy_(torch.from_numpy(q["b" + name].astype(np.float32) / OUTPUT_DIVISOR))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--features", required=True, help="training data (hisha nnue features)")
@@ -189,6 +229,7 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--checkpoint", help="save the float model here after each epoch")
     ap.add_argument("--resume", help="start from this checkpoint")
+    ap.add_argument("--init", help="start from this net file (the committed net: its values, a new optimiser)")
     ap.add_argument("--compare", help="write 'float quantised' values of the validation positions here")
     a = ap.parse_args()
     for n, v in (("--l1", a.l1), ("--l2", a.l2), ("--l3", a.l3)):
@@ -211,6 +252,10 @@ def main():
         fail(f"{a.features}: no training records")
     model = Model(data.features, data.per_bucket, a.l1, a.l2, a.l3)
     opt = torch.optim.Adam(model.parameters(), lr=a.lr)
+    if a.init and a.resume:
+        fail("--init and --resume: one or the other")
+    if a.init:
+        init_from_net(model, a.init, a.eval_scale)
     if a.resume:
         ck = torch.load(a.resume)
         model.load_state_dict(ck["model"])
