@@ -32,25 +32,22 @@ usage() { sed -n '2,/^# Example/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2
 hisha="$root/build/bin/hisha" work="$root/../nnue-work" gen_minutes=90 positions=3000000 nodes=1500 seed=1
 threads=2 epochs=8 lambda=0.5 games=600 tc="st=0.1" net="" scratch=0 sprt=1
 committed="$root/src/engine/nnue/nets/hisha.nnue" record="$root/src/engine/nnue/NETS.md"
+# Each --name VALUE sets the variable of that name (dashes as underscores); --to and --record
+# name the files committed and record.
+valued=" hisha work gen-minutes positions nodes seed threads epochs lambda games tc net to record "
 while (( $# )); do
+    name=${1#--}
     case $1 in
-    --hisha) hisha=$2; shift 2 ;;
-    --work) work=$2; shift 2 ;;
-    --gen-minutes) gen_minutes=$2; shift 2 ;;
-    --positions) positions=$2; shift 2 ;;
-    --nodes) nodes=$2; shift 2 ;;
-    --seed) seed=$2; shift 2 ;;
-    --threads) threads=$2; shift 2 ;;
-    --epochs) epochs=$2; shift 2 ;;
-    --lambda) lambda=$2; shift 2 ;;
-    --games) games=$2; shift 2 ;;
-    --tc) tc=$2; shift 2 ;;
-    --net) net=$2; shift 2 ;;
-    --to) committed=$2; shift 2 ;;
-    --record) record=$2; shift 2 ;;
     --from-scratch) scratch=1; shift ;;
     --no-sprt) sprt=0; shift ;;
     -h|--help) usage 0 ;;
+    --*)
+        [[ $valued == *" $name "* ]] || { echo "train-net: unknown option $1" >&2; usage; }
+        (( $# >= 2 )) || { echo "train-net: $1 needs a value" >&2; exit 2; }
+        var=${name//-/_}
+        [[ $var == to ]] && var=committed
+        printf -v "$var" '%s' "$2"
+        shift 2 ;;
     *) echo "train-net: unknown argument $1" >&2; usage ;;
     esac
 done

@@ -3,7 +3,8 @@
 # file validates, `hisha nnue features` turns it into the trainer's input, tools/nnue/train.py
 # trains a small net for a few steps and exports it, and the engine's values of every position
 # (`hisha nnue eval`) equal the trainer's quantised ones; the float model agrees within a stated
-# tolerance; `hisha usi` plays with the net (Evaluation NNUE, EvalFile).
+# tolerance; a net read back as the start of the next pass (--init) is the same net; `hisha usi`
+# plays with the net (Evaluation NNUE, EvalFile).
 # Skipped (77) when Debian's python3-torch is missing under /usr/bin/python3.
 # Usage: pipeline.sh HISHA SOURCE_DIR
 set -euo pipefail
@@ -42,6 +43,16 @@ paste -d' ' "$dir/py.txt" "$dir/engine.txt" | awk -v n="$records" '
       if (d > tol) { far++; if (far < 5) print "position " NR ": float " $1 ", quantised " $2 } }
     END { printf "%d positions, %d differ from the engine, float vs quantised max %.2f cp\n", total, bad, max;
           exit (total != n || bad || far) }' || fail "values differ"
+
+# A pass starts from the committed net: --init reads it back into the float model, and with no
+# training step the exported net evaluates every position exactly as the one it started from.
+"$PY" "$SRC/tools/nnue/train.py" --features "$dir/data.ftr" --out "$dir/again.nnue" --epochs 0 --l1 64 \
+    --init "$dir/net.nnue" > "$dir/again.txt" 2>&1 || fail "train.py --init: $(cat "$dir/again.txt")"
+"$HISHA" nnue eval "$dir/again.nnue" "$dir/data.bin" > "$dir/again-engine.txt" || fail "nnue eval (again)"
+cmp -s "$dir/engine.txt" "$dir/again-engine.txt" || fail "the net read back by --init evaluates differently"
+if "$PY" "$SRC/tools/nnue/train.py" --features "$dir/data.ftr" --out "$dir/bad.nnue" --epochs 0 --l1 64 \
+    --init "$dir/data.ftr" > "$dir/bad.txt" 2>&1; then fail "train.py --init accepted a feature file"; fi
+grep -q "not a Hisha net file" "$dir/bad.txt" || fail "train.py --init on a foreign file: $(cat "$dir/bad.txt")"
 
 # The engine plays with it.
 out=$(printf 'usi\nsetoption name EvalFile value %s\nsetoption name Evaluation value NNUE\nisready\nposition startpos\ngo depth 4\n' "$dir/net.nnue" \
