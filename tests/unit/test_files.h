@@ -15,6 +15,13 @@
 
 namespace hisha::testing {
 
+#ifdef HISHA_TEST_DATA_LOCAL
+/// A file of the project's notation test data (tests/data/notation/NAME).
+inline std::string notation_data(const std::string& name) {
+    return std::string(HISHA_TEST_DATA_LOCAL) + "/notation/" + name;
+}
+#endif
+
 /// The bytes of the file at `path`; a missing or unreadable file fails the test (and gives "").
 inline std::string slurp(const std::filesystem::path& path) {
     std::ifstream f(path, std::ios::binary);
@@ -53,6 +60,35 @@ inline void expect_golden(const std::string& text, const std::filesystem::path& 
         return;
     }
     EXPECT_EQ(text, slurp(path)) << path;
+}
+
+/// The rows of the tab-separated case file at `path` (lines that begin with '#', and empty lines,
+/// are skipped), each split into its `columns` fields; a missing or empty file, or a row with
+/// another number of fields, fails the test.
+inline std::vector<std::vector<std::string>> case_rows(const std::filesystem::path& path, std::size_t columns) {
+    std::vector<std::vector<std::string>> rows;
+    std::istringstream in(slurp(path));
+    int number = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++number;
+        if (line.empty() || line[0] == '#')
+            continue;
+        std::vector<std::string> fields;
+        for (std::size_t at = 0;;) {
+            std::size_t tab = line.find('\t', at);
+            fields.push_back(line.substr(at, tab - at));
+            if (tab == std::string::npos)
+                break;
+            at = tab + 1;
+        }
+        if (fields.size() != columns)
+            ADD_FAILURE() << path.string() << ":" << number << ": " << fields.size() << " fields, expected " << columns;
+        else
+            rows.push_back(std::move(fields));
+    }
+    if (rows.empty())
+        ADD_FAILURE() << "no cases in " << path;
+    return rows;
 }
 
 }  // namespace hisha::testing

@@ -8,6 +8,7 @@
 
 #include "core/movegen.h"
 #include "notation/coordinate.h"
+#include "test_files.h"
 #include "test_positions.h"
 
 using namespace hisha;
@@ -97,83 +98,33 @@ TEST(Coordinate, AmbiguousInputListsTheCandidates) {
 
 TEST(Coordinate, SyntaxErrorsNameTheColumn) {
     core::Position start;
-    struct Case {
-        const char* text;
-        int column;
-        const char* message;
-    };
-    const Case cases[] = {
-        {"", 10, "empty move"},
-        {"??", 10, "empty move"},
-        {"p7f", 10, "piece letters are upper case"},
-        {"X7f", 10, "expected a piece letter P L N S G B R K"},
-        {"+G5h", 10, "a G cannot be promoted"},
-        {"+", 11, "expected a piece letter P L N S G B R K"},
-        {"P7", 12, "missing destination square"},
-        {"P", 11, "missing destination square"},
-        {"Px7f", 11, "expected an origin file or rank"},
-        {"P-7f", 11, "expected an origin file or rank"},
-        {"P7g7f7", 15, "too many characters"},
-        {"P7j", 12, "expected a rank a-i"},
-        {"Pz7f", 11, "expected an origin file or rank"},
-        {"P*5e+", 14, "a drop cannot promote"},
-        {"P*5ex", 14, "unexpected text after the drop"},
-        {"P*5", 13, "expected a rank a-i"},
-        {"+P*5e", 10, "a promoted piece cannot be dropped"},
-        {"0g7f", 10, "expected a file 1-9"},
-        {"7z7f", 11, "expected a rank a-i"},
-        {"7g", 12, "missing destination square"},
-        {"7g7", 13, "expected a rank a-i"},
-        {"7g7fx", 14, "unexpected 'x'"},
-        {"7g7f+=", 15, "unexpected '='"},
-    };
-    for (const auto& c : cases) {
-        SCOPED_TRACE(c.text);
-        auto r = parse_coordinate(start, c.text, 3, 10);
+    for (const auto& c : hisha::testing::case_rows(hisha::testing::notation_data("move-errors/coordinate.tsv"), 3)) {
+        SCOPED_TRACE(c[0]);
+        auto r = parse_coordinate(start, c[0], 3, 10);
         ASSERT_FALSE(r);
         EXPECT_EQ(r.error().status, MoveInputStatus::Syntax);
         EXPECT_EQ(r.error().code, core::ParseErrorCode::BadMove);
         EXPECT_EQ(r.error().line, 3);
-        EXPECT_EQ(r.error().column, c.column);
-        EXPECT_EQ(r.error().message, c.message);
-        auto cands = coordinate_candidates(start, c.text, 3, 10);
+        EXPECT_EQ(r.error().column, std::stoi(c[1]));
+        EXPECT_EQ(r.error().message, c[2]);
+        auto cands = coordinate_candidates(start, c[0], 3, 10);
         ASSERT_FALSE(cands);
-        EXPECT_EQ(cands.error().column, c.column);
+        EXPECT_EQ(cands.error().column, std::stoi(c[1]));
     }
 }
 
 TEST(Coordinate, IllegalMovesGiveTheCoreReason) {
-    struct Case {
-        const char* sfen;
-        const char* text;
-        const char* message;
-    };
-    const Case cases[] = {
-        {"startpos", "7g7e", "7g7e: the piece on 7g cannot move to 7e"},
-        {"startpos", "5e5d", "5e5d: no Black piece on 5e"},
-        {"startpos", "7g7f+", "7g7f+: that move cannot promote"},
-        {"startpos", "P7e", "P7e: no Black pawn can move to 7e"},
-        {"startpos", "R2e", "R2e: the piece on 2h cannot move to 2e"},
-        {"startpos", "G7i", "G7i: 7i is occupied"},
-        {"startpos", "G5h+", "G5h+: that move cannot promote"},
-        {"startpos", "P*5e", "P*5e: that piece is not in hand"},
-        {"startpos", "K*5e", "K*5e: a king cannot be dropped"},
-        {"startpos", "+R2e", "+R2e: no Black dragon can move to 2e"},
-        {"4k4/9/9/9/9/9/4P4/9/4K4 b P 1", "P'5e", "P'5e: two pawns on file 5"},
-        {"kn7/9/1G7/9/9/9/9/9/4K4 b P 1", "P*9b", "P*9b: a pawn drop may not give checkmate"},
-        {"4k4/9/9/9/4r4/9/9/4G4/4K4 b - 1", "G4h", "G4h: the move leaves the king in check"},
-        {"4k4/9/9/9/9/9/8P/9/r3K4 b - 1", "P1f", "P1f: the king is in check"},
-    };
-    for (const auto& c : cases) {
-        SCOPED_TRACE(c.text);
-        auto pos = pos_of(c.sfen);
-        auto r = parse_coordinate(*pos, c.text, 6, 2);
+    for (const auto& c :
+         hisha::testing::case_rows(hisha::testing::notation_data("move-errors/coordinate-illegal.tsv"), 3)) {
+        SCOPED_TRACE(c[1]);
+        auto pos = pos_of(c[0]);
+        auto r = parse_coordinate(*pos, c[1], 6, 2);
         ASSERT_FALSE(r);
         EXPECT_EQ(r.error().status, MoveInputStatus::Illegal);
         EXPECT_EQ(r.error().code, core::ParseErrorCode::IllegalMove);
         EXPECT_EQ(r.error().line, 6);
         EXPECT_EQ(r.error().column, 2);
-        EXPECT_EQ(r.error().message, c.message);
+        EXPECT_EQ(r.error().message, c[2]);
         EXPECT_TRUE(r.error().candidates.empty());
     }
 }

@@ -20,8 +20,6 @@ namespace {
 using hisha::testing::pos_of;
 using hisha::testing::slurp;
 
-std::string local(const std::string& name) { return std::string(HISHA_TEST_DATA_LOCAL) + "/notation/" + name; }
-
 const char* MATSURI = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1";
 
 // Positions with promoted pieces, full hands and both sides to move, from the perft table
@@ -69,23 +67,23 @@ std::string replaced(std::string s, const std::string& from, const std::string& 
 }  // namespace
 
 TEST(Diagram, TheSeedsDiagramReadsAsTheStartPosition) {
-    auto r = read_diagram(slurp(local("western/email_board_seed.txt")));
+    auto r = read_diagram(slurp(hisha::testing::notation_data("western/email_board_seed.txt")));
     ASSERT_TRUE(r) << r.error().to_string();
     EXPECT_EQ(*r, core::START_SFEN);
 }
 
 TEST(Diagram, WritesTheSeedsLayout) {
     // The seed's diagram, with the '+' its fourth border lacks, and our side-to-move line.
-    std::istringstream seed(slurp(local("western/email_board_seed.txt")));
+    std::istringstream seed(slurp(hisha::testing::notation_data("western/email_board_seed.txt")));
     std::string expected, line;
     for (int i = 0; i < 20 && std::getline(seed, line); ++i)
         expected += (line == std::string("+") + std::string(44, '-') ? line + "+" : line) + "\n";
     expected += "Black to move (move 1)\n";
     core::Position start;
     EXPECT_EQ(write_diagram(start), expected);
-    EXPECT_EQ(write_diagram(*pos_of(MATSURI)), slurp(local("western/email_board_matsuri.txt")));
+    EXPECT_EQ(write_diagram(*pos_of(MATSURI)), slurp(hisha::testing::notation_data("western/email_board_matsuri.txt")));
     EXPECT_EQ(write_diagram(*pos_of("R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1")),
-              slurp(local("western/email_board_full_hands.txt")));
+              slurp(hisha::testing::notation_data("western/email_board_full_hands.txt")));
 }
 
 TEST(Diagram, RoundTripsToTheSameSfen) {
@@ -163,9 +161,10 @@ TEST(Diagram, ErrorsNameLineAndColumn) {
 }
 
 TEST(XshogiPosition, WritesGoldenFiles) {
-    EXPECT_EQ(write_xshogi_position(core::Position()), slurp(local("psn/position_start.txt")));
-    EXPECT_EQ(write_xshogi_position(*pos_of(MATSURI)), slurp(local("psn/position_matsuri.txt")));
-    auto r = read_xshogi_position(slurp(local("psn/position_matsuri.txt")));
+    EXPECT_EQ(write_xshogi_position(core::Position()), slurp(hisha::testing::notation_data("psn/position_start.txt")));
+    EXPECT_EQ(write_xshogi_position(*pos_of(MATSURI)),
+              slurp(hisha::testing::notation_data("psn/position_matsuri.txt")));
+    auto r = read_xshogi_position(slurp(hisha::testing::notation_data("psn/position_matsuri.txt")));
     ASSERT_TRUE(r) << r.error().to_string();
     EXPECT_EQ(*r, pos_of(MATSURI)->sfen());
 }

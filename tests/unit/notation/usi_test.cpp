@@ -9,6 +9,7 @@
 
 #include "core/movegen.h"
 #include "notation/usi.h"
+#include "test_files.h"
 #include "test_positions.h"
 
 using namespace hisha;
@@ -67,32 +68,11 @@ TEST(UsiMove, ReadsBoardMovesPromotionsAndDrops) {
 
 TEST(UsiMove, MalformedMovesNameTheColumn) {
     core::Position start;
-    struct Case {
-        const char* text;
-        int column;
-        const char* message;
-    };
-    const Case cases[] = {
-        {"", 1, "empty move"},
-        {"7", 2, "move too short"},
-        {"0g7f", 1, "expected a file 1-9"},
-        {"7j7f", 2, "expected a rank a-i"},
-        {"7g7", 4, "move too short"},
-        {"7gxf", 3, "expected a file 1-9"},
-        {"7g7f=", 5, "USI has no '=': leave the suffix out to decline promotion"},
-        {"7g7f+x", 6, "unexpected text after the move"},
-        {"7g7fx", 5, "unexpected text after the move"},
-        {"p*5e", 1, "'p' is not a piece that can be dropped (P L N S G B R)"},
-        {"K*5e", 1, "'K' is not a piece that can be dropped (P L N S G B R)"},
-        {"P*5", 4, "move too short"},
-        {"P*5e+", 5, "unexpected text after the move"},
-        {"resign", 1, "expected a file 1-9"},
-    };
-    for (const auto& c : cases) {
-        auto r = parse_usi_move(start, c.text);
-        ASSERT_FALSE(r) << c.text;
-        SCOPED_TRACE(c.text);
-        expect_error(r.error(), core::ParseErrorCode::BadMove, c.column, c.message);
+    for (const auto& c : hisha::testing::case_rows(hisha::testing::notation_data("move-errors/usi.tsv"), 3)) {
+        auto r = parse_usi_move(start, c[0]);
+        ASSERT_FALSE(r) << c[0];
+        SCOPED_TRACE(c[0]);
+        expect_error(r.error(), core::ParseErrorCode::BadMove, std::stoi(c[1]), c[2]);
         EXPECT_EQ(r.error().line, 1);
     }
     // Columns count from where the move stands in its line.
@@ -104,36 +84,12 @@ TEST(UsiMove, MalformedMovesNameTheColumn) {
 
 TEST(UsiMove, IllegalMovesGiveTheCoreReason) {
     core::Position start;
-    struct Case {
-        const char* sfen;
-        const char* move;
-        const char* message;
-    };
-    const Case cases[] = {
-        {"startpos", "7g7e", "7g7e: the piece on 7g cannot move to 7e"},
-        {"startpos", "5e5d", "5e5d: no Black piece on 5e"},
-        {"startpos", "3c3d", "3c3d: no Black piece on 3c"},
-        {"startpos", "2h2e", "2h2e: the piece on 2h cannot move to 2e"},
-        {"startpos", "6i7i", "6i7i: 7i is occupied"},
-        {"startpos", "7g7f+", "7g7f+: that move cannot promote"},
-        {"startpos", "P*5e", "P*5e: that piece is not in hand"},
-        {"startpos", "7g7g", "7g7g: not a move"},
-        {"4k4/9/9/9/9/9/4P4/9/4K4 b P 1", "P*5e", "P*5e: two pawns on file 5"},
-        {"4k4/9/9/9/9/9/9/9/4K4 b P 1", "P*1a", "P*1a: a piece on 1a could never move again (it must promote)"},
-        {"4k4/7P1/9/9/9/9/9/9/4K4 b - 1", "2b2a", "2b2a: a piece on 2a could never move again (it must promote)"},
-        {"4k4/9/5G3/9/9/9/9/9/4K4 b - 1", "4c4b+", "4c4b+: that move cannot promote"},
-        {"kn7/9/1G7/9/9/9/9/9/4K4 b P 1", "P*9b", "P*9b: a pawn drop may not give checkmate"},
-        {"4k4/9/9/9/9/9/8P/9/r3K4 b - 1", "5i5g", "5i5g: the piece on 5i cannot move to 5g"},
-        {"4k4/9/9/9/9/9/8P/9/r3K4 b - 1", "5i4i", "5i4i: the king is in check"},
-        {"4k4/9/9/9/9/9/8P/9/r3K4 b - 1", "1g1f", "1g1f: the king is in check"},
-        {"4k4/9/9/9/4r4/9/9/4G4/4K4 b - 1", "5h4h", "5h4h: the move leaves the king in check"},
-    };
-    for (const auto& c : cases) {
-        auto pos = pos_of(c.sfen);
-        auto r = parse_usi_move(*pos, c.move, 7, 4);
-        ASSERT_FALSE(r) << c.sfen << " " << c.move;
-        SCOPED_TRACE(c.move);
-        expect_error(r.error(), core::ParseErrorCode::IllegalMove, 4, c.message);
+    for (const auto& c : hisha::testing::case_rows(hisha::testing::notation_data("move-errors/usi-illegal.tsv"), 3)) {
+        auto pos = pos_of(c[0]);
+        auto r = parse_usi_move(*pos, c[1], 7, 4);
+        ASSERT_FALSE(r) << c[0] << " " << c[1];
+        SCOPED_TRACE(c[1]);
+        expect_error(r.error(), core::ParseErrorCode::IllegalMove, 4, c[2]);
         EXPECT_EQ(r.error().line, 7);
     }
 }

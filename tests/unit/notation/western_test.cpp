@@ -22,8 +22,6 @@ namespace {
 using hisha::testing::pos_of;
 using hisha::testing::slurp;
 
-std::string local(const std::string& name) { return std::string(HISHA_TEST_DATA_LOCAL) + "/notation/" + name; }
-
 std::string usi_of(const core::Position& pos, const std::string& text) {
     auto r = parse_western(pos, text);
     return r ? core::to_usi(*r) : "error: " + r.error().to_string();
@@ -36,7 +34,7 @@ const char* MIXED = "4k4/8P/5+P3/7P1/9/2p6/9/9/3GKG3 b SP 1";
 }  // namespace
 
 TEST(Western, CanonicalFormsMatchTheGoldenFile) {
-    std::istringstream in(slurp(local("western/canonical_moves.txt")));
+    std::istringstream in(slurp(hisha::testing::notation_data("western/canonical_moves.txt")));
     std::unique_ptr<core::Position> pos;
     std::string line;
     std::size_t moves = 0, positions = 0;
@@ -151,90 +149,30 @@ TEST(Western, PlusAfterAMoveThatCannotPromoteIsACheckMark) {
 
 TEST(Western, SyntaxErrorsNameTheColumn) {
     core::Position start;
-    struct Case {
-        const char* text;
-        int column;
-        const char* message;
-    };
-    const Case cases[] = {
-        {"", 5, "empty move"},
-        {"!?", 5, "empty move"},
-        {"Q-7f", 5, "expected a piece letter P L N S G B R K"},
-        {"+", 6, "expected a piece letter after '+'"},
-        {"+G-5h", 6, "a 'G' cannot be promoted"},
-        {"+K-5h", 6, "a 'K' cannot be promoted"},
-        {"+T-4b", 6, "a 'T' cannot be promoted"},
-        {"P", 6, "missing destination square"},
-        {"P-", 7, "missing destination square"},
-        {"P-7", 8, "expected a rank a-i"},
-        {"P-7z", 8, "expected a rank a-i"},
-        {"P-z7", 9, "expected a rank a-i"},
-        {"P-zz", 7, "expected a destination square (file 1-9, rank a-i)"},
-        {"G4z-5h", 7, "unexpected 'z'"},
-        {"G4i5-5h", 8, "unexpected '5'"},
-        {"Gq-5h", 6, "unexpected 'q'"},
-        {"P7g*7f", 6, "a drop has no origin square"},
-        {"+P*5e", 5, "a promoted piece cannot be dropped"},
-        {"P*5e+", 9, "a drop cannot promote"},
-        {"P*5e=", 9, "a drop cannot promote"},
-        {"7g7", 8, "expected a rank a-i"},
-        {"0g7f", 5, "expected a file 1-9"},
-        {"7g 7x", 9, "expected a rank a-i"},
-    };
-    for (const auto& c : cases) {
-        SCOPED_TRACE(c.text);
-        auto r = parse_western(start, c.text, 9, 5);
+    for (const auto& c : hisha::testing::case_rows(hisha::testing::notation_data("move-errors/western.tsv"), 3)) {
+        SCOPED_TRACE(c[0]);
+        auto r = parse_western(start, c[0], 9, 5);
         ASSERT_FALSE(r);
         EXPECT_EQ(r.error().code, core::ParseErrorCode::BadMove);
         EXPECT_EQ(r.error().line, 9);
-        EXPECT_EQ(r.error().column, c.column);
-        EXPECT_EQ(r.error().message, c.message);
-        EXPECT_FALSE(looks_like_move(c.text));
+        EXPECT_EQ(r.error().column, std::stoi(c[1]));
+        EXPECT_EQ(r.error().message, c[2]);
+        EXPECT_FALSE(looks_like_move(c[0]));
     }
 }
 
 TEST(Western, IllegalAndAmbiguousMovesSayWhy) {
-    struct Case {
-        const char* sfen;
-        const char* text;
-        core::ParseErrorCode code;
-        const char* message;
-    };
-    using C = core::ParseErrorCode;
-    const Case cases[] = {
-        {"startpos", "G-5h", C::BadMove, "G-5h: ambiguous: G4i-5h, G6i-5h"},
-        {"startpos", "Gi5h", C::BadMove, "Gi5h: ambiguous: G4i-5h, G6i-5h"},
-        {"startpos", "G5i-5h", C::IllegalMove, "G5i-5h: the piece on 5i is a king, not a gold"},
-        {"startpos", "G5e-5d", C::IllegalMove, "G5e-5d: no Black piece on 5e"},
-        {"startpos", "Px7f", C::IllegalMove, "Px7f: nothing to capture on 7f"},
-        {"startpos", "P-7e", C::IllegalMove, "P-7e: no Black pawn can move to 7e"},
-        {"startpos", "R-2e", C::IllegalMove, "R-2e: the piece on 2h cannot move to 2e"},
-        {"startpos", "P-7f+", C::IllegalMove, "P-7f+: that move cannot promote"},
-        {"startpos", "P*5e", C::IllegalMove, "P*5e: that piece is not in hand"},
-        {"startpos", "K*5e", C::IllegalMove, "K*5e: a king cannot be dropped"},
-        {"startpos", "+R-2e", C::IllegalMove, "+R-2e: no Black dragon can move to 2e"},
-        {"4k4/9/9/9/9/2p6/2P6/9/4K4 b - 1", "P-7f", C::IllegalMove,
-         "P-7f: 7f holds a White pawn (a capture is written with x)"},
-        {"4k4/8P/9/9/9/9/9/9/4K4 b - 1", "P-1a", C::IllegalMove,
-         "P-1a: a piece on 1a could never move again (it must promote)"},
-        {"4k4/8P/9/9/9/9/9/9/4K4 b - 1", "P-1a=", C::IllegalMove,
-         "P-1a=: a piece on 1a could never move again (it must promote)"},
-        {"4k4/9/9/9/9/9/4P4/9/4K4 b P 1", "P'5e", C::IllegalMove, "P'5e: two pawns on file 5"},
-        {"kn7/9/1G7/9/9/9/9/9/4K4 b P 1", "P*9b", C::IllegalMove, "P*9b: a pawn drop may not give checkmate"},
-        {"4k4/9/9/9/4r4/9/9/4G4/4K4 b - 1", "G-4h", C::IllegalMove, "G-4h: the move leaves the king in check"},
-        {"4k4/9/9/9/9/9/8P/9/r3K4 b - 1", "P-1f", C::IllegalMove, "P-1f: the king is in check"},
-        {"4k4/9/9/9/9/9/9/9/4K4 b P 1", "P5e", C::IllegalMove,
-         "P5e: no Black pawn can move to 5e (a drop is written P*5e)"},
-    };
-    for (const auto& c : cases) {
-        SCOPED_TRACE(c.text);
-        auto pos = pos_of(c.sfen);
-        auto r = parse_western(*pos, c.text, 12, 3);
+    for (const auto& c :
+         hisha::testing::case_rows(hisha::testing::notation_data("move-errors/western-illegal.tsv"), 4)) {
+        SCOPED_TRACE(c[1]);
+        auto pos = pos_of(c[0]);
+        auto r = parse_western(*pos, c[1], 12, 3);
         ASSERT_FALSE(r);
-        EXPECT_EQ(r.error().code, c.code);
+        EXPECT_EQ(r.error().code, c[2] == "BadMove" ? core::ParseErrorCode::BadMove : core::ParseErrorCode::IllegalMove)
+            << c[2];
         EXPECT_EQ(r.error().line, 12);
         EXPECT_EQ(r.error().column, 3);
-        EXPECT_EQ(r.error().message, c.message);
+        EXPECT_EQ(r.error().message, c[3]);
     }
 }
 
@@ -275,7 +213,7 @@ TEST(Western, EveryLegalMoveRoundTrips) {
 
 // The GNU Shogi manual's sample game, typed in as the seed prints it (no-break spaces and all).
 TEST(Western, SampleGameFromTheGnuShogiManual) {
-    auto rec = read_psn(slurp(local("western/sample_game.txt")));
+    auto rec = read_psn(slurp(hisha::testing::notation_data("western/sample_game.txt")));
     ASSERT_TRUE(rec) << rec.error().to_string();
     EXPECT_EQ(rec->moves.size(), 71u);
     EXPECT_EQ(rec->header(key::BLACK), "Michael Trent (1-dan)");
@@ -299,7 +237,7 @@ TEST(Western, SampleGameFromTheGnuShogiManual) {
     EXPECT_EQ(rec->start_comments[0].rfind("This game was annotated by Pieter Stouten", 0), 0u);
     // The Western output is the canonical form of every move, the seed's spellings mapped so.
     std::string psn = write_psn(*rec);
-    EXPECT_EQ(psn, slurp(local("western/sample_game.psn")));
+    EXPECT_EQ(psn, slurp(hisha::testing::notation_data("western/sample_game.psn")));
     for (const char* canonical :
          {"1. P-2f P-3d 2. P-2e B-3c", "9. G4i-5h G4a-5b", "17. Bx3c+ Nx3c", "21. R-2a+ P*4g", "24. +Rx6a +Px3g",
           "25. +Rx5b S*6b", "27. N*6e +P-4g", "32. Gx6i R-4h+", "36. K-7h Resigns"})

@@ -1,70 +1,68 @@
 // 003 PATTERNS: every operator, as the help file states it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <utility>
+
 #include "server/service/pattern.h"
 
 using hisha::server::service::pattern_is_literal;
 using hisha::server::service::pattern_matches;
 using hisha::server::service::pattern_valid;
 
+namespace {
+
+// The pattern matches each of the names in `yes` and none of those in `no` (separated by spaces).
+void check(const char* pattern, std::string_view yes, std::string_view no) {
+    for (auto [names, expected] : {std::pair{yes, true}, std::pair{no, false}})
+        for (std::size_t at = 0; at <= names.size() && !names.empty();) {
+            std::size_t end = std::min(names.find(' ', at), names.size());
+            std::string name(names.substr(at, end - at));
+            EXPECT_EQ(pattern_matches(pattern, name), expected) << "pattern " << pattern << ", name '" << name << "'";
+            at = end + 1;
+        }
+}
+
+}  // namespace
+
 TEST(Pattern, PlainTextMatchesOnlyEqualNamesCaseInsensitively) {
-    EXPECT_TRUE(pattern_matches("FOO.BAR", "FOO.BAR"));
-    EXPECT_TRUE(pattern_matches("FOO.BAR", "foo.bar"));
-    EXPECT_FALSE(pattern_matches("FOO.BAR", "FOO.BARX"));
-    EXPECT_FALSE(pattern_matches("FOO.BAR", "FU.BAR"));
+    check("FOO.BAR", "FOO.BAR foo.bar", "FOO.BARX FU.BAR");
     EXPECT_TRUE(pattern_is_literal("FOO.BAR"));
     EXPECT_FALSE(pattern_is_literal("*.BAR"));
 }
 
 TEST(Pattern, StarMatchesAnyRun) {
-    EXPECT_TRUE(pattern_matches("*", ""));
-    EXPECT_TRUE(pattern_matches("*", "ANYONE"));
-    EXPECT_TRUE(pattern_matches("*.BAR", "FOO.BAR"));
-    EXPECT_TRUE(pattern_matches("*.BAR", "FU.BAR"));
-    EXPECT_TRUE(pattern_matches("*NEN", "ANTTI.KARTTUNEN"));
-    EXPECT_FALSE(pattern_matches("*NEN", "ANTTI.KARTTUNENX"));
-    EXPECT_TRUE(pattern_matches("A*B*C", "AxxBCyyC"));
+    check("*", " ANYONE", "");  // the empty name too
+    check("*.BAR", "FOO.BAR FU.BAR", "");
+    check("*NEN", "ANTTI.KARTTUNEN", "ANTTI.KARTTUNENX");
+    check("A*B*C", "AxxBCyyC", "");
 }
 
-TEST(Pattern, QuestionMatchesExactlyOne) {
-    EXPECT_TRUE(pattern_matches("F?O", "FOO"));
-    EXPECT_FALSE(pattern_matches("F?O", "FO"));
-    EXPECT_FALSE(pattern_matches("F?O", "FOOO"));
-}
+TEST(Pattern, QuestionMatchesExactlyOne) { check("F?O", "FOO", "FO FOOO"); }
 
 TEST(Pattern, NegationOnlyAsFirstCharacter) {
-    EXPECT_FALSE(pattern_matches("!NILKKI.NUISANCE", "NILKKI.NUISANCE"));
-    EXPECT_TRUE(pattern_matches("!NILKKI.NUISANCE", "ERKKI.EXPERT"));
-    EXPECT_TRUE(pattern_matches("!FOO.BAR", "foo.baz"));
-    EXPECT_FALSE(pattern_matches("!*", "ANYONE"));
-    EXPECT_TRUE(pattern_matches("A!B", "A!B"));  // not first: a literal
+    check("!NILKKI.NUISANCE", "ERKKI.EXPERT", "NILKKI.NUISANCE");
+    check("!FOO.BAR", "foo.baz", "");
+    check("!*", "", "ANYONE");
+    check("A!B", "A!B", "");  // not first: a literal
 }
 
 TEST(Pattern, Groups) {
-    EXPECT_TRUE(pattern_matches("<ABC>", "B"));
-    EXPECT_FALSE(pattern_matches("<ABC>", "D"));
-    EXPECT_TRUE(pattern_matches("<abc>", "C"));  // case-insensitive members
-    EXPECT_TRUE(pattern_matches("P<0123456789>", "P7"));
-    EXPECT_FALSE(pattern_matches("P<0123456789>", "PX"));
-    EXPECT_TRUE(pattern_matches("<^0123456789>", "X"));
-    EXPECT_FALSE(pattern_matches("<^0123456789>", "5"));
-    EXPECT_TRUE(pattern_matches("<>>", ">"));
-    EXPECT_FALSE(pattern_matches("<>>", "A"));
-    EXPECT_TRUE(pattern_matches("<^>>", "A"));
-    EXPECT_FALSE(pattern_matches("<^>>", ">"));
+    check("<ABC>", "B", "D");
+    check("<abc>", "C", "");  // case-insensitive members
+    check("P<0123456789>", "P7", "PX");
+    check("<^0123456789>", "X", "5");
+    check("<>>", ">", "A");
+    check("<^>>", "A", ">");
     EXPECT_FALSE(pattern_valid("<ABC"));
-    EXPECT_FALSE(pattern_matches("<ABC", "A"));
+    check("<ABC", "", "A");
 }
 
 TEST(Pattern, BackReferenceToQuestionOrGroup) {
-    EXPECT_TRUE(pattern_matches("?*@", "ABBA"));
-    EXPECT_TRUE(pattern_matches("?*@", "anna"));
-    EXPECT_FALSE(pattern_matches("?*@", "ABC"));
-    EXPECT_TRUE(pattern_matches("?*@", "AA"));
-    EXPECT_FALSE(pattern_matches("?*@", "A"));
-    EXPECT_TRUE(pattern_matches("<XY>@", "XX"));
-    EXPECT_FALSE(pattern_matches("<XY>@", "XY"));
-    EXPECT_FALSE(pattern_matches("@", "A"));     // nothing matched yet
-    EXPECT_TRUE(pattern_matches("??@", "ABB"));  // the last one matched
-    EXPECT_FALSE(pattern_matches("??@", "ABA"));
+    check("?*@", "ABBA anna AA", "ABC A");
+    check("<XY>@", "XX", "XY");
+    check("@", "", "A");         // nothing matched yet
+    check("??@", "ABB", "ABA");  // the last one matched
 }
