@@ -3,6 +3,7 @@
 // sends keep-alives; the only thing shared with the thinker is the game, which nothing changes
 // while it thinks (the opponent cannot move during our turn).
 #include "csa_client.h"
+#include "line_reader.h"
 
 #include <fcntl.h>
 #include <netdb.h>
@@ -296,7 +297,7 @@ public:
             if (n < 0 && errno == EINTR)
                 continue;
             if (n <= 0) {
-                eof_ = true;
+                reader_.end();
                 return false;
             }
             off += std::size_t(n);
@@ -305,54 +306,17 @@ public:
         return true;
     }
 
-    enum class Read { Line, Timeout, Eof, Wake };
+    using Read = LineReader::Read;
     /// One line (LF, a CR before it dropped) until `deadline`; Wake when `wake_fd` is readable.
     Read read_line(std::string& line, SteadyClock::time_point deadline, int wake_fd = -1) {
-        for (;;) {
-            if (auto nl = buffer_.find('\n'); nl != std::string::npos) {
-                line = buffer_.substr(0, nl);
-                buffer_.erase(0, nl + 1);
-                if (!line.empty() && line.back() == '\r')
-                    line.pop_back();
-                return Read::Line;
-            }
-            if (eof_ || fd_ < 0)
-                return Read::Eof;
-            if (buffer_.size() > MAX_LINE) {
-                eof_ = true;  // a server that never ends its line is not a CSA server
-                return Read::Eof;
-            }
-            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now()).count();
-            pollfd p[2] = {{fd_, POLLIN, 0}, {wake_fd, POLLIN, 0}};
-            int rc = ::poll(p, wake_fd >= 0 ? 2 : 1, int(std::clamp<long long>(left, 0, 1 << 30)));
-            if (rc < 0 && errno == EINTR)
-                continue;
-            if (rc < 0) {
-                eof_ = true;
-                continue;
-            }
-            if (rc == 0)
-                return Read::Timeout;
-            if (wake_fd >= 0 && (p[1].revents & POLLIN) && !(p[0].revents & (POLLIN | POLLHUP | POLLERR)))
-                return Read::Wake;
-            char chunk[4096];
-            ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                eof_ = true;
-            else
-                buffer_.append(chunk, std::size_t(n));
-        }
+        return reader_.read_line(fd_, line, deadline, wake_fd);
     }
 
     SteadyClock::time_point last_write() const { return last_write_; }
 
 private:
-    static constexpr std::size_t MAX_LINE = 1 << 20;
     int fd_ = -1;
-    bool eof_ = false;
-    std::string buffer_;
+    LineReader reader_{{.max_line = 1 << 20}};  // a server that never ends its line is not a CSA server
     SteadyClock::time_point last_write_ = SteadyClock::now();
 };
 

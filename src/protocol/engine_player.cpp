@@ -165,9 +165,8 @@ core::Result<void, std::string> ChildProcess::spawn(const std::string& command, 
     register_child(pid);
     in_fd_ = to_child[1];
     out_fd_ = from_child[0];
-    eof_ = false;
     status_.reset();
-    buffer_.clear();
+    reader_.reset();
     return {};
 }
 
@@ -206,37 +205,7 @@ bool ChildProcess::write_line(const std::string& line) {
 }
 
 ChildProcess::Read ChildProcess::read_line(std::string& line, SteadyClock::time_point deadline) {
-    for (;;) {
-        if (auto nl = buffer_.find('\n'); nl != std::string::npos) {
-            line = buffer_.substr(0, nl);
-            buffer_.erase(0, nl + 1);
-            if (!line.empty() && line.back() == '\r')
-                line.pop_back();
-            return Read::Line;
-        }
-        if (eof_ || out_fd_ < 0) {
-            if (buffer_.empty())
-                return Read::Eof;
-            line = std::move(buffer_);
-            buffer_.clear();
-            return Read::Line;
-        }
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now()).count();
-        pollfd pfd{out_fd_, POLLIN, 0};
-        int rc = ::poll(&pfd, 1, int(std::clamp<long long>(left, 0, 1 << 30)));
-        if (rc < 0 && errno == EINTR)
-            continue;
-        if (rc == 0)
-            return Read::Timeout;
-        char chunk[4096];
-        ssize_t n = ::read(out_fd_, chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            eof_ = true;
-        else
-            buffer_.append(chunk, std::size_t(n));
-    }
+    return reader_.read_line(out_fd_, line, deadline);
 }
 
 void ChildProcess::terminate(int grace_ms) {

@@ -18,6 +18,7 @@
 #include "core/game.h"
 #include "core/result.h"
 #include "engine/timeman.h"
+#include "line_reader.h"
 
 namespace hisha::protocol {
 
@@ -28,11 +29,11 @@ using TrafficLog = std::function<void(const std::string& line)>;
 
 /// How an engine is started and configured.
 struct EngineSpec {
-    std::string name;     // the label of the engine in the match
-    std::string command;  // see driver_of()
+    std::string name;                                          // the label of the engine in the match
+    std::string command;                                       // see driver_of()
     std::vector<std::pair<std::string, std::string>> options;  // USI setoption / driver options
-    int startup_timeout_ms = 10000;  // for the handshake (usiok, readyok, the banner)
-    TrafficLog log;                  // may be empty
+    int startup_timeout_ms = 10000;                            // for the handshake (usiok, readyok, the banner)
+    TrafficLog log;                                            // may be empty
 };
 
 enum class DriverKind { Internal, Usi, Xshogi };
@@ -60,7 +61,7 @@ struct MoveRequest {
 /// What came back.
 struct MoveReply {
     enum class Kind {
-        Move,     // `text` holds the move as written (USI / GNU coordinate form)
+        Move,  // `text` holds the move as written (USI / GNU coordinate form)
         Resign,
         Win,      // entering-king declaration
         Late,     // answered, but only after the deadline (the engine stays usable)
@@ -74,7 +75,7 @@ struct MoveReply {
     int elapsed_ms = 0;
     std::optional<int> score;  // centipawns from the mover's view; mates as +-(100000 - plies)
     int depth = 0;
-    std::string detail;        // what went wrong, for failures
+    std::string detail;           // what went wrong, for failures
     std::vector<std::string> pv;  // the engine's expected line (USI moves, its move first), if given
 };
 
@@ -121,8 +122,9 @@ public:
     /// Writes one line; false when the engine is gone.
     bool write_line(const std::string& line);
 
-    enum class Read { Line, Timeout, Eof };
-    /// Reads one line (CR LF accepted) until `deadline`.
+    using Read = LineReader::Read;
+    /// Reads one line (CR LF accepted) until `deadline`; the text after the last LF is a line
+    /// when the engine's output ends.
     Read read_line(std::string& line, SteadyClock::time_point deadline);
     /// Ends the process: closes its input, waits up to `grace_ms` for it to exit, then kills its
     /// group. Safe to call twice.
@@ -139,9 +141,8 @@ private:
 
     pid_t pid_ = -1;
     int in_fd_ = -1, out_fd_ = -1;
-    bool eof_ = false;
     std::optional<int> status_;
-    std::string buffer_;
+    LineReader reader_{{.last_line_at_eof = true}};
 };
 
 /// Milliseconds since `t0`.

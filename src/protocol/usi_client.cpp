@@ -18,8 +18,8 @@ bool starts_with_word(const std::string& line, const std::string& word) {
 
 std::string usi_position_command(const core::Game& game) {
     std::string s = game.start_sfen() == core::START_SFEN || game.position().history_length() < 0
-                        ? "position startpos"
-                        : "position sfen " + game.start_sfen();
+                      ? "position startpos"
+                      : "position sfen " + game.start_sfen();
     if (!game.moves().empty()) {
         s += " moves";
         for (core::Move m : game.moves())
@@ -77,6 +77,7 @@ bool UsiClient::wait_for(const std::string& word, int timeout_ms, std::string& f
     std::string line;
     for (;;) {
         switch (child_.read_line(line, deadline)) {
+        case ChildProcess::Read::Wake:  // (it is given no wake descriptor)
         case ChildProcess::Read::Timeout:
             failure = "no '" + word + "' within " + std::to_string(timeout_ms) + " ms";
             return false;
@@ -201,6 +202,7 @@ MoveReply UsiClient::read_bestmove(SteadyClock::time_point t0, const MoveRequest
     std::string line;
     for (;;) {
         switch (child_.read_line(line, deadline)) {
+        case ChildProcess::Read::Wake:  // (it is given no wake descriptor)
         case ChildProcess::Read::Timeout: return after_deadline(t0, request, reply);
         case ChildProcess::Read::Eof: return crashed(t0, "while thinking");
         case ChildProcess::Read::Line: break;
@@ -227,6 +229,7 @@ MoveReply UsiClient::after_deadline(SteadyClock::time_point t0, const MoveReques
     std::string line;
     for (;;) {
         switch (child_.read_line(line, grace)) {
+        case ChildProcess::Read::Wake:  // (it is given no wake descriptor)
         case ChildProcess::Read::Timeout:
             reply.kind = MoveReply::Kind::Hang;
             reply.elapsed_ms = elapsed_ms_since(t0);
@@ -251,9 +254,9 @@ MoveReply UsiClient::after_deadline(SteadyClock::time_point t0, const MoveReques
 void UsiClient::game_over(const core::GameResult& result, core::Color me) {
     if (!child_.running())
         return;
-    const char* word = result.winner == core::Winner::Draw ? "draw"
+    const char* word = result.winner == core::Winner::Draw  ? "draw"
                      : result.winner == core::winner_of(me) ? "win"
-                     : result.winner == core::Winner::None ? nullptr
+                     : result.winner == core::Winner::None  ? nullptr
                                                             : "lose";
     if (word)
         send(std::string("gameover ") + word);

@@ -298,16 +298,14 @@ std::vector<std::pair<std::string, std::string>> Service::csa_waiting() const {
 }
 
 Reply<void> Service::agree(std::string_view user, std::int64_t game_id) {
-    LiveGame* g = live(game_id);
-    if (!g || g->row.status != GameStatus::Offered)
-        return fail("no game offered");
-    auto c = g->color_of(user);
-    if (!c)
-        return fail("that game is not yours");
-    g->agreed[*c] = true;
-    g->agreed_here[*c] = true;
+    auto s = seat(user, game_id, Need::Offered);
+    if (!s)
+        return core::unexpected(s.error());
+    auto [g, c] = *s;
+    g->agreed[c] = true;
+    g->agreed_here[c] = true;
     if (store_.shared())  // the opponent may be on another server
-        store_.publish("A " + std::to_string(game_id) + " " + std::to_string(int(*c)));
+        store_.publish("A " + std::to_string(game_id) + " " + std::to_string(int(c)));
     // With the players on two servers, the one that received Black's AGREE starts the game
     // (it hears of White's from the other, which waits for the start): exactly one does.
     if (!g->agreed[0] || !g->agreed[1] || !g->agreed_here[0])
@@ -332,18 +330,16 @@ Reply<void> Service::start_agreed(LiveGame& g) {
 }
 
 Reply<void> Service::reject(std::string_view user, std::int64_t game_id) {
-    LiveGame* g = live(game_id);
-    if (!g || g->row.status != GameStatus::Offered)
-        return fail("no game offered");
-    auto c = g->color_of(user);
-    if (!c)
-        return fail("that game is not yours");
+    auto s = seat(user, game_id, Need::Offered);
+    if (!s)
+        return core::unexpected(s.error());
+    auto [g, c] = *s;
     g->row.status = GameStatus::Aborted;
     g->row.reason = reason_name(core::EndReason::Abort);
     (void)save(*g, int(g->row.moves.size()));
     Event e;
     e.kind = EventKind::GameRejected;
-    e.from = g->player(*c);
+    e.from = g->player(c);
     emit_game(*g, e);
     flush();
     return {};

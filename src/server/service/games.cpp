@@ -214,17 +214,28 @@ Reply<std::int64_t> Service::create_game(std::string_view black, std::string_vie
 
 // --- moves
 
-Reply<CheckedMove> Service::check_move(std::string_view user, std::int64_t game_id, std::string_view text) {
+Reply<Service::Seat> Service::seat(std::string_view user, std::int64_t game_id, Need need) {
     LiveGame* g = live(game_id);
+    if (need == Need::Offered && (!g || g->row.status != GameStatus::Offered))
+        return fail("no game offered");
     if (!g)
         return fail("no such game: " + std::to_string(game_id));
     auto c = g->color_of(user);
     if (!c)
-        return fail("game " + std::to_string(game_id) + " is not yours");
-    if (!g->active() || g->game.over())
+        return fail(need == Need::Offered ? "that game is not yours"
+                                          : "game " + std::to_string(game_id) + " is not yours");
+    if ((need == Need::Active || need == Need::Turn) && (!g->active() || g->game.over()))
         return fail("game " + std::to_string(game_id) + " is over");
-    if (g->to_move() != *c)
+    if (need == Need::Turn && g->to_move() != *c)
         return fail("it is not your turn");
+    return Seat{g, *c};
+}
+
+Reply<CheckedMove> Service::check_move(std::string_view user, std::int64_t game_id, std::string_view text) {
+    auto s = seat(user, game_id, Need::Turn);
+    if (!s)
+        return core::unexpected(s.error());
+    LiveGame* g = s->game;
     CheckedMove out;
     if (is_handicap_text(text)) {
         if (!g->row.moves.empty())
@@ -359,20 +370,12 @@ Reply<MoveRecord> Service::read_move(LiveGame& g, core::Color side, const MoveIn
     return rec;
 }
 
-Reply<Played> Service::play_once(std::string_view user, std::int64_t game_id, const MoveInput& in,
-                                 bool illegal_loses) {
-    LiveGame* gp = live(game_id);
-    if (!gp)
-        return fail("no such game: " + std::to_string(game_id));
-    LiveGame& g = *gp;
-    auto c = g.color_of(user);
-    if (!c)
-        return fail("game " + std::to_string(game_id) + " is not yours");
-    if (!g.active() || g.game.over())
-        return fail("game " + std::to_string(game_id) + " is over");
-    core::Color side = g.to_move();
-    if (side != *c)
-        return fail("it is not your turn");
+Reply<Played> Service::play_once(std::string_view user, std::int64_t game_id, const MoveInput& in, bool illegal_loses) {
+    auto s = seat(user, game_id, Need::Turn);
+    if (!s)
+        return core::unexpected(s.error());
+    LiveGame& g = *s->game;
+    core::Color side = s->color;
 
     // Step 1. The clock: a move that arrives after the flag loses on time.
     Millis t = env_.now();
@@ -461,31 +464,27 @@ Event Service::move_event(const LiveGame& g, const MoveRecord& r, bool latest) c
 }
 
 Reply<void> Service::resign_once(std::string_view user, std::int64_t game_id) {
-    LiveGame* g = live(game_id);
-    if (!g)
-        return fail("no such game: " + std::to_string(game_id));
-    auto c = g->color_of(user);
-    if (!c)
-        return fail("game " + std::to_string(game_id) + " is not yours");
-    if (!g->active() || g->game.over())
-        return fail("game " + std::to_string(game_id) + " is over");
+    auto s = seat(user, game_id, Need::Active);
+    if (!s)
+        return core::unexpected(s.error());
+    auto [g, c] = *s;
     int ply = int(g->row.moves.size());
     Millis t = env_.now();
     MoveRecord rec;
     rec.kind = MoveKind::Resign;
-    rec.mover = *c;
+    rec.mover = c;
     rec.ply = ply;
     rec.at = t;
     rec.spent_ms = t - g->row.turn_started;
     spell(rec, g->game.position(), core::Move::none());
-    if (g->row.tc.realtime() && g->to_move() == *c)
-        rec.spent_ms = charge_move(g->row.tc, g->row.remaining[*c], rec.spent_ms).spent;
+    if (g->row.tc.realtime() && g->to_move() == c)
+        rec.spent_ms = charge_move(g->row.tc, g->row.remaining[c], rec.spent_ms).spent;
     rec.locked = ply == g->row.undone_ply && rec.text == g->row.undone_text;
     g->row.moves.push_back(to_row(rec));
     g->log.push_back(rec);
-    g->row.seen[*c] = ply + 1;
-    g->game.resign(*c);
-    end_game(*g, core::winner_of(~*c), core::EndReason::Resignation);
+    g->row.seen[c] = ply + 1;
+    g->game.resign(c);
+    end_game(*g, core::winner_of(~c), core::EndReason::Resignation);
     if (auto r = save(*g, ply); !r) {
         g->row.moves.pop_back();
         g->row.status = GameStatus::Active;
@@ -498,28 +497,22 @@ Reply<void> Service::resign_once(std::string_view user, std::int64_t game_id) {
 }
 
 Reply<void> Service::declare_once(std::string_view user, std::int64_t game_id) {
-    LiveGame* g = live(game_id);
-    if (!g)
-        return fail("no such game: " + std::to_string(game_id));
-    auto c = g->color_of(user);
-    if (!c)
-        return fail("game " + std::to_string(game_id) + " is not yours");
-    if (!g->active() || g->game.over())
-        return fail("game " + std::to_string(game_id) + " is over");
-    if (g->to_move() != *c)
-        return fail("it is not your turn");
-    int ply = int(g->row.moves.size());
+    auto s = seat(user, game_id, Need::Turn);
+    if (!s)
+        return core::unexpected(s.error());
+    auto [g, c] = *s;
     Millis t = env_.now();
-    Charge ch = charge_move(g->row.tc, g->row.remaining[*c], t - g->row.turn_started);
+    int ply = int(g->row.moves.size());
+    Charge ch = charge_move(g->row.tc, g->row.remaining[c], t - g->row.turn_started);
     if (ch.flagged) {
-        end_game(*g, core::winner_of(~*c), core::EndReason::TimeUp);
+        end_game(*g, core::winner_of(~c), core::EndReason::TimeUp);
         (void)save(*g, ply);
         flush();
         return fail("time is up");
     }
     auto r = g->game.declare();
     if (!r) {
-        end_game(*g, core::winner_of(~*c), core::EndReason::IllegalMove,
+        end_game(*g, core::winner_of(~c), core::EndReason::IllegalMove,
                  std::string("declaration failed: ") + core::describe(r.error()));
         (void)save(*g, ply);
         flush();
@@ -527,27 +520,25 @@ Reply<void> Service::declare_once(std::string_view user, std::int64_t game_id) {
     }
     MoveRecord rec;
     rec.kind = MoveKind::Declare;
-    rec.mover = *c;
+    rec.mover = c;
     rec.ply = ply;
     rec.spent_ms = ch.spent;
     rec.at = t;
     spell(rec, g->game.position(), core::Move::none());
     g->row.moves.push_back(to_row(rec));
     g->log.push_back(rec);
-    end_game(*g, core::winner_of(*c), core::EndReason::Declaration);
+    end_game(*g, core::winner_of(c), core::EndReason::Declaration);
     (void)save(*g, ply);
     flush();
     return {};
 }
 
 Reply<void> Service::undo_once(std::string_view user, std::int64_t game_id, bool opponents) {
-    LiveGame* gp = live(game_id);
-    if (!gp)
-        return fail("no such game: " + std::to_string(game_id));
-    LiveGame& g = *gp;
-    auto c = g.color_of(user);
-    if (!c)
-        return fail("game " + std::to_string(game_id) + " is not yours");
+    auto s = seat(user, game_id, Need::Player);
+    if (!s)
+        return core::unexpected(s.error());
+    LiveGame& g = *s->game;
+    core::Color c = s->color;
     if (g.row.tc.realtime())
         return fail("UNDO is for correspondence games");
     if (g.row.moves.empty())
@@ -559,14 +550,14 @@ Reply<void> Service::undo_once(std::string_view user, std::int64_t game_id, bool
     if (last.forced)
         return fail("the first move forced with NEW cannot be undone");
     if (!opponents) {
-        if (mover != *c)
+        if (mover != c)
             return fail("the last move is your opponent's (UNDO -o undoes it)");
-        if (g.row.seen[~*c] >= n)
+        if (g.row.seen[~c] >= n)
             return fail("your opponent has already seen your move");
     } else {
-        if (mover == *c)
+        if (mover == c)
             return fail("the last move is yours (UNDO without -o undoes it)");
-        if (g.row.seen[*c] < n)
+        if (g.row.seen[c] < n)
             return fail("you have not seen that move yet (load the game with BOARD)");
     }
     if (last.locked)
@@ -587,7 +578,7 @@ Reply<void> Service::undo_once(std::string_view user, std::int64_t game_id, bool
     g.row.reason.clear();
     g.row.seen[0] = std::min(g.row.seen[0], n - 1);
     g.row.seen[1] = std::min(g.row.seen[1], n - 1);
-    g.row.seen[*c] = n - 1;
+    g.row.seen[c] = n - 1;
     g.row.turn_started = env_.now();
     if (auto r = rebuild(g); !r) {
         g.row = saved;
@@ -603,7 +594,7 @@ Reply<void> Service::undo_once(std::string_view user, std::int64_t game_id, bool
     Event e;
     e.kind = EventKind::Undo;
     e.ply = n - 1;
-    e.from = g.player(*c);
+    e.from = g.player(c);
     e.text = removed.text;
     emit_game(g, e);
     flush();
@@ -614,17 +605,15 @@ void Service::mark_seen(std::string_view user, std::int64_t game_id) {
     // Once more after a lost race: the row, reread, may need it still (another server wrote
     // something else) or not (the player's connection there marked it).
     for (int attempt = 0; attempt < 2; ++attempt) {
-        LiveGame* g = live(game_id);
-        if (!g)
+        auto s = seat(user, game_id, Need::Player);
+        if (!s)
             return;
-        auto c = g->color_of(user);
-        if (!c)
-            return;
+        auto [g, c] = *s;
         int n = int(g->row.moves.size());
         bool pending_rating = g->finished() && !g->row.rated_applied;
-        if (g->row.seen[*c] >= n && !pending_rating)
+        if (g->row.seen[c] >= n && !pending_rating)
             return;
-        g->row.seen[*c] = n;
+        g->row.seen[c] = n;
         bool saved = bool(save(*g, n));
         flush();
         if (saved || !stale_.contains(game_id))
@@ -788,16 +777,14 @@ void Service::on_timer(std::int64_t game_id) {
 }
 
 void Service::forfeit(std::string_view user, std::int64_t game_id, core::EndReason reason, std::string detail) {
-    LiveGame* g = live(game_id);
-    if (!g)
+    auto s = seat(user, game_id, Need::Player);
+    if (!s)
         return;
-    auto c = g->color_of(user);
-    if (!c)
-        return;
+    auto [g, c] = *s;
     if (g->row.status == GameStatus::Offered) {
         end_game(*g, core::Winner::None, core::EndReason::Abort, std::move(detail));
     } else if (g->active()) {
-        end_game(*g, core::winner_of(~*c), reason, std::move(detail));
+        end_game(*g, core::winner_of(~c), reason, std::move(detail));
     } else {
         return;
     }

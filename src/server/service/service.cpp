@@ -482,13 +482,11 @@ Reply<TellResult> Service::tell(std::string_view from, std::string_view to, std:
 }
 
 Reply<TellResult> Service::say(std::string_view from, std::int64_t game_id, std::string_view text, bool leave) {
-    LiveGame* g = live(game_id);
-    if (!g)
-        return fail("no such game");
-    auto c = g->color_of(from);
-    if (!c)
-        return fail("game " + std::to_string(game_id) + " is not yours");
-    const std::string& opponent = g->player(~*c);
+    auto s = seat(from, game_id, Need::Player);
+    if (!s)
+        return core::unexpected(s.error());
+    auto [g, c] = *s;
+    const std::string& opponent = g->player(~c);
     if (text.empty())
         return fail("empty message");
     if (text.size() > config_.max_message)
@@ -497,14 +495,14 @@ Reply<TellResult> Service::say(std::string_view from, std::int64_t game_id, std:
         Event e;
         e.kind = EventKind::Say;
         e.game_id = game_id;
-        e.from = g->player(*c);
+        e.from = g->player(c);
         e.text = std::string(text);
         emit_to(name_key(opponent), e);
         flush();
         return TellResult::Delivered;
     }
     if (online_elsewhere(opponent)) {
-        store_.publish("Y " + std::to_string(game_id) + " " + opponent + "\n" + g->player(*c) + "\n"
+        store_.publish("Y " + std::to_string(game_id) + " " + opponent + "\n" + g->player(c) + "\n"
                        + std::string(text));
         return TellResult::Delivered;
     }
@@ -512,7 +510,7 @@ Reply<TellResult> Service::say(std::string_view from, std::int64_t game_id, std:
         return TellResult::Offline;
     MessageRow m;
     m.to = opponent;
-    m.from = g->player(*c);
+    m.from = g->player(c);
     m.text = "(game " + std::to_string(game_id) + ") " + std::string(text);
     m.kind = "say";
     m.at = env_.now();

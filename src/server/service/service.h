@@ -45,8 +45,8 @@ public:
 
 struct Config {
     int default_days_per_move = 7;
-    unsigned long long password_ops = 2;   // argon2id cost (crypto_pwhash_OPSLIMIT_INTERACTIVE)
-    std::size_t password_mem = 64u << 20;  // bytes (MEMLIMIT_INTERACTIVE)
+    unsigned long long password_ops = 2;           // argon2id cost (crypto_pwhash_OPSLIMIT_INTERACTIVE)
+    std::size_t password_mem = 64u << 20;          // bytes (MEMLIMIT_INTERACTIVE)
     Millis token_lifetime_ms = 30LL * 86'400'000;  // a web session (--session-lifetime)
     std::size_t max_message = 1000;
     bool csa_auto_register = false;     // a CSA login with an unknown name creates it (else refused)
@@ -408,6 +408,16 @@ private:
     };
 
     LiveGame* live(std::int64_t id);
+    /// A player's place in a live game: the game, and the colour the player has in it.
+    struct Seat {
+        LiveGame* game;
+        core::Color color;
+    };
+    /// What an action asks of the game besides the user playing in it: nothing more, that it
+    /// is not over, that it is the user's turn, or that it is an offered game (AGREE, REJECT).
+    enum class Need { Player, Active, Turn, Offered };
+    /// The user's seat in game `game_id`, or why the action cannot be done there.
+    Reply<Seat> seat(std::string_view user, std::int64_t game_id, Need need);
     /// A shared database: the open games of a player that another server made or serves are
     /// held here from now on.
     void adopt_open_games(std::string_view user);
