@@ -5,9 +5,7 @@
 set -euo pipefail
 hisha=$1
 records=$2
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/../lib.sh"
 
 "$hisha" book build --plies 6 --out "$out/book.sfen" "$records" >"$out/stdout" 2>"$out/stderr" \
     || fail "book build failed: $(cat "$out/stdout" "$out/stderr")"
@@ -21,17 +19,11 @@ printf 'usi\nsetoption name BookFile value %s\nisready\nposition startpos\ngo mo
 best=$(sed -n 's/^bestmove \([^ ]*\).*/\1/p' "$out/usi")
 grep -q "^$best " "$out/show" || fail "bestmove $best is not a book move: $(cat "$out/show")"
 
-expect_status() {
-    local want=$1 pattern=$2; shift 2
-    local status=0
-    "$hisha" book "$@" >"$out/stdout" 2>"$out/stderr" || status=$?
-    [[ $status == "$want" ]] || fail "status $status (want $want) for: $*"
-    grep -q -- "$pattern" "$out/stderr" "$out/stdout" || fail "no '$pattern' for $*: $(cat "$out/stderr")"
-}
-expect_status 2 "usage" frobnicate
-expect_status 2 "needs a number" build --plies x --out "$out/b" "$records"
-expect_status 2 "usage" build --out "$out/b"
-expect_status 1 "cannot read" build --out "$out/b" "$out/missing.kif"
-expect_status 1 "cannot open" show "$out/missing.sfen"
-expect_status 2 "not a valid SFEN" show "$out/book.sfen" "not-a-position"
+export EXPECT_STDOUT=1  # its messages may go to either
+expect_status 2 "usage" "$hisha" book frobnicate
+expect_status 2 "needs a number" "$hisha" book build --plies x --out "$out/b" "$records"
+expect_status 2 "usage" "$hisha" book build --out "$out/b"
+expect_status 1 "cannot read" "$hisha" book build --out "$out/b" "$out/missing.kif"
+expect_status 1 "cannot open" "$hisha" book show "$out/missing.sfen"
+expect_status 2 "not a valid SFEN" "$hisha" book show "$out/book.sfen" "not-a-position"
 echo "book cli: ok"

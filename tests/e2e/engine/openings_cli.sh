@@ -5,9 +5,7 @@
 # refused. Usage: openings_cli.sh PATH/TO/hisha
 set -euo pipefail
 hisha=$1
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/../lib.sh"
 
 args=(--count 6 --min-plies 6 --max-plies 10 --depth 4 --window 150)
 "$hisha" openings "${args[@]}" --seed 7 --out "$out/a.txt" 2>"$out/log" || fail "openings failed: $(cat "$out/log")"
@@ -32,16 +30,9 @@ done <"$out/lines"
     || fail "match refused the file: $(cat "$out/match")"
 grep -q '^summary: games=2 ' "$out/match" || fail "no summary: $(cat "$out/match")"
 
-expect_status() {
-    local want=$1 pattern=$2; shift 2
-    local status=0
-    "$hisha" openings "$@" >"$out/stdout" 2>"$out/stderr" || status=$?
-    [[ $status == "$want" ]] || fail "status $status (want $want) for: $*"
-    grep -q -- "$pattern" "$out/stderr" || fail "no '$pattern' for $*: $(cat "$out/stderr")"
-}
-expect_status 2 "--out FILE is required" --count 3
-expect_status 2 "above --max-plies" --out "$out/x" --min-plies 9 --max-plies 8
-expect_status 2 "bad value" --out "$out/x" --depth 0
-expect_status 2 "unknown option" --out "$out/x" --bogus
-expect_status 1 "cannot read" --out "$out/x" "$out/missing.kif"
+expect_status 2 "--out FILE is required" "$hisha" openings --count 3
+expect_status 2 "above --max-plies" "$hisha" openings --out "$out/x" --min-plies 9 --max-plies 8
+expect_status 2 "bad value" "$hisha" openings --out "$out/x" --depth 0
+expect_status 2 "unknown option" "$hisha" openings --out "$out/x" --bogus
+expect_status 1 "cannot read" "$hisha" openings --out "$out/x" "$out/missing.kif"
 echo "openings_cli: ok"

@@ -6,9 +6,7 @@
 set -euo pipefail
 hisha=$1
 src=$2
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/../lib.sh"
 script=$src/scripts/tune-eval.sh
 
 bash "$script" --hisha "$hisha" --games 2 --nodes 300 --threads 1 --seed 3 --epochs 5 --min-count 1 \

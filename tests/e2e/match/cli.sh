@@ -4,9 +4,7 @@
 # the pre-flight check with status 1. Usage: cli.sh PATH/TO/hisha
 set -euo pipefail
 hisha=$1
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/../lib.sh"
 
 "$hisha" match --engine a=hisha --engine b="$hisha usi" --option a:USI_Hash=16 --option b:USI_Hash=16 \
     --games 2 --tc depth=1 --max-plies 60 --out "$out/games" --log "$out/traffic.log" >"$out/stdout" \
@@ -19,19 +17,12 @@ grep -q 'LOS' "$out/stdout" || fail "no LOS column"
 grep -q 'b > usi' "$out/traffic.log" || fail "the traffic log misses the handshake"
 grep -q 'b < bestmove' "$out/traffic.log" || fail "the traffic log misses the answers"
 
-expect_status() {
-    local want=$1 pattern=$2; shift 2
-    local status=0
-    "$hisha" match "$@" >"$out/stdout" 2>"$out/stderr" || status=$?
-    [[ $status == "$want" ]] || fail "status $status (want $want) for: $*"
-    grep -q -- "$pattern" "$out/stderr" || fail "no '$pattern' in: $(cat "$out/stderr")"
-}
-expect_status 2 "at least two" --engine a=hisha --tc depth=1
-expect_status 2 "tc is required" --engine a=hisha --engine b=hisha
-expect_status 2 "no engine named c" --engine a=hisha --engine b=hisha --tc depth=1 --option c:x=1
-expect_status 2 "bad time control" --engine a=hisha --engine b=hisha --tc 5x
-expect_status 2 "unknown option" --engine a=hisha --engine b=hisha --tc depth=1 --frobnicate
-expect_status 2 "sprt" --engine a=hisha --engine b=hisha --tc depth=1 --sprt elo0=5 elo1=0
-expect_status 1 "exited" --engine a=hisha --engine b=/nonexistent/engine --tc depth=1
+expect_status 2 "at least two" "$hisha" match --engine a=hisha --tc depth=1
+expect_status 2 "tc is required" "$hisha" match --engine a=hisha --engine b=hisha
+expect_status 2 "no engine named c" "$hisha" match --engine a=hisha --engine b=hisha --tc depth=1 --option c:x=1
+expect_status 2 "bad time control" "$hisha" match --engine a=hisha --engine b=hisha --tc 5x
+expect_status 2 "unknown option" "$hisha" match --engine a=hisha --engine b=hisha --tc depth=1 --frobnicate
+expect_status 2 "sprt" "$hisha" match --engine a=hisha --engine b=hisha --tc depth=1 --sprt elo0=5 elo1=0
+expect_status 1 "exited" "$hisha" match --engine a=hisha --engine b=/nonexistent/engine --tc depth=1
 "$hisha" match --help | grep -q -- '--concurrency' || fail "help"
 echo "match cli: ok"
