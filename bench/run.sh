@@ -7,23 +7,16 @@
 # REPETITIONS (micro-benchmark repetitions, median shown, default 3).
 set -euo pipefail
 
-if (( $# != 1 )); then
-    echo "usage: $0 BUILD_DIR" >&2
-    exit 2
-fi
+source "$(dirname "$0")/lib.sh"
+(( $# == 1 )) || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
+HISHA=$(bench_binary bench "$1" hisha)
 BIN="$1/bin"
-HISHA="$BIN/hisha"
 PERFT_RUNS="${PERFT_RUNS:-5}"
 MIN_TIME="${MIN_TIME:-0.2}"
 REPETITIONS="${REPETITIONS:-3}"
 START_D6=547581517
 MATSURI_SFEN='l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1'
 MATSURI_D4=516925165
-
-if [[ ! -x "$HISHA" ]]; then
-    echo "bench: $HISHA not found; build first (make bench)" >&2
-    exit 2
-fi
 
 failed=0
 
@@ -34,7 +27,7 @@ echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git di
 echo "nproc:   $(nproc)"
 echo "cpu:     $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') (family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' '))"
 echo "bmi2:    $(grep -q -w bmi2 /proc/cpuinfo && echo yes || echo no)"
-echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
+echo "load:    $(loadavg) (1, 5, 15 min)"
 
 # Runs `hisha perft DEPTH [--sfen SFEN]`, prints its last line with the user CPU time, checks the
 # node count and appends "nps time_ms cpu_nps" to the file $RESULTS. hisha reports wall-clock
@@ -60,17 +53,16 @@ perft_run() {
         | awk -v n="${nodes:-0}" -v c="$cpu" '{ printf "%s %s %.0f\n", $1, $2, (c > 0 ? n / c : 0) }' >>"$RESULTS"
 }
 
-# The median of the numbers in column $2 of file $1.
-median() {
-    awk -v c="$2" '{ print $c }' "$1" | sort -g | awk '{ v[NR] = $1 }
-        END { if (NR == 0) print "n/a"; else if (NR % 2) printf "%.0f\n", v[(NR + 1) / 2];
-              else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+# The median of the numbers in column $2 of file $1, rounded ("n/a" when there are none).
+column_median() {
+    local m
+    m=$(awk -v c="$2" '{ print $c }' "$1" | median)
+    if [[ -z $m ]]; then echo n/a; else printf '%.0f\n' "$m"; fi
 }
 
-RESULTS=$(mktemp)
-OUT=$(mktemp)
-CPU=$(mktemp)
-trap 'rm -f "$RESULTS" "$OUT" "$CPU"' EXIT
+RESULTS=$tmp/results
+OUT=$tmp/out
+CPU=$tmp/cpu
 
 # --- perft 6 from the start position
 echo
@@ -78,7 +70,7 @@ echo "== hisha perft 6 (start position), $PERFT_RUNS runs"
 for ((i = 1; i <= PERFT_RUNS; ++i)); do
     perft_run "$START_D6" "run $i" 6
 done
-echo "median: nps=$(median "$RESULTS" 1) time_ms=$(median "$RESULTS" 2) cpu_nps=$(median "$RESULTS" 3)"
+echo "median: nps=$(column_median "$RESULTS" 1) time_ms=$(column_median "$RESULTS" 2) cpu_nps=$(column_median "$RESULTS" 3)"
 
 # --- micro-benchmarks (the Time column is per call; the median of the repetitions is shown)
 for name in attacks_bench movegen_bench eval_bench; do
@@ -108,7 +100,7 @@ perft_run "$MATSURI_D4" "matsuri" 4 --sfen "$MATSURI_SFEN"
 [[ "${SERVER_BENCH:-1}" == 0 ]] || { echo; bash "$(dirname "$0")/server/run.sh" "$1" || failed=1; }  # game server load (SERVER_BENCH=0 skips)
 
 echo
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load after: $(loadavg)"
 if ((failed)); then
     echo "bench: FAILED (see above)" >&2
     exit 1

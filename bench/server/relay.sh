@@ -8,27 +8,14 @@
 # missing one).
 set -euo pipefail
 
-if (( $# != 1 )); then
-    echo "usage: $0 BUILD_DIR" >&2
-    exit 2
-fi
-BENCH="$1/bin/relay_bench"
+source "$(dirname "$0")/../lib.sh"
+(( $# == 1 )) || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
+BENCH=$(bench_binary "relay bench" "$1" relay_bench)
 RUNS="${RELAY_RUNS:-3}"
 GAMES="${RELAY_GAMES:-20}"
-if [[ ! -x "$BENCH" ]]; then
-    echo "relay bench: $BENCH not found; build first" >&2
-    exit 2
-fi
-SERVER_ARG=()
-if [[ -n "${SERVER_BIN:-}" ]]; then
-    SERVER_ARG=(--server "$SERVER_BIN")
-fi
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
 echo "== relay: CPU per relayed move (${SERVER_BIN:-$1/bin/hisha-server}), $GAMES games, $RUNS runs each"
-echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+echo "load before: $(loadavg)"
 for kind in ws text; do
     for start in 0 240; do
         for watchers in 1 50; do
@@ -53,4 +40,4 @@ for kind in ws text; do
         done
     done
 done
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load after: $(loadavg)"

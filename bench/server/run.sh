@@ -50,29 +50,17 @@ if (( $# < 1 || $# > 2 )) || [[ $# == 2 && $2 != attack && $2 != flood ]]; then
     echo "usage: $0 BUILD_DIR [attack|flood]" >&2
     exit 2
 fi
-BENCH="$1/bin/server_load_bench"
+source "$(dirname "$0")/../lib.sh"
+BENCH=$(bench_binary "server bench" "$1" server_load_bench)
 RUNS="${SERVER_RUNS:-3}"
 RATE="${SERVER_RATE:-18000}"
 PLIES="${SERVER_PLIES:-250}"
-if [[ ! -x "$BENCH" ]]; then
-    echo "server bench: $BENCH not found; build first" >&2
-    exit 2
-fi
-
-SERVER_ARG=()
-if [[ -n "${SERVER_BIN:-}" ]]; then
-    SERVER_ARG=(--server "$SERVER_BIN")
-fi
-
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
 if [[ $# == 2 && $2 == flood ]]; then
     games="${SERVER_FLOOD_GAMES:-50}" plies="${SERVER_FLOOD_PLIES:-120}" rate="${SERVER_FLOOD_RATE:-1000}"
     flooders="${SERVER_FLOODERS:-1}"
     echo "== server under a command flood: $games paced games at $rate moves/s, $flooders flooding text connection(s) (${SERVER_BIN:-$1/bin/hisha-server})"
-    echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-    tmp=$(mktemp -d)
-    trap 'rm -rf "$tmp"' EXIT
+    echo "load before: $(loadavg)"
     failed=0
     for ((i = 1; i <= RUNS; ++i)); do
         for mode in "quiet 0 20" "flood $flooders 20" "quiet 0 0" "flood $flooders 0"; do
@@ -93,18 +81,18 @@ if [[ $# == 2 && $2 == flood ]]; then
             f="$tmp/$label-$limit"
             [[ -s "$f" ]] || continue
             line="server: limit=$limit/s $label: median of $(wc -l <"$f") runs: median_ms=$(cut -d' ' -f3 "$f" | median)"
-            line+=" p99_ms=$(cut -d' ' -f4 "$f" | median) moves=$(awk '{ s += $1 } END { print s }' "$f")"
-            line+=" of $((games * plies * $(wc -l <"$f"))) errors=$(awk '{ s += $2 } END { print s }' "$f")"
+            line+=" p99_ms=$(cut -d' ' -f4 "$f" | median) moves=$(sum 1 "$f")"
+            line+=" of $((games * plies * $(wc -l <"$f"))) errors=$(sum 2 "$f")"
             if [[ -s "$f.flood" ]]; then
-                line+=" flood_answered=$(awk '{ s += $1 } END { print s }' "$f.flood")"
-                line+=" flood_lost=$(awk '{ s += $2 } END { print s }' "$f.flood")"
+                line+=" flood_answered=$(sum 1 "$f.flood")"
+                line+=" flood_lost=$(sum 2 "$f.flood")"
                 line+=" flood_commands_per_s=$(cut -d' ' -f3 "$f.flood" | median)"
             fi
             echo "$line"
         done
     done
     echo "goal: the games' p99 under the flood within 2x of the quiet run's, no move and no command lost"
-    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "load after: $(loadavg)"
     exit "$failed"
 fi
 
@@ -112,9 +100,7 @@ if [[ $# == 2 ]]; then
     games="${SERVER_ATTACK_GAMES:-50}" plies="${SERVER_ATTACK_PLIES:-120}" rate="${SERVER_ATTACK_RATE:-1000}"
     attackers="${SERVER_ATTACKERS:-20}"
     echo "== server under attack: $games paced games at $rate moves/s, $attackers hostile clients (${SERVER_BIN:-$1/bin/hisha-server})"
-    echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-    tmp=$(mktemp -d)
-    trap 'rm -rf "$tmp"' EXIT
+    echo "load before: $(loadavg)"
     failed=0
     for ((i = 1; i <= RUNS; ++i)); do
         for n in 0 "$attackers"; do
@@ -133,22 +119,20 @@ if [[ $# == 2 ]]; then
     for label in quiet attack; do
         [[ -s "$tmp/$label" ]] || continue
         echo "server: $label: median of $(wc -l <"$tmp/$label") runs: median_ms=$(cut -d' ' -f3 "$tmp/$label" | median)" \
-            "p99_ms=$(cut -d' ' -f4 "$tmp/$label" | median) moves=$(awk '{ s += $1 } END { print s }' "$tmp/$label")" \
-            "of $((games * plies * $(wc -l <"$tmp/$label"))) errors=$(awk '{ s += $2 } END { print s }' "$tmp/$label")"
+            "p99_ms=$(cut -d' ' -f4 "$tmp/$label" | median) moves=$(sum 1 "$tmp/$label")" \
+            "of $((games * plies * $(wc -l <"$tmp/$label"))) errors=$(sum 2 "$tmp/$label")"
     done
     if [[ -s "$tmp/attack.attack" ]]; then
         echo "attack, every run's attempts answered by outcome:"
         sed 's/^ /  /' "$tmp/attack.attack"
     fi
     echo "goal: p99 under attack within 2x of the quiet run's, no honest move lost"
-    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "load after: $(loadavg)"
     exit "$failed"
 fi
 
 echo "== server load (200 concurrent CSA games, loopback, SQLite)"
-echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+echo "load before: $(loadavg)"
 "$BENCH" --fsync-probe 400 || true
 failed=0
 for mode in "closed full 0" "paced full $RATE" "paced normal $RATE"; do
@@ -176,5 +160,5 @@ for mode in "closed full 0" "paced full $RATE" "paced normal $RATE"; do
     fi
 done
 echo "targets: closed >= 18000 moves/s (20x Floodgate); paced at 18000/s p99 < 10 ms"
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load after: $(loadavg)"
 exit "$failed"
