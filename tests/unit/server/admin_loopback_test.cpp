@@ -16,16 +16,7 @@ namespace {
 bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
 // `hisha-server admin ARGS`: its output and exit status.
-std::pair<std::string, int> admin_cli(const std::string& args) {
-    std::string cmd = std::string(HISHA_SERVER_BINARY) + " admin " + args + " 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    std::string out;
-    char buf[512];
-    while (p && std::fgets(buf, sizeof buf, p))
-        out += buf;
-    int status = p ? pclose(p) : -1;
-    return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
-}
+std::pair<std::string, int> admin_cli(const std::string& args) { return run_server_cli("admin " + args); }
 
 // A text-protocol client logged in (registered first when `fresh`).
 std::unique_ptr<LineClient> text_login(int port, const std::string& name, bool fresh = true,
@@ -136,8 +127,9 @@ TEST(AdminLoopback, ABanOfAnAccountHoldsOnEveryProtocol) {
     LineClient c(s.port("csa"));
     c.send_line("LOGIN carol secret", "\n");
     EXPECT_TRUE(has(c.read_until("lobby\n"), "LOGIN:incorrect\n##[ERROR] the account carol is banned"));
-    auto [status, body] = Http(s.port("http")).request(http::verb::post, "/api/login",
-                                                        json{{"name", "carol"}, {"password", "secret"}}.dump());
+    auto [status, body] =
+        Http(s.port("http"))
+            .request(http::verb::post, "/api/login", json{{"name", "carol"}, {"password", "secret"}}.dump());
     EXPECT_EQ(status, 403);
     EXPECT_TRUE(has(body, "the account carol is banned")) << body;
     EXPECT_EQ(Http(s.port("http")).request(http::verb::get, "/api/me", {}, token).first, 401);
@@ -218,15 +210,15 @@ TEST(AdminLoopback, AbortAndAdjudicateGames) {
     carol->drain();
     EXPECT_TRUE(has(s.cmd("ADMIN ABORT x"), "'x' is not a game number"));
     EXPECT_TRUE(has(s.cmd("ADMIN ABORT 9999"), "no game number 9999"));
-    EXPECT_TRUE(has(s.cmd("ADMIN ABORT " + std::to_string(g1) + " test game"),
-                    "Game " + std::to_string(g1) + " aborted."));
+    EXPECT_TRUE(
+        has(s.cmd("ADMIN ABORT " + std::to_string(g1) + " test game"), "Game " + std::to_string(g1) + " aborted."));
     EXPECT_TRUE(has(bob->read_until("aborted."), "Game " + std::to_string(g1) + " is over: No result by aborted."));
     EXPECT_EQ(h.get("/api/games/" + std::to_string(g1))["status"], "aborted");
     EXPECT_TRUE(has(s.cmd("ADMIN ABORT " + std::to_string(g1)), "is over already"));
     EXPECT_TRUE(has(s.cmd("ADMIN ADJUDICATE " + std::to_string(g2) + " MAYBE"), "BLACK, WHITE or DRAW, not 'MAYBE'"));
     EXPECT_TRUE(has(s.cmd("ADMIN ADJUDICATE " + std::to_string(g2)), "usage: ADMIN ADJUDICATE"));
-    EXPECT_TRUE(has(s.cmd("ADMIN ADJUDICATE " + std::to_string(g2) + " white carol was winning"),
-                    "adjudicated: White wins."));
+    EXPECT_TRUE(
+        has(s.cmd("ADMIN ADJUDICATE " + std::to_string(g2) + " white carol was winning"), "adjudicated: White wins."));
     EXPECT_TRUE(has(carol->read_until("adjudication."), "is over: White wins by adjudication."));
     json g = h.get("/api/games/" + std::to_string(g2));
     EXPECT_EQ(g["status"], "finished");
@@ -253,8 +245,7 @@ TEST(AdminLoopback, AnnounceReachesEveryProtocol) {
     EXPECT_TRUE(has(s.cmd("ADMIN ANNOUNCE"), "usage: ADMIN ANNOUNCE <text>"));
     std::string r = s.cmd("ADMIN ANNOUNCE The server restarts at 10:00 UTC.");
     EXPECT_TRUE(has(r, "Announced to 4 players.")) << r;  // alice, bob, carol, dave
-    EXPECT_TRUE(
-        has(bob->read_until("UTC."), "*** Announcement from alice: The server restarts at 10:00 UTC."));
+    EXPECT_TRUE(has(bob->read_until("UTC."), "*** Announcement from alice: The server restarts at 10:00 UTC."));
     EXPECT_TRUE(has(csa2.read_until("UTC.\n"), "##[ANNOUNCE][alice] The server restarts at 10:00 UTC."));
     json a = ws.read_type("announce");
     EXPECT_EQ(a["from"], "alice");
@@ -330,8 +321,9 @@ TEST(AdminLoopback, TheWebAdminApi) {
     };
     // Not for carol; not without the page's header (CSRF).
     EXPECT_EQ(call(http::verb::get, "/api/admin/status", {}, {{"Authorization", "Bearer " + carol}}).first, 403);
-    EXPECT_EQ(call(http::verb::post, "/api/admin/announce", {{"text", "x"}}, {{"Authorization", "Bearer " + carol}}).first,
-              403);
+    EXPECT_EQ(
+        call(http::verb::post, "/api/admin/announce", {{"text", "x"}}, {{"Authorization", "Bearer " + carol}}).first,
+        403);
     EXPECT_EQ(call(http::verb::post, "/api/admin/kick", {{"name", "bob"}}, {page[0], page[1]}).first, 403);
 
     auto [st, status] = call(http::verb::get, "/api/admin/status", {}, page);
@@ -343,34 +335,37 @@ TEST(AdminLoopback, TheWebAdminApi) {
     EXPECT_TRUE(bob_listed) << status;
 
     EXPECT_EQ(call(http::verb::post, "/api/admin/ban", {{"kind", "robot"}, {"target", "bob"}}, page).first, 400);
-    EXPECT_EQ(call(http::verb::post, "/api/admin/ban", {{"kind", "user"}, {"target", "bob"}, {"duration", "soon"}}, page)
-                  .first,
-              400);
+    EXPECT_EQ(
+        call(http::verb::post, "/api/admin/ban", {{"kind", "user"}, {"target", "bob"}, {"duration", "soon"}}, page)
+            .first,
+        400);
     auto [bs, ban] = call(http::verb::post, "/api/admin/ban",
                           {{"kind", "user"}, {"target", "carol"}, {"duration", "1d"}, {"reason", "web"}}, page);
     EXPECT_EQ(bs, 200) << ban;
     EXPECT_EQ(call(http::verb::get, "/api/me", {}, {{"Authorization", "Bearer " + carol}}).first, 401);
     EXPECT_EQ(call(http::verb::post, "/api/admin/unban", {{"kind", "user"}, {"target", "carol"}}, page).first, 200);
-    EXPECT_EQ(call(http::verb::post, "/api/admin/kick", {{"name", "bob"}, {"reason", "web"}}, page).second["closed"], 1);
+    EXPECT_EQ(call(http::verb::post, "/api/admin/kick", {{"name", "bob"}, {"reason", "web"}}, page).second["closed"],
+              1);
     EXPECT_EQ(call(http::verb::post, "/api/admin/announce", {{"text", "hello"}}, page).first, 200);
-    long long gid = call(http::verb::post, "/api/games",
-                         {{"opponent", "alice"}, {"color", "black"}, {"time_control", "corr-7"}},
-                         {{"Authorization", "Bearer " + h.post("/api/login", {{"name", "carol"}, {"password", "secret"}})
-                                                            ["token"].get<std::string>()}})
-                        .second["id"];
-    EXPECT_EQ(call(http::verb::post, "/api/admin/games/" + std::to_string(gid) + "/adjudicate", {{"winner", "maybe"}},
-                   page)
-                  .first,
-              400);
+    long long gid =
+        call(http::verb::post, "/api/games", {{"opponent", "alice"}, {"color", "black"}, {"time_control", "corr-7"}},
+             {{"Authorization",
+               "Bearer "
+                   + h.post("/api/login", {{"name", "carol"}, {"password", "secret"}})["token"].get<std::string>()}})
+            .second["id"];
+    EXPECT_EQ(
+        call(http::verb::post, "/api/admin/games/" + std::to_string(gid) + "/adjudicate", {{"winner", "maybe"}}, page)
+            .first,
+        400);
     auto [as, adj] = call(http::verb::post, "/api/admin/games/" + std::to_string(gid) + "/adjudicate",
                           {{"winner", "draw"}, {"reason", "agreed"}}, page);
     EXPECT_EQ(as, 200) << adj;
     EXPECT_EQ(adj["game"]["winner"], "draw");
     EXPECT_EQ(call(http::verb::post, "/api/admin/games/" + std::to_string(gid) + "/abort", {}, page).first, 400)
         << "over already";
-    EXPECT_EQ(call(http::verb::post, "/api/admin/reset-password", {{"name", "carol"}, {"password", "abcdef"}}, page)
-                  .first,
-              200);
+    EXPECT_EQ(
+        call(http::verb::post, "/api/admin/reset-password", {{"name", "carol"}, {"password", "abcdef"}}, page).first,
+        200);
     EXPECT_EQ(call(http::verb::post, "/api/admin/reset-password", {{"name", "carol"}, {"password", "abcdef"}},
                    {{"Authorization", "Bearer " + carol}})
                   .first,
@@ -380,6 +375,6 @@ TEST(AdminLoopback, TheWebAdminApi) {
     std::vector<std::string> actions;
     for (auto& a : audit)
         actions.push_back(a["action"]);
-    EXPECT_EQ(actions, (std::vector<std::string>{"resetpassword", "adjudicate", "announce", "kick", "unban", "ban",
-                                                 "grant"}));
+    EXPECT_EQ(actions,
+              (std::vector<std::string>{"resetpassword", "adjudicate", "announce", "kick", "unban", "ban", "grant"}));
 }

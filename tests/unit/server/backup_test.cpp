@@ -19,14 +19,8 @@ namespace {
 
 // Runs hisha-server with `args`: its exit status and what it printed (both streams).
 std::pair<int, std::string> run_server_command(const std::string& args) {
-    std::string command = std::string(HISHA_SERVER_BINARY) + " " + args + " 2>&1";
-    FILE* p = popen(command.c_str(), "r");
-    std::string out;
-    char buf[512];
-    while (p && std::fgets(buf, sizeof buf, p))
-        out += buf;
-    int status = p ? pclose(p) : -1;
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+    auto [out, status] = run_server_cli(args);
+    return {status, out};
 }
 
 }  // namespace

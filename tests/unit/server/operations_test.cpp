@@ -23,16 +23,7 @@ int count(const std::string& text, const std::string& what) {
 }
 
 // Runs hisha-server with `args`; its output (stdout and stderr) and exit status.
-std::pair<std::string, int> run_server(const std::string& args) {
-    std::string cmd = std::string(HISHA_SERVER_BINARY) + " " + args + " 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    std::string out;
-    char buf[4096];
-    while (p && std::fgets(buf, sizeof buf, p))
-        out += buf;
-    int status = p ? pclose(p) : -1;
-    return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
-}
+std::pair<std::string, int> run_server(const std::string& args) { return run_server_cli(args); }
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -27,6 +28,19 @@ namespace hisha::server::test {
 inline std::vector<std::string> open_csa(std::vector<std::string> extra = {}) {
     extra.insert(extra.begin(), {"--csa-auto-register", "on"});
     return extra;
+}
+
+/// Runs `hisha-server ARGS` to its end (standard error with standard output): what it printed
+/// and its exit status (-1 when it did not exit normally).
+inline std::pair<std::string, int> run_server_cli(const std::string& args) {
+    std::string command = std::string(HISHA_SERVER_BINARY) + " " + args + " 2>&1";
+    FILE* p = popen(command.c_str(), "r");
+    std::string out;
+    char buf[4096];
+    while (p && std::fgets(buf, sizeof buf, p))
+        out += buf;
+    int status = p ? pclose(p) : -1;
+    return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
 }
 
 class ServerProcess {

@@ -30,9 +30,9 @@ Browser browser_login(int port, const std::string& name, bool registered = false
     Http h(port);
     if (!registered)
         h.post("/api/register", {{"name", name}, {"password", "secret"}});
-    auto res = h.call(http::verb::post, "/api/login",
-                      json{{"name", name}, {"password", "secret"}, {"cookie", true}}.dump(),
-                      {{"Origin", "http://127.0.0.1:" + std::to_string(port)}});
+    auto res =
+        h.call(http::verb::post, "/api/login", json{{"name", name}, {"password", "secret"}, {"cookie", true}}.dump(),
+               {{"Origin", "http://127.0.0.1:" + std::to_string(port)}});
     EXPECT_EQ(res.result_int(), 200) << res.body();
     std::string sc = set_cookie(res);
     EXPECT_TRUE(has(sc, "hisha_session=")) << sc;
@@ -82,9 +82,9 @@ TEST(SessionsLoopback, TheCookieOpensTheWebSocketWithoutATokenInTheUrl) {
     ASSERT_EQ(me.result_int(), 200) << me.body();
     EXPECT_EQ(json::parse(me.body())["user"]["name"], "alice");
     // Over HTTPS (the page's Origin, or a proxy's X-Forwarded-Proto) the cookie is Secure.
-    auto secure = h.call(http::verb::post, "/api/login",
-                         json{{"name", "alice"}, {"password", "secret"}, {"cookie", true}}.dump(),
-                         {{"X-Forwarded-Proto", "https"}});
+    auto secure =
+        h.call(http::verb::post, "/api/login", json{{"name", "alice"}, {"password", "secret"}, {"cookie", true}}.dump(),
+               {{"X-Forwarded-Proto", "https"}});
     EXPECT_TRUE(has(set_cookie(secure), "; Secure")) << set_cookie(secure);
     // A script's login still answers the token, and no cookie.
     auto script = h.call(http::verb::post, "/api/login", json{{"name", "alice"}, {"password", "secret"}}.dump(), {});
@@ -135,14 +135,8 @@ TEST(SessionsLoopback, AnExpiredSessionIsRefused) {
 
 TEST(SessionsLoopback, BadSessionLifetimesAreRefused) {
     for (const char* bad : {"0s", "30", "forever", "-1d"}) {
-        std::string cmd = std::string(HISHA_SERVER_BINARY) + " --session-lifetime " + bad + " 2>&1";
-        FILE* p = popen(cmd.c_str(), "r");
-        std::string out;
-        char buf[512];
-        while (p && std::fgets(buf, sizeof buf, p))
-            out += buf;
-        int status = p ? pclose(p) : -1;
-        EXPECT_EQ(WEXITSTATUS(status), 2) << bad;
+        auto [out, status] = run_server_cli(std::string("--session-lifetime ") + bad);
+        EXPECT_EQ(status, 2) << bad;
         EXPECT_TRUE(has(out, "--session-lifetime needs a duration")) << out;
     }
 }
