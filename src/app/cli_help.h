@@ -1,9 +1,13 @@
 // What every subcommand of `hisha` does with `--help` (or `-h`) among its arguments: print its
-// usage on standard output and exit 0, as users and scripts expect of a command-line program.
+// usage on standard output and exit 0, as users and scripts expect of a command-line program;
+// and the reading of a numeric option.
 #pragma once
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 
 namespace hisha::app {
 
@@ -18,6 +22,18 @@ inline bool asks_help(int argc, char** argv) {
 inline int print_help(const char* usage) {
     std::fputs(usage, stdout);
     return 0;
+}
+
+/// An option's whole non-negative number, or nothing (the caller then reports the option).
+inline std::optional<unsigned long long> whole_number(const char* text) {
+    if (!text || !*text || text[0] == '-')
+        return std::nullopt;
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long v = std::strtoull(text, &end, 10);
+    if (*end || errno)
+        return std::nullopt;
+    return v;
 }
 
 }  // namespace hisha::app

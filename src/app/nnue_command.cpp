@@ -43,16 +43,6 @@ const char* const NNUE_USAGE =
     "       hisha nnue info NET             a net file's header\n"
     "  formats in docs/nnue.md; the trainer is tools/nnue/train.py\n";
 
-std::optional<unsigned long long> whole(const char* text) {
-    if (!text || !*text || text[0] == '-')
-        return std::nullopt;
-    char* end = nullptr;
-    errno = 0;
-    unsigned long long v = std::strtoull(text, &end, 10);
-    if (*end || errno)
-        return std::nullopt;
-    return v;
-}
 
 std::string clock_text(double seconds) {
     long s = std::lround(std::max(0.0, seconds));
@@ -74,8 +64,7 @@ int validate(const std::string& path) {
                      (unsigned long long)(r->bad - r->errors.size()));
     std::printf("records=%llu bad=%llu wins=%llu draws=%llu losses=%llu mean_abs_score=%.1f plies=%d..%d\n",
                 (unsigned long long)r->records, (unsigned long long)r->bad, (unsigned long long)r->wins,
-                (unsigned long long)r->draws, (unsigned long long)r->losses, r->mean_abs_score, r->min_ply,
-                r->max_ply);
+                (unsigned long long)r->draws, (unsigned long long)r->losses, r->mean_abs_score, r->min_ply, r->max_ply);
     return r->bad ? 1 : 0;
 }
 
@@ -160,7 +149,7 @@ int gensfen_command(int argc, char** argv) {
             std::fprintf(stderr, "hisha gensfen: unknown option %s\n%s", a.c_str(), GENSFEN_USAGE);
             return 2;
         }
-        auto v = whole(text);
+        auto v = whole_number(text);
         if (!v || *v < spin->lo || *v > spin->hi) {
             std::fprintf(stderr, "hisha gensfen: %s wants a whole number from %llu to %llu, not '%s'\n", a.c_str(),
                          spin->lo, spin->hi, text ? text : "");
@@ -196,8 +185,8 @@ int gensfen_command(int argc, char** argv) {
                 "skipped_check=%llu skipped_capture=%llu skipped_mate=%llu skipped_random=%llu searched=%llu "
                 "seconds=%.1f cpu_seconds=%.1f\n",
                 (unsigned long long)r->in_file, (unsigned long long)r->written, (unsigned long long)r->games,
-                (unsigned long long)r->first_game, (unsigned long long)r->wins_black,
-                (unsigned long long)r->wins_white, (unsigned long long)r->draws, (unsigned long long)r->skipped_check,
+                (unsigned long long)r->first_game, (unsigned long long)r->wins_black, (unsigned long long)r->wins_white,
+                (unsigned long long)r->draws, (unsigned long long)r->skipped_check,
                 (unsigned long long)r->skipped_capture, (unsigned long long)r->skipped_mate,
                 (unsigned long long)r->skipped_random, (unsigned long long)r->searched, r->seconds, r->cpu_seconds);
     return 0;
@@ -313,10 +302,11 @@ int eval(const std::string& net_path, const std::string& data) {
         in.read(reinterpret_cast<char*>(buf), RECORD_BYTES);
         if (in.gcount() == 0)
             break;
-        auto rec = in.gcount() == RECORD_BYTES ? TrainingRecord::decode(buf)
-                                               : core::Result<TrainingRecord, std::string>(
-                                                     core::unexpected(std::string("cut short")));
-        auto sfen = rec ? unpack_sfen(rec->position) : core::Result<std::string, std::string>(core::unexpected(rec.error()));
+        auto rec = in.gcount() == RECORD_BYTES
+                     ? TrainingRecord::decode(buf)
+                     : core::Result<TrainingRecord, std::string>(core::unexpected(std::string("cut short")));
+        auto sfen =
+            rec ? unpack_sfen(rec->position) : core::Result<std::string, std::string>(core::unexpected(rec.error()));
         core::Position pos;
         if (!sfen || !pos.set(*sfen, core::SfenRules::Relaxed)) {
             std::fprintf(stderr, "hisha nnue eval: %s: record %llu (offset %llu): %s\n", data.c_str(),

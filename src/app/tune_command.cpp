@@ -30,17 +30,6 @@ const char* const SELFPLAY_USAGE =
     "  search's score to FILE (for hisha tune)\n"
     "  example: hisha selfplay --games 100 --nodes 20000 --out data.txt\n";
 
-// A whole non-negative number for an option, or nothing (then the caller reports it).
-std::optional<unsigned long long> whole_number(const char* text) {
-    if (!text || !*text)
-        return std::nullopt;
-    char* end = nullptr;
-    errno = 0;
-    unsigned long long v = std::strtoull(text, &end, 10);
-    if (*end || errno || text[0] == '-')
-        return std::nullopt;
-    return v;
-}
 
 }  // namespace
 

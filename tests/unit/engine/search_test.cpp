@@ -12,16 +12,13 @@
 #include "engine/engine.h"
 #include "engine/mate1ply.h"
 #include "notation/usi.h"
+#include "test_positions.h"
 
 using namespace hisha::core;
 using namespace hisha::engine;
 
 namespace {
-std::unique_ptr<Position> pos(const std::string& sfen) {
-    auto p = std::make_unique<Position>();
-    EXPECT_TRUE(p->set(sfen).has_value()) << sfen;
-    return p;
-}
+std::unique_ptr<Position> pos(const std::string& sfen) { return hisha::testing::pos_of(sfen); }
 std::unique_ptr<Position> game(const std::string& usi_position) {
     auto rec = hisha::notation::parse_usi_position(usi_position);
     EXPECT_TRUE(rec.has_value()) << usi_position;

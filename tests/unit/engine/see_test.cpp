@@ -3,16 +3,13 @@
 
 #include "core/position.h"
 #include "engine/see.h"
+#include "test_positions.h"
 
 using namespace hisha::core;
 using namespace hisha::engine;
 
 namespace {
-std::unique_ptr<Position> pos(const std::string& sfen) {
-    auto p = std::make_unique<Position>();
-    EXPECT_TRUE(p->set(sfen).has_value()) << sfen;
-    return p;
-}
+std::unique_ptr<Position> pos(const std::string& sfen) { return hisha::testing::pos_of(sfen); }
 Move mv(const Position& p, Square from, Square to, bool promote = false) { return p.make_move(from, to, promote); }
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "csa_players.h"
 #include "http_client.h"
 #include "server/store/store.h"
 #include "server_process.h"
@@ -23,32 +24,15 @@ std::string csa(LineClient& c, const std::string& line) {
     return {};
 }
 
-struct Pair {
-    std::unique_ptr<LineClient> black, white;
-    std::string game_id;
-};
+using Pair = CsaPair;
 
-// Both log in under one game name, read the summary and agree; returns after START.
+// start_csa_game, and the summaries as the protocol has them.
 Pair start_game(ServerProcess& srv, const std::string& game_name) {
-    Pair p;
-    p.black = std::make_unique<LineClient>(srv.ports.at("csa"));
-    p.white = std::make_unique<LineClient>(srv.ports.at("csa"));
-    csa(*p.black, "LOGIN alice " + game_name + ",secret");
-    EXPECT_TRUE(has(p.black->read_until("\n"), "LOGIN:alice OK"));
-    csa(*p.white, "LOGIN bob " + game_name + ",secret");
-    EXPECT_TRUE(has(p.white->read_until("\n"), "LOGIN:bob OK"));
-    std::string sb = p.black->read_until("END Game_Summary\n");
-    std::string sw = p.white->read_until("END Game_Summary\n");
-    EXPECT_TRUE(has(sb, "Your_Turn:+")) << sb;
-    EXPECT_TRUE(has(sw, "Your_Turn:-")) << sw;
-    EXPECT_TRUE(has(sb, "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY"));
-    EXPECT_TRUE(has(sb, "Name+:alice"));
-    auto at = sb.find("Game_ID:");
-    p.game_id = sb.substr(at + 8, sb.find('\n', at) - at - 8);
-    csa(*p.black, "AGREE " + p.game_id);
-    csa(*p.white, "AGREE");
-    EXPECT_TRUE(has(p.black->read_until("\n"), "START:" + p.game_id));
-    EXPECT_TRUE(has(p.white->read_until("\n"), "START:" + p.game_id));
+    Pair p = start_csa_game(srv, game_name);
+    EXPECT_TRUE(has(p.black_summary, "Your_Turn:+")) << p.black_summary;
+    EXPECT_TRUE(has(p.white_summary, "Your_Turn:-")) << p.white_summary;
+    EXPECT_TRUE(has(p.black_summary, "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY"));
+    EXPECT_TRUE(has(p.black_summary, "Name+:alice"));
     return p;
 }
 

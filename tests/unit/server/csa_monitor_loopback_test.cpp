@@ -6,6 +6,7 @@
 // server cannot keep (control characters, not UTF-8) is dropped and the move still played.
 #include <gtest/gtest.h>
 
+#include "csa_players.h"
 #include "http_client.h"
 #include "server_process.h"
 #include "test_util.h"
@@ -18,29 +19,9 @@ bool has(const std::string& text, const std::string& what) { return text.find(wh
 
 void csa(LineClient& c, const std::string& line) { c.send_line(line, "\n"); }
 
-struct Pair {
-    std::unique_ptr<LineClient> black, white;
-    std::string game_id;
-};
+using Pair = CsaPair;
 
-Pair start_game(ServerProcess& srv, const std::string& game_name) {
-    Pair p;
-    p.black = std::make_unique<LineClient>(srv.ports.at("csa"));
-    p.white = std::make_unique<LineClient>(srv.ports.at("csa"));
-    csa(*p.black, "LOGIN alice " + game_name + ",secret");
-    EXPECT_TRUE(has(p.black->read_until("\n"), "LOGIN:alice OK"));
-    csa(*p.white, "LOGIN bob " + game_name + ",secret");
-    EXPECT_TRUE(has(p.white->read_until("\n"), "LOGIN:bob OK"));
-    std::string sb = p.black->read_until("END Game_Summary\n");
-    p.white->read_until("END Game_Summary\n");
-    auto at = sb.find("Game_ID:");
-    p.game_id = sb.substr(at + 8, sb.find('\n', at) - at - 8);
-    csa(*p.black, "AGREE");
-    csa(*p.white, "AGREE");
-    EXPECT_TRUE(has(p.black->read_until("\n"), "START:" + p.game_id));
-    EXPECT_TRUE(has(p.white->read_until("\n"), "START:" + p.game_id));
-    return p;
-}
+Pair start_game(ServerProcess& srv, const std::string& game_name) { return start_csa_game(srv, game_name); }
 
 std::unique_ptr<LineClient> x1_login(ServerProcess& srv, const std::string& name) {
     auto c = std::make_unique<LineClient>(srv.ports.at("csa"));
@@ -128,8 +109,9 @@ TEST(CsaMonitor, CommentsReachMonitorsTheRecordAndTheJsonGame) {
         Http h(srv.ports.at("http"));
         auto [status, record] = h.request(http::verb::get, "/api/games/" + number + "/record?format=csa");
         EXPECT_EQ(status, 200);
-        EXPECT_TRUE(has(record, "+7776FU\nT0\n'** 30 -3334FU +2726FU\n-3334FU\nT0\n'** -45 +2726FU -8384FU\n+2726FU\nT0\n"
-                                "-8384FU\nT0\n+2625FU\nT0\n-8485FU\nT0\n'** 5\n%TORYO"))
+        EXPECT_TRUE(has(record,
+                        "+7776FU\nT0\n'** 30 -3334FU +2726FU\n-3334FU\nT0\n'** -45 +2726FU -8384FU\n+2726FU\nT0\n"
+                        "-8384FU\nT0\n+2625FU\nT0\n-8485FU\nT0\n'** 5\n%TORYO"))
             << record;
         auto game = h.get("/api/games/" + number);
         const auto& moves = game["moves"];
@@ -168,7 +150,8 @@ TEST(CsaMonitor, DroppedCommentsAreExplainedAndDeferredMovesKeepTheirs) {
 
     csa(*bob, "-3334FU,'* -20 +7776FU");  // White's move before Black's: deferred
     csa(*alice, "+7776FU,'* 1\x01");
-    EXPECT_EQ(alice->read_until("\n"), "##[ERROR] comment not kept: a move's comment may not hold control characters\n");
+    EXPECT_EQ(alice->read_until("\n"),
+              "##[ERROR] comment not kept: a move's comment may not hold control characters\n");
     EXPECT_EQ(alice->read_until("\n"), "+7776FU,T0\n");
     EXPECT_EQ(alice->read_until("\n"), "-3334FU,T0\n");
     bob->read_until("-3334FU,T0\n");
