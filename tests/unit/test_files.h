@@ -11,16 +11,29 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace hisha::testing {
 
 #ifdef HISHA_TEST_DATA_LOCAL
-/// A file of the project's notation test data (tests/data/notation/NAME).
-inline std::string notation_data(const std::string& name) {
-    return std::string(HISHA_TEST_DATA_LOCAL) + "/notation/" + name;
-}
+/// The project's notation test data (tests/data/notation/), and one of its files.
+inline const std::string NOTATION = std::string(HISHA_TEST_DATA_LOCAL) + "/notation/";
+inline std::string notation_data(const std::string& name) { return NOTATION + name; }
 #endif
+#ifdef HISHA_TESTDATA_DIR
+/// The game records of the reference test vectors (tests/data/vectors/records/).
+inline const std::string RECORDS = std::string(HISHA_TESTDATA_DIR) + "/records/";
+#endif
+
+/// What a reader (bytes -> a Result) makes of `bytes`; when it fails, the test fails with `what`
+/// and the error, and the result is an empty value.
+template <class Read>
+auto parsed(Read read, const std::string& bytes, const std::string& what) {
+    auto r = read(bytes);
+    EXPECT_TRUE(r.has_value()) << what << ": " << (r ? "" : r.error().to_string());
+    return r ? *r : std::decay_t<decltype(*r)>{};
+}
 
 /// The bytes of the file at `path`; a missing or unreadable file fails the test (and gives "").
 inline std::string slurp(const std::filesystem::path& path) {
@@ -89,6 +102,13 @@ inline std::vector<std::vector<std::string>> case_rows(const std::filesystem::pa
     if (rows.empty())
         ADD_FAILURE() << "no cases in " << path;
     return rows;
+}
+
+/// What a reader says of `text`: its error, or "(no error)".
+template <class Read>
+std::string error_of(Read read, const std::string& text) {
+    auto r = read(text);
+    return r ? "(no error)" : r.error().to_string();
 }
 
 }  // namespace hisha::testing

@@ -15,55 +15,22 @@
 #include "notation/japanese.h"
 #include "notation/ki2.h"
 #include "notation/kif.h"
+#include "record_fixtures.h"
 #include "test_files.h"
 
 namespace hisha::notation {
 namespace {
 
-using testing::expect_golden;
-using testing::files_in;
-using testing::slurp;
-
-const std::string SHARED = std::string(HISHA_TESTDATA_DIR) + "/records/";
-const std::string LOCAL = std::string(HISHA_TEST_DATA_LOCAL) + "/notation/";
+using testing::expect_golden, testing::files_in, testing::slurp;
 
 GameRecord ki2_ok(const std::string& bytes, const std::string& what) {
-    auto r = read_ki2(bytes);
-    EXPECT_TRUE(r.has_value()) << what << ": " << (r ? "" : r.error().to_string());
-    return r ? *r : GameRecord{};
+    return testing::parsed([](const std::string& b) { return read_ki2(b); }, bytes, what);
 }
 
 GameRecord kif_ok(const std::string& bytes, const std::string& what) {
-    auto r = read_kif(bytes);
-    EXPECT_TRUE(r.has_value()) << what << ": " << (r ? "" : r.error().to_string());
-    return r ? *r : GameRecord{};
+    return testing::parsed([](const std::string& b) { return read_kif(b); }, bytes, what);
 }
 
-void expect_same_lines(const std::vector<MoveRecord>& a, const std::vector<MoveRecord>& b, const std::string& where) {
-    ASSERT_EQ(a.size(), b.size()) << where;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        EXPECT_EQ(a[i].move, b[i].move) << where << " ply " << i + 1;
-        EXPECT_EQ(a[i].comments, b[i].comments) << where << " ply " << i + 1;
-        ASSERT_EQ(a[i].variations.size(), b[i].variations.size()) << where;
-        for (std::size_t v = 0; v < a[i].variations.size(); ++v)
-            expect_same_lines(a[i].variations[v].moves, b[i].variations[v].moves, where + " variation");
-    }
-}
-
-// What KI2 holds: everything KIF does except times.
-void expect_same_record(const GameRecord& a, const GameRecord& b, const std::string& where) {
-    EXPECT_EQ(a.start_sfen, b.start_sfen) << where;
-    ASSERT_EQ(a.headers.size(), b.headers.size()) << where;
-    for (std::size_t i = 0; i < a.headers.size(); ++i) {
-        EXPECT_EQ(a.headers[i].key, b.headers[i].key) << where;
-        EXPECT_EQ(a.headers[i].value, b.headers[i].value) << where;
-    }
-    EXPECT_EQ(a.start_comments, b.start_comments) << where;
-    expect_same_lines(a.moves, b.moves, where);
-    EXPECT_EQ(a.result.winner, b.result.winner) << where;
-    EXPECT_EQ(a.result.reason, b.result.reason) << where;
-    EXPECT_EQ(a.result.actor, b.result.actor) << where;
-}
 
 // The move tokens of a KI2 text, without ASCII spaces (同　 keeps its ideographic space).
 std::vector<std::string> tokens(const std::string& utf8) {
@@ -95,29 +62,14 @@ std::vector<std::string> tokens(const std::string& utf8) {
     return out;
 }
 
-std::string error_of(const std::string& text) {
-    auto r = read_ki2(text);
-    return r ? "(no error)" : r.error().to_string();
-}
-
 TEST(Ki2Fixtures, ReadReplayAndRoundTrip) {
-    auto files = files_in(SHARED + "ki2");
-    ASSERT_EQ(files.size(), 3u);
-    for (const auto& path : files) {
-        GameRecord rec = ki2_ok(slurp(path), path);
-        EXPECT_FALSE(rec.moves.empty()) << path;
-        core::Game game;
-        auto replayed = replay(rec, game);
-        EXPECT_TRUE(replayed.has_value()) << path << ": " << (replayed ? "" : replayed.error().to_string());
-        for (Encoding enc : {Encoding::Utf8, Encoding::ShiftJis}) {
-            GameRecord back = ki2_ok(write_ki2(rec, enc), path + " written");
-            expect_same_record(rec, back, path);
-        }
-    }
+    testing::expect_fixtures_round_trip(
+        testing::RECORDS + "ki2", 3, [](const std::string& b) { return read_ki2(b); },
+        [](const GameRecord& r, Encoding enc) { return write_ki2(r, enc); }, false);
 }
 
 TEST(Ki2Fixtures, WriterUsesTheSameModifiersAsThePublishedFiles) {
-    for (const auto& path : files_in(SHARED + "ki2")) {
+    for (const auto& path : files_in(testing::RECORDS + "ki2")) {
         std::string original = to_utf8(slurp(path), Encoding::ShiftJis).text;
         GameRecord rec = ki2_ok(slurp(path), path);
         std::vector<std::string> want = tokens(original), got = tokens(write_ki2(rec));
@@ -128,57 +80,57 @@ TEST(Ki2Fixtures, WriterUsesTheSameModifiersAsThePublishedFiles) {
 }
 
 TEST(Ki2Fixtures, Details) {
-    GameRecord denou = ki2_ok(slurp(SHARED + "ki2/denou3-1.ki2"), "denou");
+    GameRecord denou = ki2_ok(slurp(testing::RECORDS + "ki2/denou3-1.ki2"), "denou");
     EXPECT_EQ(denou.moves.size(), 98u);
     EXPECT_EQ(denou.result.reason, core::EndReason::Resignation);
     EXPECT_EQ(denou.result.winner, core::Winner::White);
     EXPECT_EQ(denou.result.actor, core::BLACK);
     EXPECT_EQ(denou.header(key::BLACK), "菅井竜也五段");
     EXPECT_EQ(denou.header(key::SITE), "東京都江東区「有明コロシアム」");
-    GameRecord ginga = ki2_ok(slurp(SHARED + "ki2/20091203.ki2"), "ginga");
+    GameRecord ginga = ki2_ok(slurp(testing::RECORDS + "ki2/20091203.ki2"), "ginga");
     EXPECT_EQ(ginga.moves.size(), 172u);
     EXPECT_EQ(ginga.start_comments, std::vector<std::string>{"放送日：2010/02/13"});
     EXPECT_EQ(ginga.header(key::WHITE), "西尾　明五段");
-    GameRecord mai = ki2_ok(slurp(SHARED + "ki2/8mai.ki2"), "8mai");
+    GameRecord mai = ki2_ok(slurp(testing::RECORDS + "ki2/8mai.ki2"), "8mai");
     EXPECT_EQ(mai.handicap, core::Handicap::EightPiece);
     EXPECT_EQ(mai.result.reason, core::EndReason::Abort);
     EXPECT_EQ(mai.result.actor, core::BLACK);
 }
 
 TEST(Ki2Convert, EveryKifFixtureToKi2AndBack) {
-    for (const auto& path : files_in(SHARED + "kif")) {
+    for (const auto& path : files_in(testing::RECORDS + "kif")) {
         GameRecord kif = kif_ok(slurp(path), path);
         GameRecord ki2 = ki2_ok(write_ki2(kif), path + " as KI2");
-        expect_same_record(kif, ki2, path + " -> KI2");
+        testing::expect_same_record(kif, ki2, false, path + " -> KI2");
         GameRecord again = kif_ok(write_kif(ki2), path + " as KI2 then KIF");
-        expect_same_record(ki2, again, path + " -> KI2 -> KIF");
+        testing::expect_same_record(ki2, again, false, path + " -> KI2 -> KIF");
     }
-    for (const auto& path : files_in(SHARED + "ki2")) {
+    for (const auto& path : files_in(testing::RECORDS + "ki2")) {
         GameRecord ki2 = ki2_ok(slurp(path), path);
         GameRecord kif = kif_ok(write_kif(ki2), path + " as KIF");
-        expect_same_record(ki2, kif, path + " -> KIF");
+        testing::expect_same_record(ki2, kif, false, path + " -> KIF");
     }
 }
 
 TEST(Ki2Convert, VariationsAndGoldenFiles) {
-    GameRecord kif = kif_ok(slurp(LOCAL + "kif/variations.kifu"), "variations");
+    GameRecord kif = kif_ok(slurp(testing::NOTATION + "kif/variations.kifu"), "variations");
     std::string text = write_ki2(kif);
-    expect_golden(text, LOCAL + "ki2/variations.ki2u");
+    expect_golden(text, testing::NOTATION + "ki2/variations.ki2u");
     GameRecord back = ki2_ok(text, "variations.ki2u");
-    expect_same_record(kif, back, "variations");
-    GameRecord mai = ki2_ok(slurp(SHARED + "ki2/8mai.ki2"), "8mai");
-    expect_golden(write_ki2(mai), LOCAL + "ki2/8mai.ki2u");
-    expect_golden(write_ki2(mai, Encoding::ShiftJis), LOCAL + "ki2/8mai.ki2");
-    GameRecord ginga = ki2_ok(slurp(SHARED + "ki2/20091203.ki2"), "ginga");
-    expect_golden(write_ki2(ginga), LOCAL + "ki2/20091203.ki2u");
+    testing::expect_same_record(kif, back, false, "variations");
+    GameRecord mai = ki2_ok(slurp(testing::RECORDS + "ki2/8mai.ki2"), "8mai");
+    expect_golden(write_ki2(mai), testing::NOTATION + "ki2/8mai.ki2u");
+    expect_golden(write_ki2(mai, Encoding::ShiftJis), testing::NOTATION + "ki2/8mai.ki2");
+    GameRecord ginga = ki2_ok(slurp(testing::RECORDS + "ki2/20091203.ki2"), "ginga");
+    expect_golden(write_ki2(ginga), testing::NOTATION + "ki2/20091203.ki2u");
 }
 
 TEST(Ki2Encoding, ShiftJisOutputReadsLikeUtf8Output) {
-    for (const auto& path : files_in(SHARED + "ki2")) {
+    for (const auto& path : files_in(testing::RECORDS + "ki2")) {
         GameRecord rec = ki2_ok(slurp(path), path);
         std::string sjis = write_ki2(rec, Encoding::ShiftJis);
         EXPECT_EQ(detect_encoding(sjis), Encoding::ShiftJis);
-        expect_same_record(ki2_ok(sjis, path), ki2_ok(write_ki2(rec), path), path);
+        testing::expect_same_record(ki2_ok(sjis, path), ki2_ok(write_ki2(rec), path), false, path);
     }
 }
 
@@ -231,7 +183,7 @@ TEST(Ki2Errors, MessagesWithLineAndColumn) {
         {"手合割：その他\n▲７六歩\n", "line 1, col 1: 手合割：その他 without a board diagram"},
     };
     for (const auto& c : cases)
-        EXPECT_EQ(error_of(c.text), c.message) << c.text;
+        EXPECT_EQ(testing::error_of([](const std::string& t) { return read_ki2(t); }, c.text), c.message) << c.text;
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "notation/kif.h"
 #if __has_include("notation/csa.h")
 #include "notation/csa.h"
+#include "record_fixtures.h"
 #include "test_files.h"
 #define HISHA_HAVE_CSA 1
 #endif
@@ -23,78 +24,21 @@
 namespace hisha::notation {
 namespace {
 
-using testing::expect_golden;
-using testing::files_in;
-using testing::slurp;
-
-const std::string SHARED = std::string(HISHA_TESTDATA_DIR) + "/records/";
-const std::string LOCAL = std::string(HISHA_TEST_DATA_LOCAL) + "/notation/";
+using testing::expect_golden, testing::files_in, testing::slurp;
 
 GameRecord read_ok(const std::string& bytes, const std::string& what) {
-    auto r = read_kif(bytes);
-    EXPECT_TRUE(r.has_value()) << what << ": " << (r ? "" : r.error().to_string());
-    return r ? *r : GameRecord{};
+    return testing::parsed([](const std::string& b) { return read_kif(b); }, bytes, what);
 }
 
-void expect_same_lines(const std::vector<MoveRecord>& a, const std::vector<MoveRecord>& b, bool times,
-                       const std::string& where) {
-    ASSERT_EQ(a.size(), b.size()) << where;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        std::string at = where + " ply " + std::to_string(i + 1);
-        EXPECT_EQ(a[i].move, b[i].move) << at;
-        if (times) {
-            EXPECT_EQ(a[i].time_ms, b[i].time_ms) << at;
-        }
-        EXPECT_EQ(a[i].comments, b[i].comments) << at;
-        ASSERT_EQ(a[i].variations.size(), b[i].variations.size()) << at;
-        for (std::size_t v = 0; v < a[i].variations.size(); ++v)
-            expect_same_lines(a[i].variations[v].moves, b[i].variations[v].moves, times,
-                              at + " variation " + std::to_string(v));
-    }
-}
-
-// Everything KIF holds: start, headers, comments, moves with times, variations and result.
-void expect_same_record(const GameRecord& a, const GameRecord& b, const std::string& where) {
-    EXPECT_EQ(a.start_sfen, b.start_sfen) << where;
-    ASSERT_EQ(a.headers.size(), b.headers.size()) << where;
-    for (std::size_t i = 0; i < a.headers.size(); ++i) {
-        EXPECT_EQ(a.headers[i].key, b.headers[i].key) << where;
-        EXPECT_EQ(a.headers[i].value, b.headers[i].value) << where;
-    }
-    EXPECT_EQ(a.start_comments, b.start_comments) << where;
-    expect_same_lines(a.moves, b.moves, true, where);
-    EXPECT_EQ(a.result.winner, b.result.winner) << where;
-    EXPECT_EQ(a.result.reason, b.result.reason) << where;
-    EXPECT_EQ(a.result.actor, b.result.actor) << where;
-    EXPECT_EQ(a.result.time_ms, b.result.time_ms) << where;
-}
-
-std::string error_of(const std::string& text) {
-    auto r = read_kif(text);
-    return r ? "(no error)" : r.error().to_string();
-}
 
 TEST(KifFixtures, ReadReplayAndRoundTrip) {
-    auto files = files_in(SHARED + "kif");
-    ASSERT_EQ(files.size(), 8u);
-    for (const auto& path : files) {
-        GameRecord rec = read_ok(slurp(path), path);
-        EXPECT_FALSE(rec.moves.empty()) << path;
-        core::Game game;
-        auto replayed = replay(rec, game);
-        EXPECT_TRUE(replayed.has_value()) << path << ": " << (replayed ? "" : replayed.error().to_string());
-        EXPECT_EQ(game.moves().size(), rec.moves.size()) << path;
-        for (Encoding enc : {Encoding::Utf8, Encoding::ShiftJis}) {
-            std::string written = write_kif(rec, enc);
-            EXPECT_EQ(detect_encoding(written), enc) << path;
-            GameRecord back = read_ok(written, path + " written as " + encoding_name(enc));
-            expect_same_record(rec, back, path + " (" + encoding_name(enc) + ")");
-        }
-    }
+    testing::expect_fixtures_round_trip(
+        testing::RECORDS + "kif", 8, [](const std::string& b) { return read_kif(b); },
+        [](const GameRecord& r, Encoding enc) { return write_kif(r, enc); }, true);
 }
 
 TEST(KifFixtures, LanceHandicapWithStrayCarriageReturns) {
-    GameRecord rec = read_ok(slurp(SHARED + "kif/20081220kyoochi.kif"), "kyoochi");
+    GameRecord rec = read_ok(slurp(testing::RECORDS + "kif/20081220kyoochi.kif"), "kyoochi");
     EXPECT_EQ(rec.handicap, core::Handicap::Lance);
     EXPECT_EQ(rec.start_sfen, core::handicap_info(core::Handicap::Lance).sfen);
     ASSERT_EQ(rec.moves.size(), 142u);
@@ -115,7 +59,7 @@ TEST(KifFixtures, LanceHandicapWithStrayCarriageReturns) {
 }
 
 TEST(KifFixtures, TimesCommentsAndResults) {
-    GameRecord ryuou = read_ok(slurp(SHARED + "kif/ryuou201409020101.kif"), "ryuou");
+    GameRecord ryuou = read_ok(slurp(testing::RECORDS + "kif/ryuou201409020101.kif"), "ryuou");
     EXPECT_EQ(ryuou.moves.size(), 117u);
     EXPECT_EQ(ryuou.start_comments.size(), 6u);
     EXPECT_EQ(ryuou.moves[0].comments.size(), 5u);
@@ -125,12 +69,12 @@ TEST(KifFixtures, TimesCommentsAndResults) {
     EXPECT_EQ(ryuou.header("図"), "投了");
     EXPECT_EQ(ryuou.result.winner, core::Winner::Black);
 
-    GameRecord oui = read_ok(slurp(SHARED + "kif/oui201407080101.kif"), "oui");
+    GameRecord oui = read_ok(slurp(testing::RECORDS + "kif/oui201407080101.kif"), "oui");
     EXPECT_EQ(oui.moves.size(), 116u);
     EXPECT_EQ(oui.result.winner, core::Winner::White);
     EXPECT_EQ(oui.result.actor, core::BLACK);
 
-    GameRecord habu = read_ok(slurp(SHARED + "kif/habu-fujii-2006.kif"), "habu");
+    GameRecord habu = read_ok(slurp(testing::RECORDS + "kif/habu-fujii-2006.kif"), "habu");
     EXPECT_EQ(habu.moves.size(), 181u);
     EXPECT_EQ(habu.header(key::OPENING), "四間飛車");
     EXPECT_EQ(habu.headers.back().key, key::BLACK);  // 後手 before 先手, as in the file
@@ -138,7 +82,7 @@ TEST(KifFixtures, TimesCommentsAndResults) {
 }
 
 TEST(KifFixtures, SealedMoveWithLongThinkingTimes) {
-    GameRecord rec = read_ok(slurp(SHARED + "kif/meijinsen_20180508_M7_10034.kif"), "meijinsen");
+    GameRecord rec = read_ok(slurp(testing::RECORDS + "kif/meijinsen_20180508_M7_10034.kif"), "meijinsen");
     ASSERT_EQ(rec.moves.size(), 52u);
     EXPECT_EQ(rec.moves[1].time_ms, 60'000);
     EXPECT_EQ(rec.moves[23].time_ms, 14 * 60'000);
@@ -152,7 +96,7 @@ TEST(KifFixtures, SealedMoveWithLongThinkingTimes) {
 }
 
 TEST(KifFixtures, ShogidokoroBodStart) {
-    GameRecord rec = read_ok(slurp(SHARED + "kif/shogidokoro.kifu"), "shogidokoro");
+    GameRecord rec = read_ok(slurp(testing::RECORDS + "kif/shogidokoro.kifu"), "shogidokoro");
     EXPECT_EQ(rec.start_sfen, "4+B2n1/7k1/6pp1/7gp/4P3P/9/9/9/9 b RBSNr3g3s2n4l13p 1");
     EXPECT_FALSE(rec.handicap.has_value());
     ASSERT_EQ(rec.moves.size(), 19u);
@@ -165,7 +109,7 @@ TEST(KifFixtures, ShogidokoroBodStart) {
 }
 
 TEST(KifFixtures, FourfoldRepetitionIsSennichite) {
-    GameRecord rec = read_ok(slurp(SHARED + "kif/shogihome-e2e5-sennichite.kifu"), "sennichite");
+    GameRecord rec = read_ok(slurp(testing::RECORDS + "kif/shogihome-e2e5-sennichite.kifu"), "sennichite");
     EXPECT_EQ(rec.result.reason, core::EndReason::Sennichite);
     EXPECT_EQ(rec.result.winner, core::Winner::Draw);
     EXPECT_EQ(rec.header(key::TITLE), "test+test-30-5F+Enemy+usi-csa-bridge+20260805000500");
@@ -178,8 +122,8 @@ TEST(KifFixtures, FourfoldRepetitionIsSennichite) {
 }
 
 TEST(KifFixtures, EightPieceGameInKifKi2AndCsa) {
-    GameRecord kif = read_ok(slurp(SHARED + "kif/8mai.kif"), "8mai.kif");
-    auto ki2 = read_ki2(slurp(SHARED + "ki2/8mai.ki2"));
+    GameRecord kif = read_ok(slurp(testing::RECORDS + "kif/8mai.kif"), "8mai.kif");
+    auto ki2 = read_ki2(slurp(testing::RECORDS + "ki2/8mai.ki2"));
     ASSERT_TRUE(ki2.has_value()) << ki2.error().to_string();
     EXPECT_EQ(kif.handicap, core::Handicap::EightPiece);
     EXPECT_EQ(kif.start_sfen, ki2->start_sfen);
@@ -190,7 +134,7 @@ TEST(KifFixtures, EightPieceGameInKifKi2AndCsa) {
     EXPECT_EQ(kif.result.time_ms, 39'000);
     EXPECT_EQ(kif.header(key::BLACK), "shitate");
     EXPECT_EQ(kif.header(key::WHITE), ki2->header(key::WHITE));
-    auto csa = read_csa(slurp(SHARED + "csa/8mai.csa"));
+    auto csa = read_csa(slurp(testing::RECORDS + "csa/8mai.csa"));
     ASSERT_TRUE(csa.has_value()) << csa.error().to_string();
     core::Position a, b;
     ASSERT_TRUE(a.set(kif.start_sfen).has_value());
@@ -203,17 +147,17 @@ TEST(KifFixtures, EightPieceGameInKifKi2AndCsa) {
 }
 
 TEST(KifWrite, GoldenFiles) {
-    GameRecord mai = read_ok(slurp(SHARED + "kif/8mai.kif"), "8mai");
-    expect_golden(write_kif(mai), LOCAL + "kif/8mai.kifu");
-    expect_golden(write_kif(mai, Encoding::ShiftJis), LOCAL + "kif/8mai.kif");
-    GameRecord dokoro = read_ok(slurp(SHARED + "kif/shogidokoro.kifu"), "shogidokoro");
-    expect_golden(write_kif(dokoro), LOCAL + "kif/shogidokoro.kifu");
-    GameRecord habu = read_ok(slurp(SHARED + "kif/habu-fujii-2006.kif"), "habu");
-    expect_golden(write_kif(habu), LOCAL + "kif/habu-fujii-2006.kifu");
+    GameRecord mai = read_ok(slurp(testing::RECORDS + "kif/8mai.kif"), "8mai");
+    expect_golden(write_kif(mai), testing::NOTATION + "kif/8mai.kifu");
+    expect_golden(write_kif(mai, Encoding::ShiftJis), testing::NOTATION + "kif/8mai.kif");
+    GameRecord dokoro = read_ok(slurp(testing::RECORDS + "kif/shogidokoro.kifu"), "shogidokoro");
+    expect_golden(write_kif(dokoro), testing::NOTATION + "kif/shogidokoro.kifu");
+    GameRecord habu = read_ok(slurp(testing::RECORDS + "kif/habu-fujii-2006.kif"), "habu");
+    expect_golden(write_kif(habu), testing::NOTATION + "kif/habu-fujii-2006.kifu");
 }
 
 TEST(KifVariations, NestedBranchesReadAndWriteBackExactly) {
-    std::string text = slurp(LOCAL + "kif/variations.kifu");
+    std::string text = slurp(testing::NOTATION + "kif/variations.kifu");
     GameRecord rec = read_ok(text, "variations");
     ASSERT_EQ(rec.moves.size(), 5u);
     EXPECT_EQ(rec.start_comments, std::vector<std::string>{"start comment"});
@@ -256,7 +200,7 @@ TEST(KifVariations, WithoutPlusMarksTheDeepestLineWins) {
     EXPECT_EQ(core::to_usi(first[1].variations[0].moves[0].move), "6i7h");
     EXPECT_EQ(core::to_usi(rec.moves[1].variations[1].moves[0].move), "4a3b");
     GameRecord back = read_ok(write_kif(rec), "no plus, written");
-    expect_same_record(rec, back, "no plus");
+    testing::expect_same_record(rec, back, true, "no plus");
 }
 
 TEST(KifRead, ForgivingLayout) {
@@ -327,7 +271,7 @@ TEST(KifRead, EverySpecialMove) {
         EXPECT_EQ(rec.result.actor, c.actor) << c.word;
         EXPECT_EQ(rec.result.time_ms, 7'000) << c.word;
         GameRecord back = read_ok(write_kif(rec), c.word + " written");
-        expect_same_record(rec, back, c.word);
+        testing::expect_same_record(rec, back, true, c.word);
     }
     GameRecord nomate = read_ok("   1 ７六歩(77)\n   2 不詰\n", "不詰");
     EXPECT_EQ(nomate.result.reason, core::EndReason::None);
@@ -360,14 +304,14 @@ TEST(KifRead, ALostConnectionIsAForfeitWhoseSummarySaysWhy) {
 }
 
 TEST(KifEncoding, ShiftJisOutputReadsLikeUtf8Output) {
-    for (const auto& path : files_in(SHARED + "kif")) {
+    for (const auto& path : files_in(testing::RECORDS + "kif")) {
         GameRecord rec = read_ok(slurp(path), path);
         std::string sjis = write_kif(rec, Encoding::ShiftJis);
         std::string utf8 = write_kif(rec, Encoding::Utf8);
         EXPECT_NE(sjis.find("\r\n"), std::string::npos);
         EXPECT_FALSE(is_valid_utf8(sjis)) << path;
         GameRecord a = read_ok(sjis, path + " sjis"), b = read_ok(utf8, path + " utf8");
-        expect_same_record(a, b, path);
+        testing::expect_same_record(a, b, true, path);
         EXPECT_EQ(to_utf8(sjis, Encoding::ShiftJis).text,
                   [&] {
                       std::string crlf;
@@ -417,7 +361,7 @@ TEST(KifErrors, MessagesWithLineAndColumn) {
          "line 2, col 1: BOD: the board has 1 rows, not 9"},
     };
     for (const auto& c : cases)
-        EXPECT_EQ(error_of(c.text), c.message) << c.text;
+        EXPECT_EQ(testing::error_of([](const std::string& t) { return read_kif(t); }, c.text), c.message) << c.text;
 }
 
 }  // namespace
