@@ -3,7 +3,11 @@
 
 #include <iconv.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstring>
+#include <string>
+#include <string_view>
 
 namespace hisha::notation {
 
@@ -15,6 +19,53 @@ const char* iconv_name(Encoding e) {
     case Encoding::EucJp: return "EUC-JP";
     }
     return "UTF-8";
+}
+
+/// The converted text, grown as iconv needs.
+struct Output {
+    std::string buf;
+    char* at;
+    std::size_t left;
+    explicit Output(std::size_t size) : buf(size, '\0'), at(buf.data()), left(size) {}
+    /// Room for `n` more bytes (at least doubling the buffer).
+    void room(std::size_t n) {
+        if (left >= n)
+            return;
+        std::size_t used = std::size_t(at - buf.data());
+        buf.resize(std::max(buf.size() * 2, used + n));
+        at = buf.data() + used;
+        left = buf.size() - used;
+    }
+    void put(std::string_view s) {
+        room(s.size());
+        std::memcpy(at, s.data(), s.size());
+        at += s.size();
+        left -= s.size();
+    }
+};
+
+/// All of `text` through the iconv descriptor `cd` (which it closes), the output first sized
+/// `ratio` times the input. At what iconv cannot convert, `bad(where, bytes left, output)`
+/// writes a replacement and says how many bytes to skip.
+template <class Bad>
+std::string convert(iconv_t cd, std::string_view text, std::size_t ratio, Bad bad) {
+    std::string in(text);
+    char* inp = in.data();
+    std::size_t inleft = in.size();
+    Output o(in.size() * ratio + 16);
+    while (inleft > 0) {
+        if (iconv(cd, &inp, &inleft, &o.at, &o.left) != std::size_t(-1))
+            break;
+        if (errno == E2BIG) {
+            o.room(o.buf.size());
+            continue;
+        }
+        std::size_t skip = bad(text.data() + (inp - in.data()), inleft, o);
+        inp += skip, inleft -= skip;
+    }
+    iconv_close(cd);
+    o.buf.resize(std::size_t(o.at - o.buf.data()));
+    return std::move(o.buf);
 }
 
 bool starts_with_ci(std::string_view s, std::string_view prefix) {
@@ -127,47 +178,21 @@ Decoded to_utf8(std::string_view bytes, Encoding from) {
         out.text = std::string(bytes);
         return out;
     }
-    std::string in(bytes);
-    char* inp = in.data();
-    std::size_t inleft = in.size();
-    std::string buf(in.size() * 3 + 16, '\0');
-    char* outp = buf.data();
-    std::size_t outleft = buf.size();
+    // A byte iconv cannot read: its place is recorded (the first), U+FFFD written, the byte skipped.
     int line = 1, col = 1;
-    const char* scan = in.data();
-    while (inleft > 0) {
-        std::size_t r = iconv(cd, &inp, &inleft, &outp, &outleft);
-        if (r != std::size_t(-1))
-            break;
-        if (errno == E2BIG) {
-            std::size_t used = std::size_t(outp - buf.data());
-            buf.resize(buf.size() * 2);
-            outp = buf.data() + used;
-            outleft = buf.size() - used;
-            continue;
-        }
-        // EILSEQ / EINVAL: record the place, emit U+FFFD, skip one byte.
-        for (; scan < inp; ++scan)
+    const char* scan = bytes.data();
+    out.text = convert(cd, bytes, 3, [&](const char* at, std::size_t, Output& o) {
+        for (; scan < at; ++scan)
             if (*scan == '\n')
                 ++line, col = 1;
             else
                 ++col;
         if (!out.bad_line)
             out.bad_line = line, out.bad_column = col;
-        if (outleft < 3) {
-            std::size_t used = std::size_t(outp - buf.data());
-            buf.resize(buf.size() * 2);
-            outp = buf.data() + used;
-            outleft = buf.size() - used;
-        }
-        *outp++ = '\xEF', *outp++ = '\xBF', *outp++ = '\xBD';
-        outleft -= 3;
-        ++inp, --inleft;
+        o.put("\xEF\xBF\xBD");
         ++scan;
-    }
-    iconv_close(cd);
-    buf.resize(std::size_t(outp - buf.data()));
-    out.text = std::move(buf);
+        return std::size_t(1);
+    });
     return out;
 }
 
@@ -177,39 +202,13 @@ std::string from_utf8(std::string_view text, Encoding to) {
     iconv_t cd = iconv_open(iconv_name(to), "UTF-8");
     if (cd == iconv_t(-1))
         return std::string(text);
-    std::string in(text);
-    char* inp = in.data();
-    std::size_t inleft = in.size();
-    std::string buf(in.size() * 2 + 16, '\0');
-    char* outp = buf.data();
-    std::size_t outleft = buf.size();
-    while (inleft > 0) {
-        std::size_t r = iconv(cd, &inp, &inleft, &outp, &outleft);
-        if (r != std::size_t(-1))
-            break;
-        if (errno == E2BIG) {
-            std::size_t used = std::size_t(outp - buf.data());
-            buf.resize(buf.size() * 2);
-            outp = buf.data() + used;
-            outleft = buf.size() - used;
-            continue;
-        }
-        // Unrepresentable character: skip the whole UTF-8 sequence, write '?'.
-        unsigned char c = static_cast<unsigned char>(*inp);
+    // A character the target cannot hold: the whole UTF-8 sequence skipped, '?' written.
+    return convert(cd, text, 2, [](const char* at, std::size_t left, Output& o) {
+        unsigned char c = static_cast<unsigned char>(*at);
         std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
-        n = std::min(n, inleft);
-        inp += n, inleft -= n;
-        if (outleft < 1) {
-            std::size_t used = std::size_t(outp - buf.data());
-            buf.resize(buf.size() * 2);
-            outp = buf.data() + used;
-            outleft = buf.size() - used;
-        }
-        *outp++ = '?', --outleft;
-    }
-    iconv_close(cd);
-    buf.resize(std::size_t(outp - buf.data()));
-    return buf;
+        o.put("?");
+        return std::min(n, left);
+    });
 }
 
 }  // namespace hisha::notation
