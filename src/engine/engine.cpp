@@ -6,6 +6,7 @@
 #include <future>
 #include <stdexcept>
 
+#include "nnue/builtin_net.h"
 #include "nnue/evaluator.h"
 
 namespace hisha::engine {
@@ -124,7 +125,7 @@ std::vector<EngineOption> play_options() {
          {"Classic", "Material", "NNUE"},
          "",
          "evaluation module: Classic (material, placement, king safety), Material (material only) or NNUE (the "
-         "network of EvalFile)"},
+         "network of EvalFile, or the built-in one)"},
         {"EvalFile",
          T::Filename,
          "",
@@ -132,8 +133,8 @@ std::vector<EngineOption> play_options() {
          0,
          {},
          "",
-         "the network file of Evaluation NNUE (docs/nnue.md); a missing or corrupt file is reported and Classic "
-         "evaluates instead"},
+         "the network file of Evaluation NNUE (docs/nnue.md); empty: the built-in net; a missing or corrupt file "
+         "is reported and the built-in net (Classic in a build without one) evaluates instead"},
         {"OwnBook", T::Check, "true", 0, 0, {}, "", "play from the opening book when it has the position"},
         {"BookFile",
          T::Filename,
@@ -258,12 +259,12 @@ void Engine::apply(const EngineOption& o) {
     else if (o.name == "Evaluation")
         select_evaluator();
     else if (o.name == "EvalFile") {
-        net_.reset();
+        net_ = nnue::builtin_net();
         if (!o.value.empty()) {
             if (auto r = nnue::Network::load(o.value))
                 net_ = std::make_shared<const nnue::Network>(std::move(r.value()));
             else
-                apply_error_ = "EvalFile " + r.error();
+                apply_error_ = "EvalFile " + r.error() + (net_ ? "; the built-in net evaluates instead" : "");
         }
         select_evaluator();
     } else if (o.name == "BookFile") {
@@ -285,9 +286,10 @@ void Engine::select_evaluator() {
         e = std::make_shared<nnue::NnueEvaluator>(net_);
     else {
         if (mode == "NNUE") {
-            std::string why = option("EvalFile").empty() ? "no EvalFile is set" : "no net is loaded";
-            apply_error_ += std::string(apply_error_.empty() ? "" : "; ") + "Evaluation NNUE: " + why
-                          + ", evaluating with Classic";
+            std::string why = option("EvalFile").empty() ? "no EvalFile is set and this build has no built-in net"
+                                                         : "no net is loaded";
+            apply_error_ +=
+                std::string(apply_error_.empty() ? "" : "; ") + "Evaluation NNUE: " + why + ", evaluating with Classic";
         }
         e = make_default_evaluator();
     }

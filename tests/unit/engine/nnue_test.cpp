@@ -16,6 +16,7 @@
 #include "core/position.h"
 #include "engine/engine.h"
 #include "engine/nnue/accumulator.h"
+#include "engine/nnue/builtin_net.h"
 #include "engine/nnue/gensfen.h"
 #include "engine/nnue/network.h"
 #include "engine/nnue/training_data.h"
@@ -283,16 +284,39 @@ TEST(NnueNetwork, BadFilesAreRefusedWithTheReason) {
     EXPECT_NE(missing.error().find("cannot open"), std::string::npos);
 }
 
-TEST(NnueEngine, EvalFileLoadsANetAndFailuresFallBackToClassic) {
+// The built-in net is the tree's src/engine/nnue/nets/hisha.nnue, byte for byte, and reads; a
+// build from a tree without one has none.
+TEST(NnueEngine, TheBuiltInNetIsTheTreesAndReads) {
+    std::ifstream f(HISHA_NET_IN_TREE, std::ios::binary);
+    if (!f) {
+        EXPECT_TRUE(builtin_net_bytes().empty());
+        EXPECT_EQ(builtin_net(), nullptr);
+        return;
+    }
+    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(std::string(builtin_net_bytes()), bytes);
+    ASSERT_NE(builtin_net(), nullptr);
+    EXPECT_EQ(builtin_net().get(), builtin_net().get());  // read once
+}
+
+// With EvalFile empty NNUE uses the built-in net; a file that does not load is reported and the
+// built-in net (Classic in a build without one) evaluates instead.
+TEST(NnueEngine, EvalFileLoadsANetAndFailuresFallBack) {
+    const bool builtin = builtin_net() != nullptr;
+    const std::string fallback = builtin ? "nnue" : "classic";
+    const std::string instead = builtin ? "the built-in net evaluates instead" : "evaluating with Classic";
     Engine e;
     EXPECT_EQ(e.evaluation(), "classic");
     std::string err = e.set_option("Evaluation", "NNUE");
-    EXPECT_NE(err.find("evaluating with Classic"), std::string::npos) << err;
-    EXPECT_EQ(e.evaluation(), "classic");
+    if (builtin)
+        EXPECT_EQ(err, "");
+    else
+        EXPECT_NE(err.find("evaluating with Classic"), std::string::npos) << err;
+    EXPECT_EQ(e.evaluation(), fallback);
     err = e.set_option("EvalFile", "/nonexistent/net.nnue");
     EXPECT_NE(err.find("cannot open"), std::string::npos) << err;
-    EXPECT_NE(err.find("evaluating with Classic"), std::string::npos) << err;
-    EXPECT_EQ(e.evaluation(), "classic");
+    EXPECT_NE(err.find(instead), std::string::npos) << err;
+    EXPECT_EQ(e.evaluation(), fallback);
 
     std::string path = temp_path("engine.nnue");
     ASSERT_EQ(Network::random(4, 64, 32, 32).save(path), "");
@@ -309,11 +333,12 @@ TEST(NnueEngine, EvalFileLoadsANetAndFailuresFallBackToClassic) {
     e.new_game();
     EXPECT_EQ(e.search(p, l).nodes, r.nodes);
 
-    // A corrupt file: reported, and Classic evaluates again.
+    // A corrupt file: reported, and the fallback evaluates again.
     std::ofstream(path, std::ios::binary | std::ios::trunc) << "HISHANNU garbage";
     err = e.set_option("EvalFile", path);
     EXPECT_NE(err.find("too short"), std::string::npos) << err;
-    EXPECT_EQ(e.evaluation(), "classic");
+    EXPECT_NE(err.find(instead), std::string::npos) << err;
+    EXPECT_EQ(e.evaluation(), fallback);
     EXPECT_EQ(e.set_option("Evaluation", "Classic"), "");
     std::remove(path.c_str());
 }
@@ -337,9 +362,9 @@ TEST(NnueData, PackedPositionsRoundTrip) {
     }
     EXPECT_GT(n, 4000);
     // No king, and a full set with every piece on the board, fit too.
-    for (const char* sfen : {"4k4/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1",
-                             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-                             "+l+n+sgkg+s+n+l/1+r5+b1/+p+p+p+p+p+p+p+p+p/9/9/9/+P+P+P+P+P+P+P+P+P/1+B5+R1/+L+N+SGKG+S+N+L w - 1"}) {
+    for (const char* sfen :
+         {"4k4/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+          "+l+n+sgkg+s+n+l/1+r5+b1/+p+p+p+p+p+p+p+p+p/9/9/9/+P+P+P+P+P+P+P+P+P/1+B5+R1/+L+N+SGKG+S+N+L w - 1"}) {
         Position p;
         ASSERT_TRUE(p.set(sfen, SfenRules::Relaxed)) << sfen;
         PackedPosition packed;
