@@ -5,6 +5,8 @@
 // One benchmark iteration is one call, so the Time column reads directly as ns per call.
 #include <benchmark/benchmark.h>
 
+#include "run_benchmarks.h"
+
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -417,11 +419,5 @@ int main(int argc, char** argv) {
             if (table_file(Square(s), occ) != want)
                 fail("file", "file_table", s, occ, table_file(Square(s), occ), want);
         }
-    std::fflush(stdout);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return run_benchmarks(argc, argv);
 }

@@ -3,6 +3,8 @@
 // perft(4) from the start position. Node and move counts are checked before timing.
 #include <benchmark/benchmark.h>
 
+#include "run_benchmarks.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -120,11 +122,5 @@ BENCHMARK(BM_perft4_start)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
     verify();
-    std::fflush(stdout);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return run_benchmarks(argc, argv);
 }

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "random_game.h"
+#include "server_child.h"
 
 using Clock = std::chrono::steady_clock;
 
@@ -183,7 +184,8 @@ struct Watcher {
             if (len == 126) {
                 if (in.size() - at < 4)
                     break;
-                len = (std::size_t(static_cast<unsigned char>(in[at + 2])) << 8) | static_cast<unsigned char>(in[at + 3]);
+                len =
+                    (std::size_t(static_cast<unsigned char>(in[at + 2])) << 8) | static_cast<unsigned char>(in[at + 3]);
                 head = 4;
             } else if (len == 127) {
                 if (in.size() - at < 10)
@@ -285,39 +287,29 @@ Options read_options(int argc, char** argv) {
 // Starts hisha-server on the database `db` (no limits, text and HTTP on ports of the system's
 // choice) and waits until it is ready: its process id; `http_port` and `text_port` are set.
 pid_t start_server(const Options& o, const std::string& db, int& http_port, int& text_port) {
-    int fds[2];
-    if (pipe(fds) != 0)
-        die("pipe");
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fds[1], 1);
-        if (int null = ::open("/dev/null", O_WRONLY); null >= 0)
-            dup2(null, 2);  // (its notes, such as the web UI's files not found)
-        const char* args[] = {o.server.c_str(), "--db", db.c_str(), "--csa-port", "-1", "--text-port", "0",
-                              "--http-port", "0", "--password-cost", "min", "--max-per-address", "10000",
-                              "--max-commands-per-second", "0", "--login-per-address", "0",
-                              "--login-per-account", "0", "--register-per-address", "0", "--log", "off", "--bots",
-                              "", nullptr};
-        execv(o.server.c_str(), const_cast<char* const*>(args));
-        _exit(127);
+    std::map<std::string, int> ports;
+    std::string error;
+    pid_t pid = start_server_child({o.server, "--db",
+                                    db,       "--csa-port",
+                                    "-1",     "--text-port",
+                                    "0",      "--http-port",
+                                    "0",      "--password-cost",
+                                    "min",    "--max-per-address",
+                                    "10000",  "--max-commands-per-second",
+                                    "0",      "--login-per-address",
+                                    "0",      "--login-per-account",
+                                    "0",      "--register-per-address",
+                                    "0",      "--log",
+                                    "off",    "--bots",
+                                    ""},
+                                   true, ports, error);  // (its notes, such as the web UI's files not found, dropped)
+    if (pid < 0)
+        die(error);
+    for (auto [proto, port] : {std::pair{"http", &http_port}, std::pair{"text", &text_port}}) {
+        if (!ports.count(proto))
+            die(std::string("no ") + proto + " port");
+        *port = ports[proto];
     }
-    close(fds[1]);
-    std::string out;
-    char tmp[256];
-    while (out.find("ready") == std::string::npos) {
-        ssize_t n = read(fds[0], tmp, sizeof tmp);
-        if (n <= 0)
-            die("the server did not start: " + out);
-        out.append(tmp, std::size_t(n));
-    }
-    auto port_of = [&](const char* proto) {
-        auto at = out.find(std::string("listening ") + proto);
-        if (at == std::string::npos)
-            die(std::string("no ") + proto + " port in: " + out);
-        return std::stoi(out.substr(out.find(':', at) + 1));
-    };
-    http_port = port_of("http");
-    text_port = port_of("text");
     return pid;
 }
 
@@ -416,8 +408,9 @@ int main(int argc, char** argv) {
         std::string name = "watcher" + std::to_string(i);
         connect_watcher(ws[std::size_t(i)], o.kind == "ws", name, reg(name), http_port, text_port, ids);
     }
-    wait_until(ws, [&] { return std::all_of(ws.begin(), ws.end(), [&](auto& w) { return w.oks >= games; }); },
-               "the watchers' WATCH replies");
+    wait_until(
+        ws, [&] { return std::all_of(ws.begin(), ws.end(), [&](auto& w) { return w.oks >= games; }); },
+        "the watchers' WATCH replies");
 
     // Measured: the window.
     auto cpu0 = thread_cpu_ns(pid);
@@ -428,8 +421,9 @@ int main(int argc, char** argv) {
             drain(ws, 0);
         }
     long expected = long(games) * o.window;
-    wait_until(ws, [&] { return std::all_of(ws.begin(), ws.end(), [&](auto& w) { return w.moves >= expected; }); },
-               "the watchers' moves");
+    wait_until(
+        ws, [&] { return std::all_of(ws.begin(), ws.end(), [&](auto& w) { return w.moves >= expected; }); },
+        "the watchers' moves");
     auto cpu1 = thread_cpu_ns(pid);
     double secs = std::chrono::duration<double>(Clock::now() - t0).count();
 

@@ -68,6 +68,7 @@
 
 #include "attackers.h"
 #include "random_game.h"
+#include "server_child.h"
 
 using Clock = std::chrono::steady_clock;
 
@@ -600,8 +601,8 @@ struct Flood {
     bool running = false;
     std::string first_error;
 
-    static constexpr const char* COMMANDS[] = {"WHO", "GAMES", "HELP -n PROHIBITED", "B 1", "M -n 1",
-                                               "STAT", "N", "USER flood*"};
+    static constexpr const char* COMMANDS[] = {"WHO",  "GAMES", "HELP -n PROHIBITED", "B 1", "M -n 1",
+                                               "STAT", "N",     "USER flood*"};
 
     bool open(int n, int port) {
         for (int i = 0; i < n; ++i) {
@@ -691,8 +692,8 @@ struct Flood {
         std::sort(ms.begin(), ms.end());
         std::printf("  flood: clients=%zu block=%d commands_sent=%ld answered=%ld lost=%ld commands_per_s=%.0f "
                     "pastes=%zu paste_median_ms=%.1f\n",
-                    conns.size(), block, sent, answered, sent - answered, seconds > 0 ? double(answered) / seconds : 0.0,
-                    ms.size(), ms.empty() ? 0.0 : ms[ms.size() / 2]);
+                    conns.size(), block, sent, answered, sent - answered,
+                    seconds > 0 ? double(answered) / seconds : 0.0, ms.size(), ms.empty() ? 0.0 : ms[ms.size() / 2]);
     }
 };
 
@@ -763,54 +764,33 @@ int read_options(int argc, char** argv, Options& o) {
 // Starts hisha-server on the database `db` and waits for it to be ready: its process id and the
 // port of each protocol it listens on, or -1 when it did not start.
 pid_t start_server(const Options& o, const std::string& db, std::map<std::string, int>& ports) {
-    int fds[2];
-    if (pipe(fds) != 0)
-        return -1;
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fds[1], 1);
-        const char* other_ports = o.attack > 0 || o.flood > 0 ? "0" : "-1";  // the attackers' and flooders' ports
-        std::vector<const char*> args = {o.server.c_str(),
-                                         "--db",
-                                         db.c_str(),
-                                         "--csa-port",
-                                         "0",
-                                         "--text-port",
-                                         other_ports,
-                                         "--http-port",
-                                         other_ports,
-                                         "--password-cost",
-                                         o.password_cost.c_str(),
-                                         "--max-per-address",
-                                         "10000",
-                                         "--max-commands-per-second",
-                                         o.commands_per_second.c_str(),
-                                         "--log",
-                                         "off",
-                                         "--bots",
-                                         "",
-                                         "--csa-auto-register",  // the players are fresh names
-                                         "on"};
-        for (auto& a : o.server_args)
-            args.push_back(a.c_str());
-        args.push_back(nullptr);
-        execv(o.server.c_str(), const_cast<char* const*>(args.data()));
-        _exit(127);
-    }
-    close(fds[1]);
-    std::string out;
-    char tmp[256];
-    while (out.find("ready") == std::string::npos) {
-        ssize_t n = read(fds[0], tmp, sizeof tmp);
-        if (n <= 0) {
-            std::cerr << "server did not start: " << out << "\n";
-            return -1;
-        }
-        out.append(tmp, std::size_t(n));
-    }
-    for (const char* proto : {"csa", "text", "http"})
-        if (auto at = out.find(std::string("listening ") + proto); at != std::string::npos)
-            ports[proto] = std::stoi(out.substr(out.find(':', at) + 1));
+    const char* other_ports = o.attack > 0 || o.flood > 0 ? "0" : "-1";  // the attackers' and flooders' ports
+    std::vector<std::string> args = {o.server,
+                                     "--db",
+                                     db,
+                                     "--csa-port",
+                                     "0",
+                                     "--text-port",
+                                     other_ports,
+                                     "--http-port",
+                                     other_ports,
+                                     "--password-cost",
+                                     o.password_cost,
+                                     "--max-per-address",
+                                     "10000",
+                                     "--max-commands-per-second",
+                                     o.commands_per_second,
+                                     "--log",
+                                     "off",
+                                     "--bots",
+                                     "",
+                                     "--csa-auto-register",
+                                     "on"};  // the players are fresh names
+    args.insert(args.end(), o.server_args.begin(), o.server_args.end());
+    std::string error;
+    pid_t pid = start_server_child(args, false, ports, error);
+    if (pid < 0)
+        std::cerr << error << "\n";
     return pid;
 }
 

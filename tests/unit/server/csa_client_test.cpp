@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "../../support/exec.h"
 #include "core/game.h"
 #include "notation/usi.h"
 #include "protocol/csa_client.h"
@@ -74,12 +75,7 @@ struct Child {
             dup2(fds[1], 1);
             close(fds[0]);
             close(fds[1]);
-            std::vector<char*> argv;
-            for (auto& a : args)
-                argv.push_back(const_cast<char*>(a.c_str()));
-            argv.push_back(nullptr);
-            execv(argv[0], argv.data());
-            _exit(127);
+            hisha::testing::exec_args(args);
         }
         close(fds[1]);
         out = fds[0];

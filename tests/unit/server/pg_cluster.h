@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../support/exec.h"
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -130,12 +131,7 @@ private:
             if (null >= 0)
                 dup2(null, 0);
             chdir(dir_.c_str());
-            std::vector<char*> argv;
-            for (auto& a : args)
-                argv.push_back(const_cast<char*>(a.c_str()));
-            argv.push_back(nullptr);
-            execv(argv[0], argv.data());
-            _exit(127);
+            hisha::testing::exec_args(args);
         }
         int status = 0;
         waitpid(pid, &status, 0);
