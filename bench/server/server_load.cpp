@@ -134,6 +134,24 @@ enum class Tag : std::uint8_t { Player, Hostile, Flood };
 
 struct Pair;
 
+/// Sends what `c.out` holds as far as the socket takes it now; the rest waits for EPOLLOUT
+/// (asked of `ep`). The error of a failed send, or "".
+template <class C>
+std::string send_pending(int ep, C& c) {
+    while (!c.out.empty()) {
+        ssize_t n = ::send(c.fd, c.out.data(), c.out.size(), MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno != EAGAIN && errno != EWOULDBLOCK)
+                return std::strerror(errno);
+            epoll_event ev{EPOLLIN | EPOLLOUT, {.ptr = &c}};
+            epoll_ctl(ep, EPOLL_CTL_MOD, c.fd, &ev);
+            return "";
+        }
+        c.out.erase(0, std::size_t(n));
+    }
+    return "";
+}
+
 struct Conn {
     Tag tag = Tag::Player;
     int fd = -1;
@@ -188,18 +206,8 @@ struct Bench {
         flush(c);
     }
     void flush(Conn& c) {
-        while (!c.out.empty()) {
-            ssize_t n = ::send(c.fd, c.out.data(), c.out.size(), MSG_NOSIGNAL);
-            if (n < 0) {
-                if (errno == EAGAIN || errno == EWOULDBLOCK) {
-                    epoll_event ev{EPOLLIN | EPOLLOUT, {.ptr = &c}};
-                    epoll_ctl(ep, EPOLL_CTL_MOD, c.fd, &ev);
-                    return;
-                }
-                return fail(c, std::string("send: ") + std::strerror(errno));
-            }
-            c.out.erase(0, std::size_t(n));
-        }
+        if (std::string error = send_pending(ep, c); !error.empty())
+            fail(c, "send: " + error);
     }
 
     // The client's next move, if it is its turn: now, or at the game's next slot when paced.
@@ -630,21 +638,14 @@ struct Flood {
         flush(c);
     }
     void flush(FloodConn& c) {
-        while (!c.out.empty()) {
-            ssize_t n = ::send(c.fd, c.out.data(), c.out.size(), MSG_NOSIGNAL);
-            if (n < 0) {
-                if (errno == EAGAIN || errno == EWOULDBLOCK) {
-                    epoll_event ev{EPOLLIN | EPOLLOUT, {.ptr = &c}};
-                    epoll_ctl(ep, EPOLL_CTL_MOD, c.fd, &ev);
-                    return;
-                }
-                first_error = std::string("flood send: ") + std::strerror(errno);
-                return;
-            }
-            c.out.erase(0, std::size_t(n));
+        if (std::string error = send_pending(ep, c); !error.empty()) {
+            first_error = "flood send: " + error;
+            return;
         }
-        epoll_event ev{EPOLLIN, {.ptr = &c}};
-        epoll_ctl(ep, EPOLL_CTL_MOD, c.fd, &ev);
+        if (c.out.empty()) {  // all sent: no more EPOLLOUT
+            epoll_event ev{EPOLLIN, {.ptr = &c}};
+            epoll_ctl(ep, EPOLL_CTL_MOD, c.fd, &ev);
+        }
     }
     // Every answer ends with the prompt; an answer is counted when its prompt has come.
     void readable(FloodConn& c, std::uint32_t events) {
