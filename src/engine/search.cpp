@@ -220,6 +220,20 @@ Value Worker::move_limit_value(const Position& p, bool in_check) const {
 // The value of a position that repeats one earlier in the game or the search: a draw, unless
 // one side gave check with every move since then (that side loses). VALUE_NONE when no
 // repetition.
+inline Value Worker::early_value(const Position& p, Stack* ss) {
+    if (index == 0)
+        check_time();
+    if (pool_.stop_.load(std::memory_order_relaxed) || ss->ply >= MAX_PLY)
+        return ss->ply >= MAX_PLY && !ss->in_check ? evaluate(ss) : VALUE_DRAW;
+    if (Value r = repetition_value(ss->ply); r != VALUE_NONE)
+        return r;
+    if (Value r = move_limit_value(p, ss->in_check); r != VALUE_NONE)
+        return r;
+    if (pool_.options.declaration_rule && check_declaration(p).ok())
+        return mate_in(ss->ply + 1);
+    return VALUE_NONE;
+}
+
 Value Worker::repetition_value(int ply) const {
     const StateInfo* st = pos->state();
     int end = std::min(st->plies_from_null, 32);
@@ -259,16 +273,8 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
 
     // Step 1. Stop, repetition, declaration, mate distance.
     if (!ROOT_NODE) {
-        if (index == 0)
-            check_time();
-        if (pool_.stop_.load(std::memory_order_relaxed) || ss->ply >= MAX_PLY)
-            return ss->in_check || ss->ply < MAX_PLY ? VALUE_DRAW : evaluate(ss);
-        if (Value r = repetition_value(ss->ply); r != VALUE_NONE)
-            return r;
-        if (Value r = move_limit_value(p, ss->in_check); r != VALUE_NONE)
-            return r;
-        if (pool_.options.declaration_rule && check_declaration(p).ok())
-            return mate_in(ss->ply + 1);
+        if (Value v = early_value(p, ss); v != VALUE_NONE)
+            return v;
         alpha = std::max(mated_in(ss->ply), alpha);
         beta = std::min(mate_in(ss->ply + 1), beta);
         if (alpha >= beta)
@@ -543,16 +549,8 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, Depth depth) {
     ss->in_check = p.in_check();
     // The clock is read in qsearch too: in a tactical position most nodes are here (checks and
     // evasions), and counting only search()'s calls let a 30 ms move run to 400 ms.
-    if (index == 0)
-        check_time();
-    if (pool_.stop_.load(std::memory_order_relaxed) || ss->ply >= MAX_PLY)
-        return ss->ply >= MAX_PLY && !ss->in_check ? evaluate(ss) : VALUE_DRAW;
-    if (Value r = repetition_value(ss->ply); r != VALUE_NONE)
-        return r;
-    if (Value r = move_limit_value(p, ss->in_check); r != VALUE_NONE)
-        return r;
-    if (pool_.options.declaration_rule && check_declaration(p).ok())
-        return mate_in(ss->ply + 1);
+    if (Value v = early_value(p, ss); v != VALUE_NONE)
+        return v;
 
     Key key = p.key();
     TTData tt;

@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/position.h"
 #include "classic_stack.h"
+#include "core/position.h"
 #include "evaluate.h"
 #include "history.h"
 #include "nnue/accumulator.h"
@@ -95,7 +95,9 @@ public:
     /// Counts nodes searched by this worker's own thread (the only one that writes `nodes` during
     /// its search; others read it relaxed): a plain load and store, where fetch_add's locked
     /// instruction would wait at every node for all the stores of the move just made.
-    void count_nodes(std::uint64_t n) { nodes.store(nodes.load(std::memory_order_relaxed) + n, std::memory_order_relaxed); }
+    void count_nodes(std::uint64_t n) {
+        nodes.store(nodes.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+    }
     int completed_depth = 0;
     int sel_depth = 0;
     int index;
@@ -105,7 +107,7 @@ private:
         core::Move* pv;
         core::Move current_move;
         core::Move killers[2];
-        core::Move excluded_move;  // the move a singular-extension search leaves out
+        core::Move excluded_move;   // the move a singular-extension search leaves out
         PieceToHistory* cont_hist;  // the continuation table of current_move
         Value static_eval;
         int ply;
@@ -121,6 +123,10 @@ private:
     template <NodeType NT>
     Value qsearch(Stack* ss, Value alpha, Value beta, Depth depth = 0);
     Value repetition_value(int ply) const;
+    /// What a node is worth before it is searched: a draw when the search stops (its static
+    /// value at the ply limit, out of check), a repetition, the move limit, a won declaration;
+    /// VALUE_NONE when it must be searched. Reads the clock first on the main thread.
+    Value early_value(const core::Position& p, Stack* ss);
     /// The draw score when the game has reached MaxMovesToDraw and the side to move is not in
     /// check (a check may still be mate), else VALUE_NONE.
     Value move_limit_value(const core::Position& p, bool in_check) const;
@@ -164,7 +170,7 @@ private:
     std::vector<Stack> stack_;
     std::unique_ptr<tsume::Solver> mate_solver_;
     std::vector<MateMemo> mate_memo_;
-    std::unique_ptr<nnue::AccumulatorStack> nnue_;  // kept while the network stays the same
+    std::unique_ptr<nnue::AccumulatorStack> nnue_;   // kept while the network stays the same
     nnue::AccumulatorStack* nnue_active_ = nullptr;  // null unless evaluating with a network
     std::unique_ptr<ClassicStack> classic_;          // kept while the evaluator stays the same
     ClassicStack* classic_active_ = nullptr;         // null unless evaluating with the Classic evaluation

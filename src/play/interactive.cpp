@@ -33,18 +33,21 @@ void install_signal_handlers() {
     std::signal(SIGPIPE, SIG_IGN);
 }
 
-// Reads lines into the queue on its own thread; the end of input is an event too.
+// Queues every line of `in`, then the end of input (an event too).
+void queue_lines(std::istream& in, EventQueue& queue) {
+    for (std::string line; std::getline(in, line);) {
+        Event e;
+        e.line = std::move(line);
+        queue.push(std::move(e));
+    }
+    Event eof;
+    eof.kind = Event::Kind::Eof;
+    queue.push(std::move(eof));
+}
+
+// Reads lines into the queue on its own thread.
 std::thread start_reader(std::istream& in, EventQueue& queue) {
-    return std::thread([&in, &queue] {
-        for (std::string line; std::getline(in, line);) {
-            Event e;
-            e.line = std::move(line);
-            queue.push(std::move(e));
-        }
-        Event eof;
-        eof.kind = Event::Kind::Eof;
-        queue.push(std::move(eof));
-    });
+    return std::thread([&in, &queue] { queue_lines(in, queue); });
 }
 
 int run_with(const Settings& settings, Ui& ui, EventQueue& queue) {
@@ -95,14 +98,7 @@ int run_streams(const Settings& settings, std::istream& in, std::ostream& out) {
     if (&in != &std::cin) {
         // A stream that is all there (tests, scripts): queue it at once, so that the order of
         // lines and search reports never depends on thread timing.
-        for (std::string line; std::getline(in, line);) {
-            Event e;
-            e.line = std::move(line);
-            queue.push(std::move(e));
-        }
-        Event eof;
-        eof.kind = Event::Kind::Eof;
-        queue.push(std::move(eof));
+        queue_lines(in, queue);
         return run_with(settings, *ui, queue);
     }
     std::thread reader = start_reader(in, queue);
