@@ -18,10 +18,10 @@ namespace {
 
 constexpr std::array<std::string_view, 10> ZENKAKU = {"", "１", "２", "３", "４", "５", "６", "７", "８", "９"};
 constexpr std::array<std::string_view, 10> KANJI = {"", "一", "二", "三", "四", "五", "六", "七", "八", "九"};
-constexpr std::array<std::string_view, 15> PIECE_NAMES = {
-    "", "歩", "香", "桂", "銀", "角", "飛", "金", "玉", "と", "成香", "成桂", "成銀", "馬", "龍"};
-constexpr std::array<std::string_view, 15> PIECE_CHARS = {
-    "", "歩", "香", "桂", "銀", "角", "飛", "金", "玉", "と", "杏", "圭", "全", "馬", "龍"};
+constexpr std::array<std::string_view, 15> PIECE_NAMES = {"",   "歩", "香",   "桂",   "銀",   "角", "飛", "金",
+                                                          "玉", "と", "成香", "成桂", "成銀", "馬", "龍"};
+constexpr std::array<std::string_view, 15> PIECE_CHARS = {"",   "歩", "香", "桂", "銀", "角", "飛", "金",
+                                                          "玉", "と", "杏", "圭", "全", "馬", "龍"};
 
 struct PieceAlias {
     std::string_view text;
@@ -30,10 +30,10 @@ struct PieceAlias {
 // Two-character names first, so that 成香 is not read as a stray 成.
 constexpr PieceAlias PIECE_ALIASES[] = {
     {"成香", core::PRO_LANCE}, {"成桂", core::PRO_KNIGHT}, {"成銀", core::PRO_SILVER}, {"歩", core::PAWN},
-    {"香", core::LANCE}, {"桂", core::KNIGHT}, {"銀", core::SILVER}, {"金", core::GOLD},
-    {"角", core::BISHOP}, {"飛", core::ROOK}, {"玉", core::KING}, {"王", core::KING},
-    {"と", core::PRO_PAWN}, {"杏", core::PRO_LANCE}, {"圭", core::PRO_KNIGHT}, {"全", core::PRO_SILVER},
-    {"馬", core::HORSE}, {"龍", core::DRAGON}, {"竜", core::DRAGON},
+    {"香", core::LANCE},       {"桂", core::KNIGHT},       {"銀", core::SILVER},       {"金", core::GOLD},
+    {"角", core::BISHOP},      {"飛", core::ROOK},         {"玉", core::KING},         {"王", core::KING},
+    {"と", core::PRO_PAWN},    {"杏", core::PRO_LANCE},    {"圭", core::PRO_KNIGHT},   {"全", core::PRO_SILVER},
+    {"馬", core::HORSE},       {"龍", core::DRAGON},       {"竜", core::DRAGON},
 };
 
 constexpr std::string_view IDEOGRAPHIC_SPACE = "\u3000";
@@ -124,8 +124,8 @@ bool matches(Dir d, PieceType pt, HMod h, VMod v) {
 }
 
 // The candidates that the modifiers select.
-std::vector<Square> select(const Position& pos, const std::vector<Square>& from, PieceType pt, Square to,
-                           HMod h, VMod v) {
+std::vector<Square> select(const Position& pos, const std::vector<Square>& from, PieceType pt, Square to, HMod h,
+                           VMod v) {
     std::vector<Square> out;
     for (Square s : from)
         if (matches(direction(pos.side_to_move(), s, to), pt, h, v))
@@ -442,6 +442,26 @@ Result<Square, ParseError> read_destination(std::string_view text, std::string_v
     return *sq;
 }
 
+/// Where a Japanese move goes and with which piece: what follows the side mark.
+struct Target {
+    Square to;
+    PieceType piece;
+    std::string_view at_piece;  // where the piece stands in the text
+};
+/// Reads the destination (同 for `previous`'s) and the piece from `s`; `token` names the move in errors.
+Result<Target, ParseError> read_target(std::string_view text, std::string_view& s, Move previous,
+                                       std::string_view token) {
+    auto to = read_destination(text, s, previous);
+    if (!to)
+        return core::unexpected(to.error());
+    std::string_view at_piece = s;
+    auto pt = read_piece(s);
+    if (!pt)
+        return core::unexpected(
+            error_at(text, at_piece, ParseErrorCode::BadMove, std::string(token) + ": unknown piece"));
+    return Target{*to, *pt, at_piece};
+}
+
 ParseError illegal(const Position& pos, std::string_view token, Move m, core::IllegalMove why) {
     return ParseError{ParseErrorCode::IllegalMove, std::string(token) + ": " + explain_illegal(pos, m, why), 0, 1};
 }
@@ -451,37 +471,33 @@ ParseError illegal(const Position& pos, std::string_view token, Move m, core::Il
 Result<ParsedMove, ParseError> parse_kif_move(const Position& pos, std::string_view text, Move previous) {
     std::string_view s = text;
     read_side_mark(s);
-    auto to = read_destination(text, s, previous);
-    if (!to)
-        return core::unexpected(to.error());
-    std::string_view at_piece = s;
-    auto pt = read_piece(s);
-    if (!pt)
-        return core::unexpected(error_at(text, at_piece, ParseErrorCode::BadMove,
-                                         std::string(token_of(text)) + ": unknown piece"));
+    auto target = read_target(text, s, previous, token_of(text));
+    if (!target)
+        return core::unexpected(target.error());
+    auto [to, pt, at_piece] = *target;
     bool promote = consume(s, "成");
     if (!promote)
         consume(s, "不成");  // not KIF, but some writers add it; declining is the default anyway
     Move m;
     std::string_view at_source = s;
     if (consume(s, "打")) {
-        if (promote || *pt > core::GOLD)
+        if (promote || pt > core::GOLD)
             return core::unexpected(error_at(text, at_piece, ParseErrorCode::BadMove,
                                              std::string(token_of(text)) + ": only unpromoted pieces are dropped"));
-        m = pos.make_drop(*pt, *to);
+        m = pos.make_drop(pt, to);
     } else if (consume(s, "(")) {
         auto from = read_source(s);
         if (!from)
             return core::unexpected(error_at(text, at_source, ParseErrorCode::BadMove,
                                              std::string(token_of(text)) + ": bad source square"));
         core::Piece pc = pos.piece_on(*from);
-        if (pc && core::color_of(pc) == pos.side_to_move() && core::type_of(pc) != *pt)
+        if (pc && core::color_of(pc) == pos.side_to_move() && core::type_of(pc) != pt)
             return core::unexpected(ParseError{ParseErrorCode::IllegalMove,
                                                std::string(token_of(text)) + ": the piece on " + square_name(*from)
                                                    + " is " + std::string(piece_name(core::type_of(pc))) + ", not "
-                                                   + std::string(piece_name(*pt)),
+                                                   + std::string(piece_name(pt)),
                                                0, 1});
-        m = pos.make_move(*from, *to, promote);
+        m = pos.make_move(*from, to, promote);
     } else {
         return core::unexpected(error_at(text, at_source, ParseErrorCode::BadMove,
                                          std::string(token_of(text)) + ": expected 打 or a source square like (77)"));
@@ -552,10 +568,9 @@ Result<Move, ParseError> resolve_ki2(const Position& pos, std::string_view token
         bool plain = w.h == HMod::None && w.v == VMod::None && !w.promote;
         if (plain && pt <= core::GOLD && pos.hand(pos.side_to_move()).has(pt))
             return pos.make_drop(pt, to);
-        return core::unexpected(ParseError{ParseErrorCode::IllegalMove,
-                                           std::string(token) + ": no " + std::string(piece_name(pt))
-                                               + " can move to " + square_name(to),
-                                           0, 1});
+        return core::unexpected(ParseError{
+            ParseErrorCode::IllegalMove,
+            std::string(token) + ": no " + std::string(piece_name(pt)) + " can move to " + square_name(to), 0, 1});
     }
     return pos.make_move(sel[0], to, w.promote);
 }
@@ -568,18 +583,13 @@ Result<Move, ParseError> parse_ki2_move(const Position& pos, std::string_view te
     std::string_view token = trim_spaces(text);
     if (mark && *mark != pos.side_to_move())
         return core::unexpected(ParseError{ParseErrorCode::BadMove,
-                                           std::string(token) + ": "
-                                               + (*mark == core::BLACK ? "Black" : "White")
+                                           std::string(token) + ": " + (*mark == core::BLACK ? "Black" : "White")
                                                + "'s mark but the other side is to move",
                                            0, 1});
-    auto to = read_destination(text, s, previous);
-    if (!to)
-        return core::unexpected(to.error());
-    std::string_view at_piece = s;
-    auto pt = read_piece(s);
-    if (!pt)
-        return core::unexpected(
-            error_at(text, at_piece, ParseErrorCode::BadMove, std::string(token) + ": unknown piece"));
+    auto target = read_target(text, s, previous, token);
+    if (!target)
+        return core::unexpected(target.error());
+    auto [to, pt, at_piece] = *target;
     Ki2Words w = read_ki2_words(s);
     std::optional<Square> from;
     if (!w.drop && consume(s, "(")) {  // old tools append the source square
@@ -593,14 +603,14 @@ Result<Move, ParseError> parse_ki2_move(const Position& pos, std::string_view te
             error_at(text, trailing, ParseErrorCode::BadMove, std::string(token) + ": unexpected text"));
     Move m;
     if (w.drop) {
-        if (*pt > core::GOLD)
-            return core::unexpected(
-                error_at(text, at_piece, ParseErrorCode::BadMove, std::string(token) + ": only unpromoted pieces are dropped"));
-        m = pos.make_drop(*pt, *to);
+        if (pt > core::GOLD)
+            return core::unexpected(error_at(text, at_piece, ParseErrorCode::BadMove,
+                                             std::string(token) + ": only unpromoted pieces are dropped"));
+        m = pos.make_drop(pt, to);
     } else if (from) {
-        m = pos.make_move(*from, *to, w.promote);
+        m = pos.make_move(*from, to, w.promote);
     } else {
-        auto r = resolve_ki2(pos, token, *pt, *to, w);
+        auto r = resolve_ki2(pos, token, pt, to, w);
         if (!r)
             return r;
         m = *r;
@@ -689,9 +699,11 @@ std::string summary_text(const RecordResult& r, int moves, Color stm, bool handi
     case EndReason::Resignation:
         return s + (decided ? std::string(side_name(winner, handicap)) + "の勝ち" : std::string(word));
     case EndReason::TimeUp:
-        return s + (decided ? "時間切れにより" + std::string(side_name(winner, handicap)) + "の勝ち" : std::string(word));
+        return s
+             + (decided ? "時間切れにより" + std::string(side_name(winner, handicap)) + "の勝ち" : std::string(word));
     case EndReason::Disconnect:
-        return s + (decided ? "接続切れにより" + std::string(side_name(winner, handicap)) + "の勝ち" : std::string(word));
+        return s
+             + (decided ? "接続切れにより" + std::string(side_name(winner, handicap)) + "の勝ち" : std::string(word));
     case EndReason::PerpetualCheck:
     case EndReason::IllegalMove:
     case EndReason::Declaration: return s + stm_name + "の" + std::string(word);
@@ -723,8 +735,7 @@ std::optional<RecordResult> result_from_summary(std::string_view line, Color stm
     if (!consume(s, "まで"))
         return std::nullopt;
     consume(s, "、");
-    while (read_arabic_digit(s)) {
-    }
+    while (read_arabic_digit(s)) {}
     consume(s, "手");
     consume(s, "で");
     s = trim_spaces(s);
