@@ -13,13 +13,16 @@
 #   --gen-minutes M    data generation, wall-clock minutes in this run (default 90)
 #   --positions N      stop generating at N records in the file (default 3000000)
 #   --nodes N          nodes a search in the self-play games (default 1500)
+#   --gen-with E       the evaluation that plays them: classic (default, while no net is stronger than
+#                      Classic) or net (the committed net)
 #   --seed S           the games' seed (default 1; another seed, other games)
 #   --threads T        generation and training threads (default 2)
 #   --epochs E         training epochs (default 8)
-#   --lambda L         weight of the game result in the target (default 0.5)
+#   --lambda L         weight of the game result in the target (default 0: with a million positions
+#                      of one session the net learns the games' results by heart, NETS.md)
 #   --games G          SPRT game limit (default 600), at --tc (default st=0.1), bounds [0, 10]
-#   --net NET          the committed net to start from and to beat
-#                      (default src/engine/nnue/nets/hisha.nnue when it exists)
+#   --net NET          the committed net to start from and to beat (default
+#                      src/engine/nnue/nets/hisha.nnue when it exists; none: start from nothing, beat Classic)
 #   --to NET           where a net that passes goes (default src/engine/nnue/nets/hisha.nnue)
 #   --record FILE      the log of passes that gains a line (default src/engine/nnue/NETS.md)
 #   --from-scratch     train from random weights even when a net is committed
@@ -30,11 +33,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 usage() { sed -n '2,/^# Example/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
 
 hisha="$root/build/bin/hisha" work="$root/../nnue-work" gen_minutes=90 positions=3000000 nodes=1500 seed=1
-threads=2 epochs=8 lambda=0.5 games=600 tc="st=0.1" net="" scratch=0 sprt=1
+threads=2 epochs=8 lambda=0 games=600 gen_with=classic tc="st=0.1" net="" scratch=0 sprt=1
 committed="$root/src/engine/nnue/nets/hisha.nnue" record="$root/src/engine/nnue/NETS.md"
 # Each --name VALUE sets the variable of that name (dashes as underscores); --to and --record
 # name the files committed and record.
-valued=" hisha work gen-minutes positions nodes seed threads epochs lambda games tc net to record "
+valued=" hisha work gen-minutes positions nodes seed threads epochs lambda games tc net to record gen-with "
 while (( $# )); do
     name=${1#--}
     case $1 in
@@ -58,8 +61,9 @@ done
 py=/usr/bin/python3
 "$py" -c 'import torch, numpy' 2>/dev/null \
     || { echo "train-net: $py lacks torch or numpy (scripts/install-deps.sh installs them)" >&2; exit 2; }
-[[ -z $net && -f $committed ]] && net=$committed
+if [[ $net == none ]]; then net=""; elif [[ -z $net && -f $committed ]]; then net=$committed; fi
 [[ -z $net || -f $net ]] || { echo "train-net: no net file $net" >&2; exit 2; }
+[[ $gen_with == classic || $gen_with == net ]] || { echo "train-net: --gen-with $gen_with: classic or net" >&2; exit 2; }
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 log="$work/pass.log"
@@ -68,8 +72,8 @@ say() { echo "train-net: $*" | tee -a "$log"; }
 # The engine that plays the games is copied aside: a rebuild must not replace it mid-run.
 cp "$hisha" "$work/hisha"
 eval_args=()
-[[ -n $net ]] && eval_args=(--eval-file "$net")
-say "$(date -u +%FT%TZ) pass: net ${net:-none (Classic)}, nodes $nodes, seed $seed, $threads threads"
+[[ -n $net && $gen_with == net ]] && eval_args=(--eval-file "$net")
+say "$(date -u +%FT%TZ) pass: net ${net:-none}, games played with ${eval_args[*]:-Classic}, nodes $nodes, seed $seed, $threads threads"
 
 # 1. Data: self-play with the current evaluation, resumable.
 start=$(date +%s)
@@ -116,7 +120,7 @@ say "SPRT: $row"
 cell() { cut -d'|' -f"$1" <<< "$row" | xargs; }
 played=$(cell 7)  # "N: W-L-D"
 result="vs $against: ${played%%:*} games, ${played#*: } (W-L-D), Elo $(cell 9), $(cell 11)"
-line="| $(date -u +%F) | KB9 candidate | $records positions, \`gensfen --nodes $nodes --seed $seed\`, ${net:+from the net}${net:-Classic} | $(( gen_seconds / 60 )) min, threads $threads | $epochs epochs, lambda $lambda | $val | $result |"
+line="| $(date -u +%F) | KB9 candidate | $records positions, \`gensfen --nodes $nodes --seed $seed\`, played by ${eval_args[*]:+the net}${eval_args[*]:-Classic} | $(( gen_seconds / 60 )) min, threads $threads | $epochs epochs, lambda $lambda | $val | $result |"
 if grep -q "H1 (pass)" <<< "$row"; then
     mkdir -p "$(dirname "$committed")"
     cp "$work/candidate.nnue" "$committed"

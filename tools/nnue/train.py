@@ -118,6 +118,7 @@ def loss_fn(model, batch, eval_scale, scale, lam):
     return torch.mean((torch.sigmoid(value / scale) - target) ** 2)
 
 
+
 def quantise(model):
     """The integer parameters of the engine's net (numpy)."""
     with torch.no_grad():
@@ -130,7 +131,10 @@ def quantise(model):
         }
         for name, layer in (("1", model.h1), ("2", model.h2), ("o", model.out)):
             q["w" + name] = np.clip(np.rint(layer.weight.numpy() * WEIGHT_SCALE), -127, 127).astype(np.int8)
-            q["b" + name] = np.clip(np.rint(layer.bias.numpy() * OUTPUT_DIVISOR), -2**31, 2**31 - 1).astype(np.int32)
+            # The engine shifts a hidden sum right by 6 (a floor); half a step added to the bias
+            # makes that a rounding, as the float model has it (no bias of -1/2 a step a unit).
+            half = WEIGHT_SCALE // 2 if name != "o" else 0
+            q["b" + name] = np.clip(np.rint(layer.bias.numpy() * OUTPUT_DIVISOR) + half, -2**31, 2**31 - 1).astype(np.int32)
     return q
 
 
@@ -206,7 +210,8 @@ def init_from_net(model, path, eval_scale):
         model.ft_bias.copy_(torch.from_numpy(q["ft_b"].astype(np.float32) / ACTIVATION_ONE))
         for name, layer in (("1", model.h1), ("2", model.h2), ("o", model.out)):
             layer.weight.copy_(torch.from_numpy(q["w" + name].astype(np.float32) / WEIGHT_SCALE))
-            layer.bias.copy_(torch.from_numpy(q["b" + name].astype(np.float32) / OUTPUT_DIVISOR))
+            half = WEIGHT_SCALE // 2 if name != "o" else 0  # (quantise() adds it)
+            layer.bias.copy_(torch.from_numpy((q["b" + name].astype(np.float64) - half) / OUTPUT_DIVISOR))
 
 
 def main():
@@ -231,6 +236,8 @@ def main():
     ap.add_argument("--resume", help="start from this checkpoint")
     ap.add_argument("--init", help="start from this net file (the committed net: its values, a new optimiser)")
     ap.add_argument("--compare", help="write 'float quantised' values of the validation positions here")
+    ap.add_argument("--last", action="store_true",
+                    help="export the model of the last epoch (default: of the epoch with the lowest validation loss)")
     a = ap.parse_args()
     for n, v in (("--l1", a.l1), ("--l2", a.l2), ("--l3", a.l3)):
         if v % 32 or v < 32 or v > (2048 if n == "--l1" else 256):
@@ -279,6 +286,7 @@ def main():
     print(f"train.py: {len(train_idx)} training and {len(val_idx)} validation positions, "
           f"{a.l1}x2-{a.l2}-{a.l3}-1, batch {batch}, {total_steps} steps", flush=True)
     step, epoch, t0 = 0, 0, time.time()
+    best_loss, best_state, best_epoch = float("inf"), None, 0
     while step < total_steps:
         perm = rng.permutation(train_idx)
         running, count = 0.0, 0
@@ -294,13 +302,23 @@ def main():
             if step >= total_steps:
                 break
         epoch += 1
+        val_loss = evaluate_loss(val_src, val_idx)
         print(f"epoch {epoch}: step {step}, train loss {running / max(count, 1):.6f}, "
-              f"validation loss {evaluate_loss(val_src, val_idx):.6f}, {time.time() - t0:.0f} s", flush=True)
+              f"validation loss {val_loss:.6f}, {time.time() - t0:.0f} s", flush=True)
+        if not a.last and val_loss < best_loss:
+            best_loss, best_epoch = val_loss, epoch
+            best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
         if a.checkpoint:
             torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "args": vars(a)}, a.checkpoint)
 
+    exported = epoch
+    if best_state is not None and best_epoch != epoch:
+        model.load_state_dict(best_state)
+        exported = best_epoch
+        print(f"train.py: exporting epoch {best_epoch}, the lowest validation loss ({best_loss:.6f})", flush=True)
     q = quantise(model)
-    desc = (f"KB9 {a.l1}x2-{a.l2}-{a.l3}-1; {len(train_idx)} positions of {a.features}, {step} steps of {batch}, "
+    desc = (f"KB9 {a.l1}x2-{a.l2}-{a.l3}-1; {len(train_idx)} positions of {a.features}, epoch {exported} of {epoch} "
+            f"({step} steps of {batch} in all), "
             f"lambda {a.lam}, scale {a.scale}; validation loss {evaluate_loss(val_src, val_idx):.6f}")
     write_net(a.out, q, a.eval_scale, desc)
     print(f"train.py: wrote {a.out}", flush=True)

@@ -15,7 +15,7 @@ if ! /usr/bin/python3 -c 'import torch, numpy' 2>/dev/null; then
 fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-common=(--hisha "$HISHA" --work "$dir/work" --nodes 300 --epochs 1 --threads 1 --from-scratch
+common=(--hisha "$HISHA" --work "$dir/work" --nodes 300 --epochs 1 --threads 1 --net none
         --to "$dir/hisha.nnue" --record "$dir/NETS.md")
 
 bash "$SRC/scripts/train-net.sh" "${common[@]}" --positions 80 --games 2 --tc nodes=300 \
