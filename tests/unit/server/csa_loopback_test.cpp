@@ -54,10 +54,7 @@ TEST(CsaLoopback, LoginAgreePlayAndResign) {
     EXPECT_TRUE(has(p.black->read_until("#WIN\n"), "%TORYO\n#RESIGN\n"));
     EXPECT_TRUE(has(p.white->read_until("#LOSE\n"), "%TORYO\n#RESIGN\n"));
     // The game is in the database: the text protocol shows it.
-    LineClient t(srv.ports.at("text"));
-    t.read_until("hisha> ");
-    t.cmd("LOGIN alice secret");
-    std::string board = t.cmd("B 1");
+    std::string board = board_seen_by(srv, "alice");
     EXPECT_TRUE(has(board, "alice (Black) vs bob (White), 600-10F, 3 moves")) << board;
     EXPECT_TRUE(has(board, "White wins") == false);
     EXPECT_TRUE(has(board, "Black wins by resignation"));

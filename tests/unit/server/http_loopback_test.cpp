@@ -105,10 +105,7 @@ TEST(HttpLoopback, JsonWebSocketGameSeenThroughAllThreeProtocols) {
     EXPECT_EQ(h.request(http::verb::get, "/api/games/1/record?format=nope").first, 400);
 
     // The text protocol shows the board; the CSA x1 %%SHOW lists the moves.
-    LineClient t(srv.ports.at("text"));
-    t.read_until("hisha> ");
-    t.cmd("LOGIN carol secret");
-    std::string board = t.cmd("B 1");
+    std::string board = board_seen_by(srv, "carol");
     EXPECT_TRUE(has(board, "alice (Black) vs bob (White), 600-10, 3 moves")) << board;
     EXPECT_TRUE(has(board, ": P:  : P:")) << board;
     LineClient x(srv.ports.at("csa"));

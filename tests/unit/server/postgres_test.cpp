@@ -142,10 +142,7 @@ TEST_F(Postgres, ServerPlaysACsaGameAndKeepsItAcrossARestart) {
     a.send_line("%TORYO", "\n");
     EXPECT_TRUE(has(b.read_until("#WIN\n"), "#RESIGN"));
     srv.restart();
-    LineClient t(srv.ports.at("text"));
-    t.read_until("hisha> ");
-    t.cmd("LOGIN bob secret");
-    std::string board = t.cmd("B 1");
+    std::string board = board_seen_by(srv, "bob");
     EXPECT_TRUE(has(board, "alice (Black) vs bob (White)")) << board;
     EXPECT_TRUE(has(board, "White wins by resignation")) << board;
 }

@@ -297,4 +297,12 @@ inline void play_then_kill_nine(ServerProcess& srv, int games) {
     srv.stop(SIGKILL);
 }
 
+/// Game `game` as `user` (password "secret") sees it on the text protocol: the answer to B.
+inline std::string board_seen_by(const ServerProcess& srv, const std::string& user, int game = 1) {
+    LineClient t(srv.ports.at("text"));
+    t.read_until("hisha> ");
+    t.cmd("LOGIN " + user + " secret");
+    return t.cmd("B " + std::to_string(game));
+}
+
 }  // namespace hisha::server::test

@@ -73,9 +73,6 @@ TEST(Shutdown, SigtermMidGameExitsZeroTellsTheClientsAndKeepsEveryAcknowledgedMo
 
     // Started again, the game is there with those moves (the text protocol shows it).
     srv.start();
-    LineClient t(srv.ports.at("text"));
-    t.read_until("hisha> ");
-    t.cmd("LOGIN alice secret");
-    std::string board = t.cmd("B 1");
+    std::string board = board_seen_by(srv, "alice");
     EXPECT_TRUE(has(board, "alice (Black) vs bob (White)")) << board;
 }
