@@ -5,6 +5,7 @@
 // accept; refusals for everyone else; the log and the audit log.
 #include <gtest/gtest.h>
 
+#include "csa_players.h"
 #include "http_client.h"
 #include "server_process.h"
 #include "test_util.h"
@@ -101,9 +102,7 @@ TEST(AdminLoopback, ABanOfAnAccountHoldsOnEveryProtocol) {
     Http h(s.port("http"));
     std::string token = h.post("/api/login", {{"name", "carol"}, {"password", "secret"}})["token"];
     Ws ws(s.port("http"), token);
-    LineClient csa(s.port("csa"));
-    csa.send_line("LOGIN carol secret x1", "\n");
-    csa.read_until("##[LOGIN] +OK x1\n");
+    auto csa = csa_x1_login(s.port("csa"), "carol");
 
     EXPECT_TRUE(has(s.cmd("ADMIN BAN USER carol FOR 7x"), "'7x' is not a duration"));
     EXPECT_TRUE(has(s.cmd("ADMIN BAN USER nobody"), "no account named nobody"));
@@ -115,8 +114,8 @@ TEST(AdminLoopback, ABanOfAnAccountHoldsOnEveryProtocol) {
     // Her connections are closed with the reason.
     EXPECT_TRUE(has(carol->read_until("spamming the lobby"), "*** banned by an administrator until"));
     EXPECT_TRUE(carol->closed_by_peer());
-    EXPECT_TRUE(has(csa.read_until("spamming the lobby\n"), "##[ERROR] banned by an administrator"));
-    EXPECT_TRUE(csa.closed_by_peer());
+    EXPECT_TRUE(has(csa->read_until("spamming the lobby\n"), "##[ERROR] banned by an administrator"));
+    EXPECT_TRUE(csa->closed_by_peer());
     EXPECT_TRUE(has(ws.read_type("session_ended")["reason"].get<std::string>(), "spamming"));
     // Her logins are refused on each port, with the reason, and her token is gone.
     LineClient t(s.port("text"));
@@ -181,16 +180,14 @@ TEST(AdminLoopback, KickClosesEveryConnectionOfAnAccount) {
     AdminServer s("admin_kick");
     auto bob1 = text_login(s.port("text"), "bob");
     auto bob2 = text_login(s.port("text"), "bob", false);
-    LineClient csa(s.port("csa"));
-    csa.send_line("LOGIN bob secret x1", "\n");
-    csa.read_until("##[LOGIN] +OK x1\n");
+    auto csa = csa_x1_login(s.port("csa"), "bob");
     EXPECT_TRUE(has(s.cmd("ADMIN KICK"), "usage: ADMIN KICK <name> [reason]"));
     EXPECT_TRUE(has(s.cmd("ADMIN KICK nobody"), "no account named nobody"));
     EXPECT_TRUE(has(s.cmd("ADMIN KICK bob go to sleep"), "Closed 3 connections of bob."));
     EXPECT_TRUE(has(bob1->read_until("sleep"), "*** disconnected by an administrator: go to sleep"));
     EXPECT_TRUE(bob1->closed_by_peer());
     EXPECT_TRUE(bob2->closed_by_peer());
-    EXPECT_TRUE(has(csa.read_until("sleep\n"), "##[ERROR] disconnected by an administrator"));
+    EXPECT_TRUE(has(csa->read_until("sleep\n"), "##[ERROR] disconnected by an administrator"));
     EXPECT_TRUE(has(s.cmd("ADMIN KICK bob"), "bob is not connected to this server"));
     text_login(s.port("text"), "bob", false);  // a kick is no ban
 }
@@ -236,9 +233,7 @@ TEST(AdminLoopback, AnnounceReachesEveryProtocol) {
     AdminServer s("admin_announce");
     auto bob = text_login(s.port("text"), "bob");
     text_login(s.port("text"), "carol");  // (registered; this connection ends here)
-    LineClient csa2(s.port("csa"));
-    csa2.send_line("LOGIN carol secret x1", "\n");
-    csa2.read_until("##[LOGIN] +OK x1\n");
+    auto csa2 = csa_x1_login(s.port("csa"), "carol");
     Http h(s.port("http"));
     h.post("/api/register", {{"name", "dave"}, {"password", "secret"}});
     Ws ws(s.port("http"), h.post("/api/login", {{"name", "dave"}, {"password", "secret"}})["token"].get<std::string>());
@@ -246,7 +241,7 @@ TEST(AdminLoopback, AnnounceReachesEveryProtocol) {
     std::string r = s.cmd("ADMIN ANNOUNCE The server restarts at 10:00 UTC.");
     EXPECT_TRUE(has(r, "Announced to 4 players.")) << r;  // alice, bob, carol, dave
     EXPECT_TRUE(has(bob->read_until("UTC."), "*** Announcement from alice: The server restarts at 10:00 UTC."));
-    EXPECT_TRUE(has(csa2.read_until("UTC.\n"), "##[ANNOUNCE][alice] The server restarts at 10:00 UTC."));
+    EXPECT_TRUE(has(csa2->read_until("UTC.\n"), "##[ANNOUNCE][alice] The server restarts at 10:00 UTC."));
     json a = ws.read_type("announce");
     EXPECT_EQ(a["from"], "alice");
     EXPECT_EQ(a["text"], "The server restarts at 10:00 UTC.");

@@ -24,10 +24,7 @@ using Pair = CsaPair;
 Pair start_game(ServerProcess& srv, const std::string& game_name) { return start_csa_game(srv, game_name); }
 
 std::unique_ptr<LineClient> x1_login(ServerProcess& srv, const std::string& name) {
-    auto c = std::make_unique<LineClient>(srv.ports.at("csa"));
-    csa(*c, "LOGIN " + name + " secret x1");
-    EXPECT_TRUE(has(c->read_until("+OK x1\n"), "LOGIN:" + name + " OK"));
-    return c;
+    return csa_x1_login(srv.ports.at("csa"), name);
 }
 
 // Everything the client has been sent so far: a round trip (%%VERSION) after which it would

@@ -41,4 +41,13 @@ inline CsaPair start_csa_game(ServerProcess& srv, const std::string& game_name) 
     return p;
 }
 
+/// A CSA client logged in with password "secret" and the x1 extension, its login answer read.
+inline std::unique_ptr<LineClient> csa_x1_login(int port, const std::string& name) {
+    auto c = std::make_unique<LineClient>(port);
+    c->send_line("LOGIN " + name + " secret x1", "\n");
+    std::string answer = c->read_until("+OK x1\n");
+    EXPECT_NE(answer.find("LOGIN:" + name + " OK"), std::string::npos) << answer;
+    return c;
+}
+
 }  // namespace hisha::server::test
