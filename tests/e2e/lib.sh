@@ -1,9 +1,26 @@
 # What the end-to-end test scripts share (source it after `set -euo pipefail`): a scratch folder
-# $out removed at exit, fail (the first failure ends the test), and expect_status.
+# $out removed at exit, fail, and expect_status. fail ends the test at the first failure; with
+# FAIL_LATER=1 set before sourcing, it counts them in $failures and the test goes on (it ends
+# with `exit_with_failures`).
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+failures=0
+if [[ ${FAIL_LATER:-0} == 1 ]]; then
+    fail() {
+        echo "FAIL: $*" >&2
+        failures=$((failures + 1))
+    }
+else
+    fail() { echo "FAIL: $*" >&2; exit 1; }
+fi
+# Ends a FAIL_LATER test: status 1 and the count when anything failed.
+exit_with_failures() {
+    if ((failures)); then
+        echo "$failures failure(s)" >&2
+        exit 1
+    fi
+}
 
 # expect_status STATUS PATTERN COMMAND...: COMMAND exits with STATUS and its standard error (and
 # its standard output too when EXPECT_STDOUT=1) says PATTERN.

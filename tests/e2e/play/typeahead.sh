@@ -9,15 +9,10 @@
 set -euo pipefail
 HISHA=$(realpath "${1:?usage: typeahead.sh HISHA}")
 export HISHA_HASHFILE=/nonexistent/hisha-test.hsh
-T=$(mktemp -d)
-cleanup() { rm -rf "$T"; }
-trap cleanup EXIT
+FAIL_LATER=1
+source "$(dirname "$0")/../lib.sh"
+T=$out
 trap '' PIPE  # a write to a program that has exited fails instead of ending the test
-failures=0
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
 # Runs hisha with stdin from $1 (a string) and the remaining arguments; the output in $T/out.
 run() {
     local input=$1
@@ -114,8 +109,5 @@ run $'depth 1\n7g7f\nquit\n' 40 5 && {
     expect_not "xshogi by default" 'usiok'
 }
 
-if ((failures)); then
-    echo "$failures failure(s)" >&2
-    exit 1
-fi
+exit_with_failures
 echo "typeahead ok"

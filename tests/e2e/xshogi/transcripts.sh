@@ -9,12 +9,8 @@
 set -euo pipefail
 HISHA=${1:?usage: transcripts.sh HISHA}
 export HISHA_HASHFILE=/nonexistent/hisha-test.hsh
-failures=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
+FAIL_LATER=1
+source "$(dirname "$0")/../lib.sh"
 
 # xshogi's reading of a line (xshogi.c HandleMachineMove, in its order of tests).
 classify() {
@@ -139,8 +135,5 @@ run_transcript "repetition" \
     "edit/#/K5i/c/K5a/./force/5i4i/5a4a/4i5i/4a5a/5i4i/5a4a/4i5i/4a5a/5i4i/5a4a/4i5i/4a5a" \
     "draw=^Drawn game!$"
 
-if ((failures)); then
-    echo "$failures failure(s)" >&2
-    exit 1
-fi
+exit_with_failures
 echo "all transcripts replayed"
