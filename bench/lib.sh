@@ -24,3 +24,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1
 # sum COLUMN FILE: the sum of a space-separated column.
 sum() { awk -v c="$1" '{ s += $c } END { print s + 0 }' "$2"; }
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# report_run LABEL OUTPUT: one line for a run: its label, the load then, and the bench's output
+# on one line.
+report_run() { echo "$1 (load $(cut -d' ' -f1 /proc/loadavg)): $(tr '\n' ' ' <<<"$2" | sed 's/^sync=[a-z]* //')"; }

@@ -55,19 +55,19 @@ BENCH=$(bench_binary "server bench" "$1" server_load_bench)
 RUNS="${SERVER_RUNS:-3}"
 RATE="${SERVER_RATE:-18000}"
 PLIES="${SERVER_PLIES:-250}"
+failed=0
 
 if [[ $# == 2 && $2 == flood ]]; then
     games="${SERVER_FLOOD_GAMES:-50}" plies="${SERVER_FLOOD_PLIES:-120}" rate="${SERVER_FLOOD_RATE:-1000}"
     flooders="${SERVER_FLOODERS:-1}"
     echo "== server under a command flood: $games paced games at $rate moves/s, $flooders flooding text connection(s) (${SERVER_BIN:-$1/bin/hisha-server})"
     echo "load before: $(loadavg)"
-    failed=0
     for ((i = 1; i <= RUNS; ++i)); do
         for mode in "quiet 0 20" "flood $flooders 20" "quiet 0 0" "flood $flooders 0"; do
             read -r label n limit <<<"$mode"
             if out=$("$BENCH" "${SERVER_ARG[@]}" --games "$games" --plies "$plies" --rate "$rate" --sync normal \
                 --commands-per-second "$limit" --flood "$n"); then
-                echo "$label limit=$limit run $i (load $(cut -d' ' -f1 /proc/loadavg)): $(tr '\n' ' ' <<<"$out" | sed 's/^sync=[a-z]* //')"
+                report_run "$label limit=$limit run $i" "$out"
                 sed -n 's/.*moves=\([0-9]*\) errors=\([0-9]*\).* median_ms=\([0-9.]*\) p99_ms=\([0-9.]*\) .*/\1 \2 \3 \4/p' <<<"$out" >>"$tmp/$label-$limit"
                 sed -n 's/.*answered=\([0-9]*\) lost=\([0-9]*\) commands_per_s=\([0-9]*\).*/\1 \2 \3/p' <<<"$out" >>"$tmp/$label-$limit.flood"
             else
@@ -101,13 +101,12 @@ if [[ $# == 2 ]]; then
     attackers="${SERVER_ATTACKERS:-20}"
     echo "== server under attack: $games paced games at $rate moves/s, $attackers hostile clients (${SERVER_BIN:-$1/bin/hisha-server})"
     echo "load before: $(loadavg)"
-    failed=0
     for ((i = 1; i <= RUNS; ++i)); do
         for n in 0 "$attackers"; do
             label=$([[ $n == 0 ]] && echo quiet || echo attack)
             if out=$("$BENCH" "${SERVER_ARG[@]}" --games "$games" --plies "$plies" --rate "$rate" --sync normal \
                 --password-cost interactive --commands-per-second 20 --attack "$n"); then
-                echo "$label run $i (load $(cut -d' ' -f1 /proc/loadavg)): $(tr '\n' ' ' <<<"$out" | sed 's/^sync=[a-z]* //')"
+                report_run "$label run $i" "$out"
                 sed -n 's/.*moves=\([0-9]*\) errors=\([0-9]*\).* median_ms=\([0-9.]*\) p99_ms=\([0-9.]*\) .*/\1 \2 \3 \4/p' <<<"$out" >>"$tmp/$label"
                 grep -o ' answered=.*' <<<"$out" | head -1 >>"$tmp/$label.attack" || true
             else
@@ -134,7 +133,6 @@ fi
 echo "== server load (200 concurrent CSA games, loopback, SQLite)"
 echo "load before: $(loadavg)"
 "$BENCH" --fsync-probe 400 || true
-failed=0
 for mode in "closed full 0" "paced full $RATE" "paced normal $RATE"; do
     read -r kind sync rate <<<"$mode"
     results="$tmp/$kind-$sync"
@@ -144,7 +142,7 @@ for mode in "closed full 0" "paced full $RATE" "paced normal $RATE"; do
     for ((i = 0; i <= RUNS; ++i)); do
         run=$([[ $i == 0 ]] && echo "cold" || echo "warm run $i")
         if out=$("$BENCH" "${SERVER_ARG[@]}" --games 200 --plies "$PLIES" --sync "$sync" --rate "$rate" --db-dir "$db"); then
-            echo "$kind sync=$sync $run (load $(cut -d' ' -f1 /proc/loadavg)): $(tr '\n' ' ' <<<"$out" | sed 's/^sync=[a-z]* //')"
+            report_run "$kind sync=$sync $run" "$out"
             if [[ $i != 0 ]]; then
                 sed -n 's/.*moves_per_s=\([0-9.]*\) median_ms=\([0-9.]*\) p99_ms=\([0-9.]*\) .*/\1 \2 \3/p' <<<"$out" >>"$results"
             fi
