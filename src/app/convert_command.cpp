@@ -6,11 +6,11 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <sstream>
 #include <string>
 
 #include "cli_help.h"
 #include "notation/formats.h"
+#include "read_file.h"
 
 namespace hisha::app {
 
@@ -56,15 +56,9 @@ int convert_command(int argc, char** argv) {
     std::string bytes;
     if (in == "-")
         bytes.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    else {
-        std::ifstream f(in, std::ios::binary);
-        if (!f) {
-            std::fprintf(stderr, "hisha convert: cannot read %s\n", in.c_str());
-            return 1;
-        }
-        std::stringstream ss;
-        ss << f.rdbuf();
-        bytes = ss.str();
+    else if (!read_file(in, bytes)) {
+        std::fprintf(stderr, "hisha convert: cannot read %s\n", in.c_str());
+        return 1;
     }
 
     std::optional<notation::Format> fmt;

@@ -60,14 +60,32 @@ bool to_int(const std::string& s, int lo, int hi, int& out) {
 
 enum class Arg { Ok, Bad, Unknown };
 
+// The options that take a whole number, with the range they accept.
+struct IntOption {
+    const char* name;
+    int protocol::CsaClientOptions::*field;
+    int lo, hi;
+};
+constexpr IntOption INT_OPTIONS[] = {
+    {"--port", &protocol::CsaClientOptions::port, 1, 65535},
+    {"--games", &protocol::CsaClientOptions::games, 0, 1000000},
+    {"--margin", &protocol::CsaClientOptions::margin_ms, 0, 60000},
+    {"--depth", &protocol::CsaClientOptions::depth, 1, 100},
+    {"--nodes", &protocol::CsaClientOptions::nodes, 1, 2000000000},
+    {"--keepalive", &protocol::CsaClientOptions::keepalive_s, 1, 3600},
+    {"--reconnect", &protocol::CsaClientOptions::reconnects, 0, 1000000},
+    {"--reconnect-delay", &protocol::CsaClientOptions::reconnect_delay_ms, 0, 3600000},
+};
+
 // One option and its value, into the client's options, the engine's and the log's path.
 Arg apply_option(const std::string& a, const std::string& v, protocol::CsaClientOptions& opt,
                  protocol::EngineSpec& spec, std::string& log_path) {
+    for (const IntOption& o : INT_OPTIONS)
+        if (a == o.name)
+            return to_int(v, o.lo, o.hi, opt.*o.field) ? Arg::Ok : Arg::Bad;
     bool ok = true;
     if (a == "--host")
         opt.host = v;
-    else if (a == "--port")
-        ok = to_int(v, 1, 65535, opt.port);
     else if (a == "--user")
         opt.user = v;
     else if (a == "--password")
@@ -79,21 +97,7 @@ Arg apply_option(const std::string& a, const std::string& v, protocol::CsaClient
         ok = eq != std::string::npos && eq > 0;
         if (ok)
             spec.options.emplace_back(v.substr(0, eq), v.substr(eq + 1));
-    } else if (a == "--games")
-        ok = to_int(v, 0, 1000000, opt.games);
-    else if (a == "--margin")
-        ok = to_int(v, 0, 60000, opt.margin_ms);
-    else if (a == "--depth")
-        ok = to_int(v, 1, 100, opt.depth);
-    else if (a == "--nodes")
-        ok = to_int(v, 1, 2000000000, opt.nodes);
-    else if (a == "--keepalive")
-        ok = to_int(v, 1, 3600, opt.keepalive_s);
-    else if (a == "--reconnect")
-        ok = to_int(v, 0, 1000000, opt.reconnects);
-    else if (a == "--reconnect-delay")
-        ok = to_int(v, 0, 3600000, opt.reconnect_delay_ms);
-    else if (a == "--log")
+    } else if (a == "--log")
         log_path = v;
     else if (a == "--comments") {
         ok = v == "on" || v == "off";

@@ -6,7 +6,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -16,6 +15,7 @@
 #include "cli_help.h"
 #include "notation/formats.h"
 #include "notation/usi.h"
+#include "read_file.h"
 #include "tsume/solver.h"
 #include "tsume/verify.h"
 
@@ -74,12 +74,21 @@ void solve_one(core::Position& pos, const Options& opt) {
     }
 }
 
-// A line is an SFEN, `sfen ...` or `position ...` (moves after it are played first).
-void solve_line(const std::string& line, const Options& opt) {
+// The problem a line of a list states, without the blanks around it; nothing for a blank line
+// or a comment (# first).
+std::optional<std::string> problem_text(const std::string& line) {
     std::size_t b = line.find_first_not_of(" \t\r");
     if (b == std::string::npos || line[b] == '#')
+        return std::nullopt;
+    return line.substr(b, line.find_last_not_of(" \t\r") - b + 1);
+}
+
+// A line is an SFEN, `sfen ...` or `position ...` (moves after it are played first).
+void solve_line(const std::string& line, const Options& opt) {
+    auto problem = problem_text(line);
+    if (!problem)
         return;
-    std::string text = line.substr(b, line.find_last_not_of(" \t\r") - b + 1);
+    const std::string& text = *problem;
     auto rec = notation::parse_usi_position(text);
     if (rec) {
         auto pos = notation::final_position(*rec);
@@ -102,12 +111,11 @@ void solve_line(const std::string& line, const Options& opt) {
 bool is_position_list(const std::string& bytes) {
     std::istringstream lines(bytes);
     for (std::string line; std::getline(lines, line);) {
-        std::size_t b = line.find_first_not_of(" \t\r");
-        if (b == std::string::npos || line[b] == '#')
+        auto text = problem_text(line);
+        if (!text)
             continue;
         core::Position pos;
-        std::string text = line.substr(b, line.find_last_not_of(" \t\r") - b + 1);
-        return bool(notation::parse_usi_position(text)) || bool(pos.set(text, core::SfenRules::Relaxed));
+        return bool(notation::parse_usi_position(*text)) || bool(pos.set(*text, core::SfenRules::Relaxed));
     }
     return false;
 }
@@ -115,14 +123,11 @@ bool is_position_list(const std::string& bytes) {
 bool is_record(notation::Format f) { return f != notation::Format::Sfen && f != notation::Format::Usi; }
 
 int solve_file(const std::string& path, const Options& opt) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) {
+    std::string bytes;
+    if (!read_file(path, bytes)) {
         std::fprintf(stderr, "hisha tsume: cannot read %s\n", path.c_str());
         return 1;
     }
-    std::stringstream ss;
-    ss << f.rdbuf();
-    std::string bytes = ss.str();
     // A record by its extension, or by its content unless it is a list of positions.
     auto by_ext = notation::format_from_extension(path);
     bool record = by_ext ? is_record(*by_ext) : !is_position_list(bytes) && is_record(notation::detect_format(bytes));
