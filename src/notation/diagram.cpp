@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/text.h"
 #include "notation/coordinate.h"
 
 namespace hisha::notation {
@@ -70,24 +71,11 @@ ParseError diagram_error(ParseErrorCode code, std::string message, int line, int
     return ParseError{code, std::move(message), line, column};
 }
 
-std::string trim(std::string_view s) {
-    std::size_t b = 0, e = s.size();
-    while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r'))
-        ++b;
-    while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r'))
-        --e;
-    return std::string(s.substr(b, e - b));
-}
+using text::lower;
+using text::trim;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& ch : out)
-        ch = char(std::tolower(static_cast<unsigned char>(ch)));
-    return out;
-}
 
 // "P", "2P", "P2", "Px2", "bP", "w2P" ...
 std::optional<HandToken> hand_token(std::string_view t) {
@@ -170,12 +158,14 @@ Result<std::string, ParseError> DiagramReader::read() {
             if (auto r = right_part(li, e, std::nullopt); !r)
                 return unexpected(r.error());
         } else
-            return unexpected(diagram_error(ParseErrorCode::BadBoard, "expected rank " + std::string(1, char('a' + rank))
-                                            + " of the board", int(li) + 1, int(indent_) + 1));
+            return unexpected(diagram_error(ParseErrorCode::BadBoard,
+                                            "expected rank " + std::string(1, char('a' + rank)) + " of the board",
+                                            int(li) + 1, int(indent_) + 1));
     }
     if (rank < 9)
-        return unexpected(diagram_error(ParseErrorCode::BadBoard, "the board has " + std::to_string(rank)
-                                        + " ranks, expected 9", int(lines_.size()), 1));
+        return unexpected(diagram_error(ParseErrorCode::BadBoard,
+                                        "the board has " + std::to_string(rank) + " ranks, expected 9",
+                                        int(lines_.size()), 1));
     // The bottom border and the last box line follow the last rank.
     for (; li < lines_.size() && trim(lines_[li]).rfind("+-", 0) == 0; ++li) {
         std::size_t e = lines_[li].find_first_not_of("+-", indent_);
@@ -208,9 +198,10 @@ Result<void, ParseError> DiagramReader::row(std::size_t li, int rank) {
     for (int file = 0; file < 9; ++file) {
         std::size_t next = l.find('|', at + 1);
         if (next == std::string_view::npos)
-            return unexpected(diagram_error(ParseErrorCode::BadBoard, "rank " + std::string(1, char('a' + rank))
-                                            + " has " + std::to_string(file) + " cells, expected 9", line,
-                                            int(l.size()) + 1));
+            return unexpected(diagram_error(ParseErrorCode::BadBoard,
+                                            "rank " + std::string(1, char('a' + rank)) + " has " + std::to_string(file)
+                                                + " cells, expected 9",
+                                            line, int(l.size()) + 1));
         std::string c = trim(l.substr(at + 1, next - at - 1));
         int col = int(at) + 2;
         if (c.empty()) {
@@ -226,9 +217,9 @@ Result<void, ParseError> DiagramReader::row(std::size_t li, int rank) {
             PieceType pt = rest.size() == 2 ? piece_from_letter(char(std::toupper(static_cast<unsigned char>(rest[1]))))
                                             : NO_PIECE_TYPE;
             if ((color != 'w' && color != 'b') || pt == NO_PIECE_TYPE || (promoted && !can_promote(pt)))
-                return unexpected(diagram_error(ParseErrorCode::BadBoard, "bad cell '" + c
-                                                + "': expected wX or bX (X one of P L N S G B R K), '+' if promoted",
-                                                line, col));
+                return unexpected(diagram_error(
+                    ParseErrorCode::BadBoard,
+                    "bad cell '" + c + "': expected wX or bX (X one of P L N S G B R K), '+' if promoted", line, col));
             if (empty > 0)
                 board_.put(std::to_string(empty), line, col);
             empty = 0;
@@ -252,8 +243,10 @@ Result<void, ParseError> DiagramReader::right_part(std::size_t li, std::size_t f
         ++i;
     if (rank && i < l.size() && l[i] >= 'a' && l[i] <= 'i' && (i + 1 == l.size() || l[i + 1] == ' ')) {
         if (l[i] != 'a' + *rank)
-            return unexpected(diagram_error(ParseErrorCode::BadBoard, std::string("rank '") + l[i] + "' where rank '"
-                                            + char('a' + *rank) + "' was expected", line, int(i) + 1));
+            return unexpected(
+                diagram_error(ParseErrorCode::BadBoard,
+                              std::string("rank '") + l[i] + "' where rank '" + char('a' + *rank) + "' was expected",
+                              line, int(i) + 1));
         ++i;
         while (i < l.size() && (l[i] == ' ' || l[i] == '\t'))
             ++i;
@@ -283,8 +276,11 @@ Result<void, ParseError> DiagramReader::hand_box(std::string_view inside, int li
         if (t != "-" && t != "none") {
             auto tok = hand_token(t);
             if (!tok || !box_)
-                return unexpected(diagram_error(ParseErrorCode::BadHand, !box_ ? "a hand box without 'White in hand:' or 'Black in hand:' above it"
-                                                : "bad piece in hand '" + std::string(t) + "'", line, column + int(j)));
+                return unexpected(diagram_error(ParseErrorCode::BadHand,
+                                                !box_
+                                                    ? "a hand box without 'White in hand:' or 'Black in hand:' above it"
+                                                    : "bad piece in hand '" + std::string(t) + "'",
+                                                line, column + int(j)));
             counts_[*box_][tok->pt] += tok->count;
             hand_where_[*box_][tok->pt] = {line, column + int(j)};
         }
@@ -296,9 +292,7 @@ Result<void, ParseError> DiagramReader::hand_box(std::string_view inside, int li
 // "Black to move (move 12)" anywhere after the board.
 void DiagramReader::side_line(std::size_t from) {
     for (std::size_t li = from; li < lines_.size(); ++li) {
-        std::string l = trim(lines_[li]);
-        for (char& c : l)
-            c = char(std::tolower(static_cast<unsigned char>(c)));
+        std::string l = lower(trim(lines_[li]));
         bool black = l.rfind("black to ", 0) == 0, white = l.rfind("white to ", 0) == 0;
         if (!black && !white)
             continue;
@@ -414,8 +408,8 @@ Result<void, ParseError> board_row(std::string_view l, int line, SfenBuilder& b)
         }
         PieceType pt = piece_from_letter(char(std::toupper(static_cast<unsigned char>(c))));
         if (pt == NO_PIECE_TYPE)
-            return unexpected(position_error(ParseErrorCode::BadBoard, std::string("unknown piece '") + c + "'", line,
-                                             int(j) + 1));
+            return unexpected(
+                position_error(ParseErrorCode::BadBoard, std::string("unknown piece '") + c + "'", line, int(j) + 1));
         if (empty > 0)
             b.put(std::to_string(empty), line, col);
         empty = 0;
@@ -441,8 +435,8 @@ Result<void, ParseError> hand_line(std::string_view l, int line, bool white, Sfe
         while (j < l.size() && is_digit(l[j]) && j - k < 3)
             ++j;
         if (k == j)
-            return unexpected(position_error(ParseErrorCode::BadHand, std::string("hand: expected the count of ")
-                                             + letter, line, int(k) + 1));
+            return unexpected(position_error(ParseErrorCode::BadHand,
+                                             std::string("hand: expected the count of ") + letter, line, int(k) + 1));
         int n = 0;
         for (std::size_t d = k; d < j; ++d)
             n = n * 10 + (l[d] - '0');

@@ -48,9 +48,10 @@ struct HeaderName {
     std::string_view key;
 };
 constexpr HeaderName HEADER_NAMES[] = {
-    {"先手", key::BLACK}, {"下手", key::BLACK}, {"後手", key::WHITE}, {"上手", key::WHITE},
-    {"棋戦", key::EVENT}, {"場所", key::SITE}, {"開始日時", key::START_TIME}, {"終了日時", key::END_TIME},
-    {"持ち時間", key::TIME_CONTROL}, {"戦型", key::OPENING}, {"表題", key::TITLE}, {"備考", key::NOTE},
+    {"先手", key::BLACK},          {"下手", key::BLACK},        {"後手", key::WHITE},
+    {"上手", key::WHITE},          {"棋戦", key::EVENT},        {"場所", key::SITE},
+    {"開始日時", key::START_TIME}, {"終了日時", key::END_TIME}, {"持ち時間", key::TIME_CONTROL},
+    {"戦型", key::OPENING},        {"表題", key::TITLE},        {"備考", key::NOTE},
 };
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -149,6 +150,13 @@ private:
     std::vector<Move> moves_before(const Path& path);
     ParseError error(ParseErrorCode code, std::string message, int column) const {
         return ParseError{code, std::move(message), line_no_, column};
+    }
+    // An error of a move parser, which counts columns from the move's start at `column`, placed
+    // on the current line.
+    ParseError move_error(ParseError e, int column) const {
+        e.line = line_no_;
+        e.column += column - 1;
+        return e;
     }
 
     KakinokiFormat format_;
@@ -275,8 +283,8 @@ Result<void, ParseError> KakinokiReader::begin_moves() {
     if (handicap_name_ && *handicap_name_ != "その他") {
         handicap = core::handicap_from_name(*handicap_name_);
         if (!handicap && !bod_.seen())
-            return core::unexpected(ParseError{ParseErrorCode::BadHeader, "unknown handicap: " + *handicap_name_,
-                                               handicap_line_, 1});
+            return core::unexpected(
+                ParseError{ParseErrorCode::BadHeader, "unknown handicap: " + *handicap_name_, handicap_line_, 1});
     }
     if (bod_.seen()) {
         Color side = handicap && *handicap != core::Handicap::Even ? core::WHITE : core::BLACK;
@@ -307,8 +315,7 @@ Result<void, ParseError> KakinokiReader::read_kif_moves(std::string_view line) {
         return core::unexpected(error(ParseErrorCode::BadMove, "a move after the end of the game", number_column));
     if (number != expected)
         return core::unexpected(error(ParseErrorCode::BadMoveNumber,
-                                      "expected move " + std::to_string(expected) + ", found "
-                                          + std::to_string(number),
+                                      "expected move " + std::to_string(expected) + ", found " + std::to_string(number),
                                       number_column));
     std::string_view word = text.substr(0, std::min(text.find(' '), text.size()));
     std::string_view bare = word;
@@ -321,17 +328,13 @@ Result<void, ParseError> KakinokiReader::read_kif_moves(std::string_view line) {
         return {};
     }
     auto parsed = parse_kif_move(*pos_, text, previous_);
-    if (!parsed) {
-        ParseError e = parsed.error();
-        e.line = line_no_;
-        e.column += column - 1;
-        return core::unexpected(e);
-    }
+    if (!parsed)
+        return core::unexpected(move_error(parsed.error(), column));
     std::string_view after = text.substr(parsed->length);
     auto tail = read_tail(after);
     if (!tail)
-        return core::unexpected(error(ParseErrorCode::BadMove, "unexpected text after the move: "
-                                          + std::string(trim_spaces(after)),
+        return core::unexpected(error(ParseErrorCode::BadMove,
+                                      "unexpected text after the move: " + std::string(trim_spaces(after)),
                                       column_of(line, skip_spaces(after))));
     return add_move(parsed->move, tail->time_ms, tail->plus);
 }
@@ -367,12 +370,8 @@ Result<void, ParseError> KakinokiReader::read_ki2_moves(std::string_view line) {
         if (ended_)
             return core::unexpected(error(ParseErrorCode::BadMove, "a move after the end of the game", column));
         auto m = parse_ki2_move(*pos_, token, previous_);
-        if (!m) {
-            ParseError e = m.error();
-            e.line = line_no_;
-            e.column += column - 1;
-            return core::unexpected(e);
-        }
+        if (!m)
+            return core::unexpected(move_error(m.error(), column));
         if (auto r = add_move(*m, std::nullopt, false); !r)
             return r;
     }
@@ -433,10 +432,9 @@ Result<void, ParseError> KakinokiReader::read_branch(std::string_view line, std:
         return core::unexpected(error(ParseErrorCode::BadMoveNumber, "bad 変化 line", column));
     int i = choose_frame(*ply);
     if (i < 0)
-        return core::unexpected(error(ParseErrorCode::BadMoveNumber,
-                                      "変化：" + std::to_string(*ply) + "手: no move " + std::to_string(*ply)
-                                          + " to branch from",
-                                      column));
+        return core::unexpected(
+            error(ParseErrorCode::BadMoveNumber,
+                  "変化：" + std::to_string(*ply) + "手: no move " + std::to_string(*ply) + " to branch from", column));
     Frame f = frames_[std::size_t(i)];
     Path parent = f.path;
     std::size_t at = std::size_t(*ply - f.start_ply);
@@ -497,8 +495,8 @@ Result<GameRecord, ParseError> read_kakinoki(std::string_view bytes, KakinokiFor
     Decoded d = to_utf8(bytes, enc);
     if (d.bad_line > 0)
         return core::unexpected(ParseError{ParseErrorCode::BadEncoding,
-                                           std::string("bytes that are not valid ") + encoding_name(enc),
-                                           d.bad_line, d.bad_column});
+                                           std::string("bytes that are not valid ") + encoding_name(enc), d.bad_line,
+                                           d.bad_column});
     KakinokiReader reader(format);
     return reader.read(d.text);
 }
@@ -512,8 +510,8 @@ bool writable_key(std::string_view k) {
     if (k.empty() || k.find_first_of(" \t\r\n:") != std::string_view::npos || k.find("：") != std::string_view::npos)
         return false;
     std::string_view s = k;
-    if (k[0] == '#' || k[0] == '*' || k[0] == '&' || k[0] == '|' || k[0] == '+' || is_digit(k[0])
-        || read_side_mark(s) || k.substr(0, 6) == "まで")
+    if (k[0] == '#' || k[0] == '*' || k[0] == '&' || k[0] == '|' || k[0] == '+' || is_digit(k[0]) || read_side_mark(s)
+        || k.substr(0, 6) == "まで")
         return false;
     for (std::string_view reserved : {"手合割", "変化", "先手の持駒", "後手の持駒", "下手の持駒", "上手の持駒"})
         if (k == reserved)
@@ -614,8 +612,8 @@ private:
     void write_line(int ply, const std::string& text, std::int64_t ms, std::int64_t cumulative_ms, bool plus) {
         out_ += ply_prefix(ply) + text;
         if (times_)
-            out_ += std::string(std::size_t(std::max(1, 13 - display_width(text))), ' ')
-                  + time_column(ms, cumulative_ms);
+            out_ +=
+                std::string(std::size_t(std::max(1, 13 - display_width(text))), ' ') + time_column(ms, cumulative_ms);
         out_ += plus ? "+\n" : "\n";
     }
 
@@ -726,7 +724,11 @@ Result<GameRecord, ParseError> read_kif(std::string_view bytes) {
 }
 
 std::string write_kif(const GameRecord& rec, Encoding enc) {
-    std::string out = std::string("#KIF version=2.0 encoding=") + (enc == Encoding::Utf8 ? "UTF-8" : enc == Encoding::ShiftJis ? "Shift_JIS" : "EUC-JP") + "\n";
+    std::string out = std::string("#KIF version=2.0 encoding=")
+                    + (enc == Encoding::Utf8       ? "UTF-8"
+                       : enc == Encoding::ShiftJis ? "Shift_JIS"
+                                                   : "EUC-JP")
+                    + "\n";
     out += detail::header_block(rec);
     out += "手数----指手---------消費時間--\n";
     out += detail::comment_lines(rec.start_comments);

@@ -3,10 +3,10 @@
 #include "psn.h"
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 
 #include "core/rules.h"
+#include "core/text.h"
 #include "notation/coordinate.h"
 #include "notation/western.h"
 
@@ -16,36 +16,17 @@ using namespace hisha::core;
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+using text::is_space;
+using text::lower;
+using text::trim;
+
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-std::string trim(std::string_view s) {
-    std::size_t b = 0, e = s.size();
-    while (b < e && is_space(s[b]))
-        ++b;
-    while (e > b && is_space(s[e - 1]))
-        --e;
-    return std::string(s.substr(b, e - b));
-}
 
 // Comment text: each line trimmed, empty lines at either end dropped (inner ones kept).
 std::string tidy_comment(std::string_view s) {
     std::vector<std::string> lines;
-    std::size_t start = 0;
-    while (start <= s.size()) {
-        std::size_t nl = s.find('\n', start);
-        if (nl == std::string_view::npos)
-            nl = s.size();
-        lines.push_back(trim(s.substr(start, nl - start)));
-        start = nl + 1;
-    }
+    for (std::string_view line : text::lines(s))
+        lines.push_back(trim(line));
     while (!lines.empty() && lines.back().empty())
         lines.pop_back();
     std::size_t first = 0;
@@ -67,9 +48,7 @@ public:
                 starts_.push_back(i + 1);
     }
     std::string_view text() const { return text_; }
-    int line(std::size_t i) const {
-        return int(std::upper_bound(starts_.begin(), starts_.end(), i) - starts_.begin());
-    }
+    int line(std::size_t i) const { return int(std::upper_bound(starts_.begin(), starts_.end(), i) - starts_.begin()); }
     int column(std::size_t i) const {
         int col = 1;
         for (std::size_t k = starts_[line(i) - 1]; k < i && k < text_.size(); ++k)
@@ -92,7 +71,9 @@ private:
     std::vector<std::size_t> starts_;
 };
 
-bool all_of_chars(std::string_view s, bool (*pred)(char)) { return !s.empty() && std::all_of(s.begin(), s.end(), pred); }
+bool all_of_chars(std::string_view s, bool (*pred)(char)) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), pred);
+}
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_dot(char c) { return c == '.'; }
 
@@ -332,15 +313,17 @@ Result<void, ParseError> GameReader::tag(std::size_t at) {
     return apply_tag(key, value, value_at);
 }
 
-Result<void, ParseError> GameReader::apply_tag(const std::string& key, const std::string& value,
-                                              std::size_t value_at) {
+Result<void, ParseError> GameReader::apply_tag(const std::string& key, const std::string& value, std::size_t value_at) {
     std::string k = lower(key);
     if (k == "sente" || k == "black")
         rec_.set_header(key::BLACK, value);
     else if (k == "gote" || k == "white")
         rec_.set_header(key::WHITE, value);
     else if (k == "event" || k == "site" || k == "opening" || k == "title")
-        rec_.set_header(k == "event" ? key::EVENT : k == "site" ? key::SITE : k == "opening" ? key::OPENING : key::TITLE,
+        rec_.set_header(k == "event"     ? key::EVENT
+                        : k == "site"    ? key::SITE
+                        : k == "opening" ? key::OPENING
+                                         : key::TITLE,
                         value);
     else if (k == "date")
         rec_.set_header(key::START_TIME, value);
@@ -418,8 +401,9 @@ bool GameReader::movetext_line(std::size_t at) const {
     if (number_prefix(w) > 0 || all_of_chars(w, is_dot))
         return true;
     std::string l = lower(w);
-    static constexpr std::string_view WORDS[] = {"resigns", "resign", "resigned", "sennichite", "jishogi", "draw",
-                                                 "drawn", "mate", "checkmate", "1-0", "0-1", "1/2-1/2", "*"};
+    static constexpr std::string_view WORDS[] = {"resigns", "resign",  "resigned", "sennichite", "jishogi",
+                                                 "draw",    "drawn",   "mate",     "checkmate",  "1-0",
+                                                 "0-1",     "1/2-1/2", "*"};
     if (std::find(std::begin(WORDS), std::end(WORDS), l) != std::end(WORDS))
         return true;
     if (l == "black" || l == "white") {  // "Black wins" (xshogi's last line), not "Black: A."
@@ -500,7 +484,8 @@ Result<bool, ParseError> GameReader::result_word(MoveTextToken tok) {
         set_result(winner_of(~stm), EndReason::Resignation, stm);
     else if (w == "mate" || w == "checkmate") {
         if (!is_checkmate(*pos_))
-            return unexpected(error(ParseErrorCode::IllegalMove, "'Mate', but the position is not checkmate", tok.begin));
+            return unexpected(
+                error(ParseErrorCode::IllegalMove, "'Mate', but the position is not checkmate", tok.begin));
         set_result(winner_of(~stm), EndReason::Checkmate);
     } else if (w == "draw" || w == "drawn")
         set_result(Winner::Draw, judge_repetition(*pos_) == Repetition::Draw ? EndReason::Sennichite : EndReason::None);
@@ -563,8 +548,8 @@ Result<void, ParseError> GameReader::finish() {
     if (!tag_winner_ || *tag_winner_ == Winner::None)
         return {};
     if (result_seen_ && rec_.result.winner != *tag_winner_)
-        return unexpected(error(ParseErrorCode::BadHeader, "the Result tag disagrees with the end of the moves",
-                                tag_result_at_));
+        return unexpected(
+            error(ParseErrorCode::BadHeader, "the Result tag disagrees with the end of the moves", tag_result_at_));
     if (!result_seen_) {
         Color loser = *tag_winner_ == Winner::Black ? WHITE : BLACK;
         bool mate = *tag_winner_ != Winner::Draw && pos_->side_to_move() == loser && is_checkmate(*pos_);
@@ -713,9 +698,13 @@ void write_tags(const GameRecord& rec, std::string& out) {
         out += escape_tag(v);
         out += "\"]\n";
     };
-    static constexpr std::pair<std::string_view, std::string_view> KNOWN[] = {
-        {key::BLACK, "Sente"}, {key::WHITE, "Gote"},     {key::EVENT, "Event"},          {key::SITE, "Site"},
-        {key::START_TIME, "Date"}, {key::OPENING, "Opening"}, {key::TIME_CONTROL, "TimeControl"}};
+    static constexpr std::pair<std::string_view, std::string_view> KNOWN[] = {{key::BLACK, "Sente"},
+                                                                              {key::WHITE, "Gote"},
+                                                                              {key::EVENT, "Event"},
+                                                                              {key::SITE, "Site"},
+                                                                              {key::START_TIME, "Date"},
+                                                                              {key::OPENING, "Opening"},
+                                                                              {key::TIME_CONTROL, "TimeControl"}};
     for (auto [k, name] : KNOWN)
         if (std::string v = rec.header(k); !v.empty())
             tag(name, v);
