@@ -14,18 +14,13 @@ void ClassicStack::clear() { std::fill(entries_.begin(), entries_.end(), Entry{}
 Value ClassicStack::evaluate(const Position& pos, int ply) {
     Entry& e = entries_[std::size_t(ply)];
     const Square ksq[COLOR_NB] = {pos.king_square(BLACK), pos.king_square(WHITE)};
-    if (!(e.computed && e.st == pos.state() && e.key == pos.key())) {
-        // The nearest known ancestor on this line with the kings where they are now.
-        int back = 0;
-        const StateInfo* s = pos.state();
-        for (int k = 1; k <= std::min(ply, MAX_STEPS) && s->previous; ++k) {
-            s = s->previous;
-            const Entry& a = entries_[std::size_t(ply - k)];
-            if (a.computed && a.st == s && a.key == s->key()) {
-                if (a.ksq[BLACK] == ksq[BLACK] && a.ksq[WHITE] == ksq[WHITE])
-                    back = k;
-                break;
-            }
+    if (!e.holds(pos)) {
+        // The nearest known ancestor on this line, if the kings are where they were then.
+        int back = nearest_computed(entries_, pos, ply, MAX_STEPS);
+        if (back) {
+            const Entry& a = entries_[std::size_t(ply - back)];
+            if (a.ksq[BLACK] != ksq[BLACK] || a.ksq[WHITE] != ksq[WHITE])
+                back = 0;
         }
         if (back) {
             int v = entries_[std::size_t(ply - back)].placement;
@@ -39,11 +34,9 @@ Value ClassicStack::evaluate(const Position& pos, int ply) {
             e.placement = eval_->placement(pos);
             ++refreshes;
         }
-        e.st = pos.state();
-        e.key = pos.key();
+        e.computed_for(pos);
         e.ksq[BLACK] = ksq[BLACK];
         e.ksq[WHITE] = ksq[WHITE];
-        e.computed = true;
     }
     return eval_->finish(pos, e.placement + eval_->dynamic_score(pos));
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "evaluate.h"
+#include "line_entries.h"
 
 namespace hisha::engine {
 
@@ -30,12 +31,9 @@ public:
     std::uint64_t refreshes = 0, updates = 0;
 
 private:
-    struct Entry {
-        const core::StateInfo* st = nullptr;
-        core::Key key = 0;
+    struct Entry : LineEntry {
         core::Square ksq[core::COLOR_NB] = {core::SQ_NONE, core::SQ_NONE};
         int placement = 0;
-        bool computed = false;
     };
     std::shared_ptr<const ClassicEvaluator> eval_;
     std::vector<Entry> entries_;

@@ -2,25 +2,16 @@
 #include "engine.h"
 
 #include <algorithm>
-#include <cctype>
 #include <future>
 #include <stdexcept>
 
+#include "core/text.h"
 #include "nnue/builtin_net.h"
 #include "nnue/evaluator.h"
 
 namespace hisha::engine {
 
 using core::Move;
-
-namespace {
-std::string lower(std::string s) {
-    for (char& c : s)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
-}  // namespace
 
 const std::vector<const char*>& bench_positions() {
     static const std::vector<const char*> positions = {
@@ -43,134 +34,72 @@ extern const char DEFAULT_BOOK_TEXT[];
 
 namespace {
 
+// The kinds of option, each with the fields it uses.
+EngineOption spin(std::string name, int def, int min, int max, std::string help) {
+    return {std::move(name), EngineOption::Type::Spin, std::to_string(def), min, max, {}, "", std::move(help)};
+}
+EngineOption check(std::string name, bool def, std::string help) {
+    return {std::move(name), EngineOption::Type::Check, def ? "true" : "false", 0, 0, {}, "", std::move(help)};
+}
+EngineOption combo(std::string name, std::string def, std::vector<std::string> choices, std::string help) {
+    return {std::move(name), EngineOption::Type::Combo, std::move(def), 0, 0, std::move(choices), "", std::move(help)};
+}
+EngineOption file(std::string name, std::string help) {
+    return {std::move(name), EngineOption::Type::Filename, "", 0, 0, {}, "", std::move(help)};
+}
+
 // The search and its clock: hash, threads, lines shown, pondering, time kept in reserve.
 std::vector<EngineOption> search_options() {
-    using T = EngineOption::Type;
     return {
-        {"USI_Hash", T::Spin, "64", 1, 65536, {}, "", "transposition table size in MB"},
-        {"Threads", T::Spin, "1", 1, 256, {}, "", "search threads (Lazy SMP)"},
-        {"MultiPV", T::Spin, "1", 1, 600, {}, "", "number of best lines to show"},
-        {"USI_Ponder", T::Check, "false", 0, 0, {}, "", "think on the opponent's time"},
-        {"NetworkDelay", T::Spin, "120", 0, 10000, {}, "", "ms kept in reserve on every move"},
-        {"NetworkDelay2",
-         T::Spin,
-         "120",
-         0,
-         10000,
-         {},
-         "",
-         "ms kept in reserve when a move thinks to the end of its time (the end of a byoyomi)"},
-        {"MinimumThinkingTime", T::Spin, "20", 0, 10000, {}, "", "least ms spent on a move"},
+        spin("USI_Hash", 64, 1, 65536, "transposition table size in MB"),
+        spin("Threads", 1, 1, 256, "search threads (Lazy SMP)"),
+        spin("MultiPV", 1, 1, 600, "number of best lines to show"),
+        check("USI_Ponder", false, "think on the opponent's time"),
+        spin("NetworkDelay", 120, 0, 10000, "ms kept in reserve on every move"),
+        spin("NetworkDelay2", 120, 0, 10000,
+             "ms kept in reserve when a move thinks to the end of its time (the end of a byoyomi)"),
+        spin("MinimumThinkingTime", 20, 0, 10000, "least ms spent on a move"),
     };
 }
 
 // Rules and results: the entering-king rule, what a draw is worth, the move limit, resigning.
 std::vector<EngineOption> rule_options() {
-    using T = EngineOption::Type;
     return {
-        {"EnteringKingRule",
-         T::Combo,
-         "CSARule27",
-         0,
-         0,
-         {"NoEnteringKing", "CSARule27"},
-         "",
-         "whether an entering-king declaration wins (bestmove win)"},
-        {"Contempt", T::Spin, "0", -1000, 1000, {}, "", "centipawns by which a draw counts as a loss for the engine"},
-        {"DrawValueBlack",
-         T::Spin,
-         "0",
-         -30000,
-         30000,
-         {},
-         "",
-         "centipawns a draw by repetition is worth to the engine playing Black (YaneuraOu's option)"},
-        {"DrawValueWhite",
-         T::Spin,
-         "0",
-         -30000,
-         30000,
-         {},
-         "",
-         "centipawns a draw by repetition is worth to the engine playing White"},
-        {"MaxMovesToDraw",
-         T::Spin,
-         "0",
-         0,
-         100000,
-         {},
-         "",
-         "the game is drawn once this many moves are played, as the GUI or server rules (0: no limit)"},
-        {"ResignValue",
-         T::Spin,
-         "99999",
-         0,
-         99999,
-         {},
-         "",
-         "resign (bestmove resign) when the search's score is this many centipawns or more below even (99999: "
-         "never before mate)"},
+        combo("EnteringKingRule", "CSARule27", {"NoEnteringKing", "CSARule27"},
+              "whether an entering-king declaration wins (bestmove win)"),
+        spin("Contempt", 0, -1000, 1000, "centipawns by which a draw counts as a loss for the engine"),
+        spin("DrawValueBlack", 0, -30000, 30000,
+             "centipawns a draw by repetition is worth to the engine playing Black (YaneuraOu's option)"),
+        spin("DrawValueWhite", 0, -30000, 30000,
+             "centipawns a draw by repetition is worth to the engine playing White"),
+        spin("MaxMovesToDraw", 0, 0, 100000,
+             "the game is drawn once this many moves are played, as the GUI or server rules (0: no limit)"),
+        spin("ResignValue", 99999, 0, 99999,
+             "resign (bestmove resign) when the search's score is this many centipawns or more below even (99999: "
+             "never before mate)"),
     };
 }
 
 // How it plays: the evaluation, the book, the strength levels, the mate searches.
 std::vector<EngineOption> play_options() {
-    using T = EngineOption::Type;
     return {
-        {"Evaluation",
-         T::Combo,
-         "Classic",
-         0,
-         0,
-         {"Classic", "Material", "NNUE"},
-         "",
-         "evaluation module: Classic (material, placement, king safety), Material (material only) or NNUE (the "
-         "network of EvalFile, or the built-in one)"},
-        {"EvalFile",
-         T::Filename,
-         "",
-         0,
-         0,
-         {},
-         "",
-         "the network file of Evaluation NNUE (docs/nnue.md); empty: the built-in net; a missing or corrupt file "
-         "is reported and the built-in net (Classic in a build without one) evaluates instead"},
-        {"OwnBook", T::Check, "true", 0, 0, {}, "", "play from the opening book when it has the position"},
-        {"BookFile",
-         T::Filename,
-         "",
-         0,
-         0,
-         {},
-         "",
-         "opening book: GNU Shogi text book or SFEN book (empty: the built-in book)"},
-        {"Skill",
-         T::Spin,
-         "20",
-         0,
-         20,
-         {},
-         "",
-         "playing strength: 0 = 15 kyu ... 14 = 1 kyu, 15 = 1 dan ... 19 = 5 dan, 20 = full strength"},
-        {"USI_LimitStrength", T::Check, "false", 0, 0, {}, "", "play at USI_Strength instead of full strength"},
-        {"USI_Strength", T::Spin, "-15", -15, 5, {}, "", "grade when limited: -15..-1 kyu, 1..5 dan"},
-        {"MateSearchShare",
-         T::Spin,
-         "10",
-         0,
-         50,
-         {},
-         "",
-         "% of a timed move's time first spent by the df-pn mate solver on the position (0 = off)"},
-        {"MateSearchNodes",
-         T::Spin,
-         "0",
-         0,
-         1000000,
-         {},
-         "",
-         "df-pn nodes per mate search at PV nodes where a mate is plausible, four times that at such a root "
-         "(0 = off)"},
+        combo("Evaluation", "Classic", {"Classic", "Material", "NNUE"},
+              "evaluation module: Classic (material, placement, king safety), Material (material only) or NNUE (the "
+              "network of EvalFile, or the built-in one)"),
+        file("EvalFile",
+             "the network file of Evaluation NNUE (docs/nnue.md); empty: the built-in net; a missing or corrupt file "
+             "is reported and the built-in net (Classic in a build without one) evaluates instead"),
+        check("OwnBook", true, "play from the opening book when it has the position"),
+        file("BookFile", "opening book: GNU Shogi text book or SFEN book (empty: the built-in book)"),
+        spin("Skill", 20, 0, 20,
+             "playing strength: 0 = 15 kyu ... 14 = 1 kyu, 15 = 1 dan ... 19 = 5 dan, 20 = full strength"),
+        check("USI_LimitStrength", false, "play at USI_Strength instead of full strength"),
+        spin("USI_Strength", -15, -15, 5, "grade when limited: -15..-1 kyu, 1..5 dan"),
+        spin("MateSearchShare", 10, 0, 50,
+             "% of a timed move's time first spent by the df-pn mate solver on the position (0 = off)"),
+        spin("MateSearchNodes", 0, 0, 1000000,
+             "df-pn nodes per mate search at PV nodes where a mate is plausible, four times that at such a root "
+             "(0 = off)"),
     };
 }
 
@@ -200,7 +129,7 @@ Engine::~Engine() {
 
 std::string Engine::set_option(const std::string& name, const std::string& value) {
     for (auto& o : options_) {
-        if (lower(o.name) != lower(name))
+        if (!text::iequals(o.name, name))
             continue;
         switch (o.type) {
         case EngineOption::Type::Spin: {
@@ -215,7 +144,7 @@ std::string Engine::set_option(const std::string& name, const std::string& value
             break;
         }
         case EngineOption::Type::Check: {
-            std::string v = lower(value);
+            std::string v = text::lower(value);
             if (v != "true" && v != "false")
                 return "option " + o.name + ": expected true or false";
             o.value = v;
@@ -223,7 +152,7 @@ std::string Engine::set_option(const std::string& name, const std::string& value
         }
         case EngineOption::Type::Combo: {
             auto it = std::find_if(o.vars.begin(), o.vars.end(),
-                                   [&](const std::string& s) { return lower(s) == lower(value); });
+                                   [&](const std::string& s) { return text::iequals(s, value); });
             if (it == o.vars.end())
                 return "option " + o.name + ": '" + value + "' is not one of its choices";
             o.value = *it;
@@ -240,7 +169,7 @@ std::string Engine::set_option(const std::string& name, const std::string& value
 
 std::string Engine::option(const std::string& name) const {
     for (const auto& o : options_)
-        if (lower(o.name) == lower(name))
+        if (text::iequals(o.name, name))
             return o.value;
     return "";
 }

@@ -55,7 +55,8 @@ void MovePicker::score_quiets() {
     Square ksq = pos_.king_square(~us);
     if (cont_ && ksq != SQ_NONE)
         for (int pt = PAWN; pt < PIECE_TYPE_NB; ++pt)
-            check_squares[pt] = pt == KING ? Bitboard() : attacks_of(make_piece(~us, PieceType(pt)), ksq, pos_.pieces());
+            check_squares[pt] =
+                pt == KING ? Bitboard() : attacks_of(make_piece(~us, PieceType(pt)), ksq, pos_.pieces());
     for (ScoredMove* it = cur_; it != end_; ++it) {
         Move m = it->move;
         int score = 2 * h_.main[us][from_index(m)][m.to()];
@@ -88,6 +89,13 @@ Move MovePicker::pick_best() {
             best = it;
     std::swap(*best, *cur_);
     return (cur_++)->move;
+}
+
+Move MovePicker::best_but_tt() {
+    while (cur_ != end_)
+        if (Move m = pick_best(); m != tt_move_)
+            return m;
+    return Move::none();
 }
 
 Move MovePicker::next_move(bool skip_quiets) {
@@ -162,22 +170,11 @@ Move MovePicker::next_move(bool skip_quiets) {
             ++stage_;
             break;
 
-        case EVASION:
-            while (cur_ != end_) {
-                Move m = pick_best();
-                if (m != tt_move_)
-                    return m;
-            }
-            return Move::none();
+        case EVASION: return best_but_tt();
 
         case QCAPTURE:
-            while (cur_ != end_) {
-                Move m = pick_best();
-                if (m != tt_move_)
-                    return m;
-            }
-            if (!checks_)
-                return Move::none();
+            if (Move m = best_but_tt(); m || !checks_)
+                return m;
             ++stage_;
             break;
 
@@ -188,13 +185,7 @@ Move MovePicker::next_move(bool skip_quiets) {
             ++stage_;
             break;
 
-        case QCHECK:
-            while (cur_ != end_) {
-                Move m = pick_best();
-                if (m != tt_move_)
-                    return m;
-            }
-            return Move::none();
+        case QCHECK: return best_but_tt();
         }
     }
 }

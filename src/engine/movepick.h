@@ -46,7 +46,8 @@ private:
     void score_captures();
     void score_quiets();
     void score_evasions();
-    core::Move pick_best();  // selection sort step over [cur_, end_)
+    core::Move pick_best();    // selection sort step over [cur_, end_)
+    core::Move best_but_tt();  // pick_best() skipping the TT move; none when [cur_, end_) is spent
     bool is_refutation(core::Move m) const;
 
     const core::Position& pos_;

@@ -73,6 +73,29 @@ void update_pv(Move* pv, Move m, const Move* child) {
             *pv++ = *child++;
     *pv = Move::none();
 }
+
+// A node's transposition-table entry as both searches read it: the key, the data, the slot the
+// node's result is stored into, and the value made relative to this ply.
+struct TTProbe {
+    Key key;
+    TTData tt;
+    TranspositionTable::Entry* slot;
+    bool hit;
+    Value value;
+};
+TTProbe probe_tt(TranspositionTable& table, const Position& p, int ply) {
+    TTProbe r{p.key(), {}, nullptr, false, VALUE_NONE};
+    r.hit = table.probe(r.key, r.tt, r.slot);
+    if (r.hit)
+        r.value = value_from_tt(r.tt.value, ply);
+    return r;
+}
+
+// Whether an entry at least `depth` deep holds a bound that settles the node against beta.
+bool tt_cuts(bool hit, const TTData& tt, Value tt_value, Depth depth, Value beta) {
+    return hit && tt.depth >= depth && tt_value != VALUE_NONE
+        && (tt.bound & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER));
+}
 }  // namespace
 
 // --- Worker
@@ -282,15 +305,10 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, Depth depth, bool cut_n
     }
 
     // Step 2. Transposition table.
-    Key key = p.key();
-    TTData tt;
-    TranspositionTable::Entry* slot;
-    bool tt_hit = pool_.tt.probe(key, tt, slot);
-    Value tt_value = tt_hit ? value_from_tt(tt.value, ss->ply) : VALUE_NONE;
+    auto [key, tt, slot, tt_hit, tt_value] = probe_tt(pool_.tt, p, ss->ply);
     Move tt_move = ROOT_NODE ? root_moves[pv_index_].move : tt_hit ? p.to_move(tt.move) : Move::none();
     bool tt_pv = PV_NODE || (tt_hit && tt.is_pv);
-    if (!PV_NODE && !excluded && tt_hit && tt.depth >= depth && tt_value != VALUE_NONE
-        && (tt.bound & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER)))
+    if (!PV_NODE && !excluded && tt_cuts(tt_hit, tt, tt_value, depth, beta))
         return tt_value;
 
     // Step 3. Static evaluation; a mate in one ends the search here.
@@ -552,14 +570,9 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, Depth depth) {
     if (Value v = early_value(p, ss); v != VALUE_NONE)
         return v;
 
-    Key key = p.key();
-    TTData tt;
-    TranspositionTable::Entry* slot;
-    bool tt_hit = pool_.tt.probe(key, tt, slot);
-    Value tt_value = tt_hit ? value_from_tt(tt.value, ss->ply) : VALUE_NONE;
+    auto [key, tt, slot, tt_hit, tt_value] = probe_tt(pool_.tt, p, ss->ply);
     Depth tt_depth = ss->in_check || depth >= 0 ? 0 : -1;
-    if (!PV_NODE && tt_hit && tt.depth >= tt_depth && tt_value != VALUE_NONE
-        && (tt.bound & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER)))
+    if (!PV_NODE && tt_cuts(tt_hit, tt, tt_value, tt_depth, beta))
         return tt_value;
 
     Value best, futility_base, raw_eval = VALUE_NONE;

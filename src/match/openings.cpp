@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/handicap.h"
+#include "core/text.h"
 #include "notation/formats.h"
 #include "notation/psn.h"
 #include "notation/usi.h"
@@ -18,14 +19,6 @@ using notation::GameRecord;
 using RecordList = core::Result<std::vector<GameRecord>, notation::ParseError>;
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
-        s.remove_suffix(1);
-    return s;
-}
 
 Opening from_record(const GameRecord& rec, std::string name) {
     return Opening{std::move(name), rec.start_sfen, rec.main_line()};
@@ -97,10 +90,10 @@ core::Result<std::vector<Opening>, std::string> load_file(const fs::path& path) 
 Opening startpos_opening() { return Opening{"startpos", std::string(core::START_SFEN), {}}; }
 
 core::Result<std::vector<Opening>, std::string> parse_opening_line(std::string_view line, std::string name) {
-    std::string_view s = trim(line);
+    std::string_view s = text::trim_view(line);
     if (s.empty() || s.front() == '#')
         return std::vector<Opening>{};
-    std::string_view h = s.substr(0, 9) == "handicap " ? trim(s.substr(9)) : s;
+    std::string_view h = s.substr(0, 9) == "handicap " ? text::trim_view(s.substr(9)) : s;
     if (auto hc = core::handicap_from_name(h))
         return std::vector<Opening>{Opening{std::move(name), std::string(core::handicap_info(*hc).sfen), {}}};
     auto rec = notation::parse_usi_position(s);

@@ -8,8 +8,8 @@ namespace hisha::engine::nnue {
 using namespace core;
 
 AccumulatorStack::AccumulatorStack(std::shared_ptr<const Network> net, int plies)
-    : net_(std::move(net)), entries_(std::size_t(plies)),
-      acc_(std::size_t(plies) * 2 * std::size_t(net_->l1)), simd_(default_simd()) {}
+    : net_(std::move(net)), entries_(std::size_t(plies)), acc_(std::size_t(plies) * 2 * std::size_t(net_->l1)),
+      simd_(default_simd()) {}
 
 void AccumulatorStack::clear() {
     for (Entry& e : entries_)
@@ -22,7 +22,7 @@ const std::int16_t* AccumulatorStack::accumulator(int ply, Color persp) const {
 
 Value AccumulatorStack::evaluate(const Position& pos, int ply, Simd simd) {
     Entry& e = entries_[std::size_t(ply)];
-    if (!(e.computed && e.st == pos.state() && e.key == pos.key()))
+    if (!e.holds(pos))
         compute(pos, ply, simd);
     Color us = pos.side_to_move();
     int v = net_->propagate(acc(ply, us), acc(ply, ~us), simd);
@@ -33,16 +33,7 @@ void AccumulatorStack::compute(const Position& pos, int ply, Simd simd) {
     Entry& e = entries_[std::size_t(ply)];
     Frame frames[COLOR_NB] = {frame_of(pos, BLACK), frame_of(pos, WHITE)};
     // The nearest known ancestor on this line, at most MAX_STEPS plies back.
-    int back = 0;
-    const StateInfo* s = pos.state();
-    for (int k = 1; k <= std::min(ply, FeatureDelta::MAX_STEPS) && s->previous; ++k) {
-        s = s->previous;
-        const Entry& a = entries_[std::size_t(ply - k)];
-        if (a.computed && a.st == s && a.key == s->key()) {
-            back = k;
-            break;
-        }
-    }
+    int back = nearest_computed(entries_, pos, ply, FeatureDelta::MAX_STEPS);
     bool want[COLOR_NB] = {false, false};
     if (back) {
         const Entry& a = entries_[std::size_t(ply - back)];
@@ -69,11 +60,9 @@ void AccumulatorStack::compute(const Position& pos, int ply, Simd simd) {
             net_->update(net_->ft_bias.data(), acc(ply, c), features, n, nullptr, 0, simd);
             ++refreshes;
         }
-    e.st = pos.state();
-    e.key = pos.key();
+    e.computed_for(pos);
     e.frame[BLACK] = frames[BLACK];
     e.frame[WHITE] = frames[WHITE];
-    e.computed = true;
 }
 
 }  // namespace hisha::engine::nnue

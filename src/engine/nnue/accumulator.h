@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/line_entries.h"
 #include "network.h"
 
 namespace hisha::engine::nnue {
@@ -32,10 +33,7 @@ public:
     std::uint64_t refreshes = 0, updates = 0;
 
 private:
-    struct Entry {
-        const core::StateInfo* st = nullptr;
-        core::Key key = 0;
-        bool computed = false;
+    struct Entry : LineEntry {
         Frame frame[core::COLOR_NB];
     };
     std::int16_t* acc(int ply, core::Color c) { return &acc_[(std::size_t(ply) * 2 + c) * std::size_t(net_->l1)]; }
