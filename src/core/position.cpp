@@ -365,12 +365,12 @@ Result<void, ParseError> Position::validate(SfenRules rules) const {
     return {};
 }
 
-std::string Position::sfen(bool with_ply) const {
+std::string board_sfen(const Piece (&board)[SQ_NB]) {
     std::string s;
     for (int r = 0; r < 9; ++r) {
         int empty = 0;
         for (int f = 8; f >= 0; --f) {
-            Piece pc = board_[make_square(File(f), Rank(r))];
+            Piece pc = board[make_square(File(f), Rank(r))];
             if (!pc) {
                 ++empty;
                 continue;
@@ -386,17 +386,24 @@ std::string Position::sfen(bool with_ply) const {
         if (r < 8)
             s += '/';
     }
-    s += side_ == BLACK ? " b " : " w ";
-    if (hand_[BLACK].empty() && hand_[WHITE].empty())
-        s += '-';
+    return s;
+}
+
+std::string hands_sfen(const Hand (&hands)[COLOR_NB]) {
+    std::string s;
     for (Color c : {BLACK, WHITE})
         for (PieceType pt : HAND_ORDER) {
-            int n = hand_[c].count(pt);
+            int n = hands[c].count(pt);
             if (n > 1)
                 s += std::to_string(n);
             if (n)
                 s += piece_letter(make_piece(c, pt));
         }
+    return s.empty() ? "-" : s;
+}
+
+std::string Position::sfen(bool with_ply) const {
+    std::string s = board_sfen(board_) + (side_ == BLACK ? " b " : " w ") + hands_sfen(hand_);
     if (with_ply)
         s += ' ' + std::to_string(game_ply_);
     return s;

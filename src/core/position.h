@@ -23,28 +23,33 @@ inline constexpr std::string_view START_SFEN = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/
 
 /// Why a move was refused (try_play, is_legal).
 enum class IllegalMove {
-    NotAMove,        // malformed: bad squares, sentinel, inconsistent encoding
-    NotYourPiece,    // the from square holds no piece of the side to move
-    NotInHand,       // a drop of a piece the side does not hold
-    Occupied,        // a drop onto an occupied square, or a move onto one's own piece
-    CannotReach,     // the piece does not move that way, or the path is blocked
-    CannotPromote,   // promotion asked for a piece or a move that cannot promote
-    DeadPiece,       // a piece left (or dropped) where it could never move again
-    TwoPawns,        // an unpromoted pawn dropped on a file that already holds one
-    DropPawnMate,    // a pawn drop that gives immediate checkmate
-    IgnoredCheck,    // the king stays in check
-    SelfCheck,       // the move exposes the own king to attack
-    GameOver,        // the game has already ended
+    NotAMove,       // malformed: bad squares, sentinel, inconsistent encoding
+    NotYourPiece,   // the from square holds no piece of the side to move
+    NotInHand,      // a drop of a piece the side does not hold
+    Occupied,       // a drop onto an occupied square, or a move onto one's own piece
+    CannotReach,    // the piece does not move that way, or the path is blocked
+    CannotPromote,  // promotion asked for a piece or a move that cannot promote
+    DeadPiece,      // a piece left (or dropped) where it could never move again
+    TwoPawns,       // an unpromoted pawn dropped on a file that already holds one
+    DropPawnMate,   // a pawn drop that gives immediate checkmate
+    IgnoredCheck,   // the king stays in check
+    SelfCheck,      // the move exposes the own king to attack
+    GameOver,       // the game has already ended
 };
 
 /// A short English description of a refusal ("two pawns on the file").
 const char* describe(IllegalMove reason);
 
+/// The board field of an SFEN: rank a first, each rank from file 9 to file 1 ("lnsgkgsnl/1r5b1/...").
+std::string board_sfen(const Piece (&board)[SQ_NB]);
+/// The hands field of an SFEN: Black's pieces then White's, each in HAND_ORDER ("2Pb"); "-" for none.
+std::string hands_sfen(const Hand (&hands)[COLOR_NB]);
+
 /// Per-ply state. Fields up to `checkers` are copied by do_move; the rest are recomputed.
 struct StateInfo {
     // --- copied
-    Key board_key;              // pieces on squares, and the side to move in bit 0
-    Key hand_key;               // additive over hand counts
+    Key board_key;  // pieces on squares, and the side to move in bit 0
+    Key hand_key;   // additive over hand counts
     int plies_from_null;
     int continuous_check[COLOR_NB];  // consecutive moves of each color that gave check
     // --- recomputed
@@ -64,9 +69,9 @@ enum class SfenRules { Strict, Relaxed };
 
 /// Outcome of looking back along the history for the current position.
 struct RepetitionInfo {
-    int count = 0;             // earlier occurrences (same board, hands, side to move)
-    int first_distance = 0;    // plies back to the earliest of them
-    int last_distance = 0;     // plies back to the latest of them
+    int count = 0;           // earlier occurrences (same board, hands, side to move)
+    int first_distance = 0;  // plies back to the earliest of them
+    int last_distance = 0;   // plies back to the latest of them
 };
 
 class Position {
@@ -92,7 +97,7 @@ public:
     Bitboard pieces(Color c) const { return by_color_[c]; }
     Bitboard pieces(PieceType pt) const { return by_type_[pt]; }
     Bitboard pieces(Color c, PieceType pt) const { return by_color_[c] & by_type_[pt]; }
-    Bitboard golds(Color c) const;          // gold and the promoted minors
+    Bitboard golds(Color c) const;  // gold and the promoted minors
     Bitboard bishops_horses(Color c) const { return pieces(c) & (by_type_[BISHOP] | by_type_[HORSE]); }
     Bitboard rooks_dragons(Color c) const { return pieces(c) & (by_type_[ROOK] | by_type_[DRAGON]); }
     Hand hand(Color c) const { return hand_[c]; }

@@ -44,17 +44,6 @@ bool is_border(std::string_view s) {
     return true;
 }
 
-// SFEN letters by unpromoted type (PAWN = 1 ... KING = 8).
-char sfen_letter(PieceType pt) { return " PLNSBRGK"[pt <= core::KING ? pt : 0]; }
-
-void append_sfen_piece(std::string& out, core::Piece pc) {
-    PieceType pt = core::type_of(pc);
-    if (core::is_promoted(pt))
-        out += '+';
-    char ch = sfen_letter(core::unpromote(pt));
-    out += core::color_of(pc) == core::WHITE ? char(ch + 32) : ch;
-}
-
 std::string hand_text(core::Hand h) {
     std::string s;
     for (PieceType pt : core::HAND_ORDER) {
@@ -127,8 +116,8 @@ Result<bool, ParseError> BodReader::feed_row(std::string_view line, int line_no)
         std::string_view cell = s;
         char32_t mark = pop_code_point(s);
         if (mark != ' ' && mark != 'v' && mark != 'V' && mark != 0x3000)
-            return core::unexpected(bod_error(ParseErrorCode::BadBoard, "a square must start with ' ' or 'v'",
-                                              line_no, column_of(line, cell)));
+            return core::unexpected(bod_error(ParseErrorCode::BadBoard, "a square must start with ' ' or 'v'", line_no,
+                                              column_of(line, cell)));
         colors[i] = mark == 'v' || mark == 'V' ? core::WHITE : core::BLACK;
         std::string_view at = s;
         if (consume(s, "・"))
@@ -139,8 +128,8 @@ Result<bool, ParseError> BodReader::feed_row(std::string_view line, int line_no)
                 bod_error(ParseErrorCode::BadBoard, "unknown piece on the board", line_no, column_of(line, at)));
     }
     if (!consume(s, "|"))
-        return core::unexpected(
-            bod_error(ParseErrorCode::BadBoard, "a row must hold 9 squares and end with '|'", line_no, column_of(line, s)));
+        return core::unexpected(bod_error(ParseErrorCode::BadBoard, "a row must hold 9 squares and end with '|'",
+                                          line_no, column_of(line, s)));
     int rank = rows_ + 1;
     std::string_view r = skip_spaces(s);
     if (auto n = read_digit(r))
@@ -204,36 +193,8 @@ Result<std::string, ParseError> BodReader::sfen(Color default_side) const {
         for (int pt = core::PAWN; pt <= core::GOLD; ++pt)
             hands[*rest_to_].set(PieceType(pt), std::max(0, left[pt]));
     }
-    std::string out;
-    for (int rank = 1; rank <= 9; ++rank) {
-        int empty = 0;
-        for (int file = 9; file >= 1; --file) {
-            core::Piece pc = board_[square_of(file, rank)];
-            if (!pc) {
-                ++empty;
-                continue;
-            }
-            if (empty)
-                out += char('0' + empty);
-            empty = 0;
-            append_sfen_piece(out, pc);
-        }
-        if (empty)
-            out += char('0' + empty);
-        if (rank < 9)
-            out += '/';
-    }
-    out += side_.value_or(default_side) == core::BLACK ? " b " : " w ";
-    std::string hand;
-    for (Color c : {core::BLACK, core::WHITE})
-        for (PieceType pt : core::HAND_ORDER) {
-            int n = hands[c].count(pt);
-            if (n > 1)
-                hand += std::to_string(n);
-            if (n > 0)
-                hand += c == core::WHITE ? char(sfen_letter(pt) + 32) : sfen_letter(pt);
-        }
-    out += (hand.empty() ? "-" : hand) + " " + std::to_string(move_number_);
+    std::string out = core::board_sfen(board_) + (side_.value_or(default_side) == core::BLACK ? " b " : " w ")
+                    + core::hands_sfen(hands) + " " + std::to_string(move_number_);
     core::Position pos;
     if (auto r = pos.set(out, core::SfenRules::Relaxed); !r)
         return core::unexpected(bod_error(ParseErrorCode::IllegalPosition, r.error().message, first_line_, 1));

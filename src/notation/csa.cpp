@@ -29,8 +29,8 @@ constexpr std::string_view DISCONNECT_COMMENT = " disconnected";
 
 // Indexed by PieceType: the unpromoted codes follow the core's order (FU..KI, OU), then the
 // promoted ones.
-constexpr std::array<std::string_view, core::PIECE_TYPE_NB> CSA_NAMES = {
-    "", "FU", "KY", "KE", "GI", "KA", "HI", "KI", "OU", "TO", "NY", "NK", "NG", "UM", "RY"};
+constexpr std::array<std::string_view, core::PIECE_TYPE_NB> CSA_NAMES = {"",   "FU", "KY", "KE", "GI", "KA", "HI", "KI",
+                                                                         "OU", "TO", "NY", "NK", "NG", "UM", "RY"};
 
 PieceType piece_from_csa(std::string_view s) {
     for (int pt = core::PAWN; pt < core::PIECE_TYPE_NB; ++pt)
@@ -54,49 +54,6 @@ const char* color_name(Color c) { return c == core::BLACK ? "Black" : "White"; }
 
 core::Unexpected<ParseError> fail(ParseErrorCode code, std::string message, int line, int column) {
     return core::unexpected(ParseError{code, std::move(message), line, column});
-}
-
-// --- SFEN of a position being built
-
-char sfen_letter(PieceType pt) { return " PLNSBRGK"[core::unpromote(pt)]; }
-
-std::string board_sfen(const Piece (&board)[core::SQ_NB]) {
-    std::string s;
-    for (int r = 0; r < 9; ++r) {
-        int empty = 0;
-        for (int f = 8; f >= 0; --f) {
-            Piece pc = board[core::make_square(core::File(f), core::Rank(r))];
-            if (!pc) {
-                ++empty;
-                continue;
-            }
-            if (empty)
-                s += char('0' + empty);
-            empty = 0;
-            if (core::is_promoted(core::type_of(pc)))
-                s += '+';
-            char letter = sfen_letter(core::type_of(pc));
-            s += core::color_of(pc) == core::BLACK ? letter : char(letter + 32);
-        }
-        if (empty)
-            s += char('0' + empty);
-        if (r < 8)
-            s += '/';
-    }
-    return s;
-}
-
-std::string hands_sfen(const int (&hands)[core::COLOR_NB][core::HAND_TYPE_NB]) {
-    std::string s;
-    for (Color c : {core::BLACK, core::WHITE})
-        for (PieceType pt : core::HAND_ORDER) {
-            int n = hands[c][pt];
-            if (n > 1)
-                s += std::to_string(n);
-            if (n > 0)
-                s += c == core::BLACK ? sfen_letter(pt) : char(sfen_letter(pt) + 32);
-        }
-    return s.empty() ? "-" : s;
 }
 
 // --- time values
@@ -176,6 +133,22 @@ struct Statement {
 
 using Status = Result<void, ParseError>;
 
+// Calls `f(item, column)` on each four-character item of a `PI`, `P+` or `P-` line (a square and
+// a piece name, `82HI`) in order, up to the first error; `incomplete` is the message for a last
+// item cut short.
+template <class F>
+Status for_each_piece_item(const Statement& s, const char* incomplete, F f) {
+    std::string_view t = s.text;
+    for (std::size_t i = 2; i < t.size(); i += 4) {
+        int col = s.column + int(i);
+        if (i + 4 > t.size())
+            return fail(ParseErrorCode::BadBoard, incomplete, s.line, col);
+        if (Status r = f(t.substr(i, 4), col); !r)
+            return r;
+    }
+    return {};
+}
+
 // Reads one record statement by statement: header, then the start position up to the side
 // line (set up through the core), then moves, times and comments, until the first special.
 class CsaReader {
@@ -210,7 +183,7 @@ private:
     bool seen_data_ = false;  // a statement other than a comment was read
     // The start position as it is built.
     Piece board_[core::SQ_NB] = {};
-    int hands_[core::COLOR_NB][core::HAND_TYPE_NB] = {};
+    core::Hand hands_[core::COLOR_NB];
     bool used_pi_ = false, used_rows_ = false, used_lists_ = false;
     bool rows_seen_[9] = {};
     std::optional<Color> all_to_;  // `00AL`: the remaining pieces go to this hand
@@ -293,8 +266,7 @@ Status CsaReader::dispatch(const Statement& s) {
     case '-': return s.text.size() == 1 ? side_line(s) : move(s);
     case 'T': return time(s);
     case '%': return special(s);
-    default:
-        return fail(ParseErrorCode::BadMove, "unknown statement '" + std::string(s.text) + "'", s.line, s.column);
+    default: return fail(ParseErrorCode::BadMove, "unknown statement '" + std::string(s.text) + "'", s.line, s.column);
     }
 }
 
@@ -325,9 +297,14 @@ Status CsaReader::info(const Statement& s) {
     std::string_view k = s.text.substr(1, colon - 1);
     std::string value(s.text.substr(colon + 1));
     static constexpr std::pair<std::string_view, std::string_view> COMMON[] = {
-        {"EVENT", key::EVENT},          {"SITE", key::SITE},         {"START_TIME", key::START_TIME},
-        {"END_TIME", key::END_TIME},    {"TIME_LIMIT", key::TIME_CONTROL}, {"TIME", key::TIME_CONTROL},
-        {"OPENING", key::OPENING},      {"NOTE", key::NOTE},
+        {"EVENT", key::EVENT},
+        {"SITE", key::SITE},
+        {"START_TIME", key::START_TIME},
+        {"END_TIME", key::END_TIME},
+        {"TIME_LIMIT", key::TIME_CONTROL},
+        {"TIME", key::TIME_CONTROL},
+        {"OPENING", key::OPENING},
+        {"NOTE", key::NOTE},
     };
     for (const auto& [csa, common] : COMMON)
         if (k == csa) {
@@ -366,26 +343,24 @@ Status CsaReader::pi_line(const Statement& s) {
     core::Position even;
     for (Square sq = core::SQ_11; sq < core::SQ_NB; ++sq)
         board_[sq] = even.piece_on(sq);
-    std::string_view t = s.text;
-    for (std::size_t i = 2; i < t.size(); i += 4) {
-        int col = s.column + int(i);
-        if (i + 4 > t.size())
-            return fail(ParseErrorCode::BadBoard, "PI: a removed piece is a square and a piece name, like 82HI",
-                        s.line, col);
-        auto sq = square_from_csa(t[i], t[i + 1]);
-        if (!sq)
-            return fail(ParseErrorCode::BadBoard, "PI: bad square '" + std::string(t.substr(i, 2)) + "'", s.line, col);
-        PieceType pt = piece_from_csa(t.substr(i + 2, 2));
-        if (pt == core::NO_PIECE_TYPE)
-            return fail(ParseErrorCode::BadBoard, "PI: unknown piece '" + std::string(t.substr(i + 2, 2)) + "'",
-                        s.line, col + 2);
-        if (!board_[*sq] || core::type_of(board_[*sq]) != pt)
-            return fail(ParseErrorCode::BadBoard,
-                        "PI: there is no " + std::string(CSA_NAMES[pt]) + " on " + csa_square(*sq) + " to remove",
-                        s.line, col);
-        board_[*sq] = core::NO_PIECE;
-    }
-    return {};
+    return for_each_piece_item(
+        s, "PI: a removed piece is a square and a piece name, like 82HI",
+        [&](std::string_view item, int col) -> Status {
+            auto sq = square_from_csa(item[0], item[1]);
+            if (!sq)
+                return fail(ParseErrorCode::BadBoard, "PI: bad square '" + std::string(item.substr(0, 2)) + "'", s.line,
+                            col);
+            PieceType pt = piece_from_csa(item.substr(2, 2));
+            if (pt == core::NO_PIECE_TYPE)
+                return fail(ParseErrorCode::BadBoard, "PI: unknown piece '" + std::string(item.substr(2, 2)) + "'",
+                            s.line, col + 2);
+            if (!board_[*sq] || core::type_of(board_[*sq]) != pt)
+                return fail(ParseErrorCode::BadBoard,
+                            "PI: there is no " + std::string(CSA_NAMES[pt]) + " on " + csa_square(*sq) + " to remove",
+                            s.line, col);
+            board_[*sq] = core::NO_PIECE;
+            return {};
+        });
 }
 
 // `P1-KY-KE-GI-KI-OU-KI-GI-KE-KY`: nine cells from file 9 to file 1, ` * ` for an empty one.
@@ -395,8 +370,7 @@ Status CsaReader::rank_line(const Statement& s) {
         return fail(ParseErrorCode::BadBoard, "PI and P1..P9 cannot both describe the board", s.line, s.column);
     int rank = s.text[1] - '1';
     if (rows_seen_[rank])
-        return fail(ParseErrorCode::BadBoard, "rank " + std::to_string(rank + 1) + " is given twice", s.line,
-                    s.column);
+        return fail(ParseErrorCode::BadBoard, "rank " + std::to_string(rank + 1) + " is given twice", s.line, s.column);
     rows_seen_[rank] = used_rows_ = true;
     std::string_view t = s.text;
     std::size_t i = 2;
@@ -406,7 +380,8 @@ Status CsaReader::rank_line(const Statement& s) {
         int col = s.column + int(i);
         if (i >= t.size())
             return fail(ParseErrorCode::BadBoard,
-                        "rank " + std::to_string(rank + 1) + " has " + std::to_string(8 - file) + " squares, expected 9",
+                        "rank " + std::to_string(rank + 1) + " has " + std::to_string(8 - file)
+                            + " squares, expected 9",
                         s.line, col);
         Square sq = core::make_square(core::File(file), core::Rank(rank));
         if (t[i] == '*') {
@@ -434,38 +409,38 @@ Status CsaReader::rank_line(const Statement& s) {
 Status CsaReader::piece_list(const Statement& s) {
     used_lists_ = true;
     Color c = s.text[1] == '+' ? core::BLACK : core::WHITE;
-    std::string_view t = s.text;
-    for (std::size_t i = 2; i < t.size(); i += 4) {
-        int col = s.column + int(i);
-        if (i + 4 > t.size())
-            return fail(ParseErrorCode::BadBoard, "a piece is a square and a piece name, like 99KY or 00FU", s.line,
-                        col);
-        std::string_view code = t.substr(i + 2, 2);
-        if (t.substr(i, 4) == "00AL") {
-            if (all_to_)
-                return fail(ParseErrorCode::BadHand, "00AL is given twice", s.line, col);
-            all_to_ = c;
-            continue;
-        }
-        PieceType pt = piece_from_csa(code);
-        if (pt == core::NO_PIECE_TYPE)
-            return fail(ParseErrorCode::BadBoard, "unknown piece '" + std::string(code) + "'", s.line, col + 2);
-        if (t[i] == '0' && t[i + 1] == '0') {
-            if (pt > core::GOLD)
-                return fail(ParseErrorCode::BadHand, std::string(code) + " cannot be held in hand", s.line, col + 2);
-            if (++hands_[c][pt] > core::Hand::MAX[pt])
-                return fail(ParseErrorCode::BadHand, "more " + std::string(code) + " in hand than a set holds",
-                            s.line, col);
-            continue;
-        }
-        auto sq = square_from_csa(t[i], t[i + 1]);
-        if (!sq)
-            return fail(ParseErrorCode::BadBoard, "bad square '" + std::string(t.substr(i, 2)) + "'", s.line, col);
-        if (board_[*sq])
-            return fail(ParseErrorCode::BadBoard, "square " + csa_square(*sq) + " is already occupied", s.line, col);
-        board_[*sq] = core::make_piece(c, pt);
-    }
-    return {};
+    return for_each_piece_item(
+        s, "a piece is a square and a piece name, like 99KY or 00FU", [&](std::string_view item, int col) -> Status {
+            std::string_view code = item.substr(2, 2);
+            if (item == "00AL") {
+                if (all_to_)
+                    return fail(ParseErrorCode::BadHand, "00AL is given twice", s.line, col);
+                all_to_ = c;
+                return {};
+            }
+            PieceType pt = piece_from_csa(code);
+            if (pt == core::NO_PIECE_TYPE)
+                return fail(ParseErrorCode::BadBoard, "unknown piece '" + std::string(code) + "'", s.line, col + 2);
+            if (item.starts_with("00")) {
+                if (pt > core::GOLD)
+                    return fail(ParseErrorCode::BadHand, std::string(code) + " cannot be held in hand", s.line,
+                                col + 2);
+                if (hands_[c].count(pt) == core::Hand::MAX[pt])
+                    return fail(ParseErrorCode::BadHand, "more " + std::string(code) + " in hand than a set holds",
+                                s.line, col);
+                hands_[c].add(pt);
+                return {};
+            }
+            auto sq = square_from_csa(item[0], item[1]);
+            if (!sq)
+                return fail(ParseErrorCode::BadBoard, "bad square '" + std::string(item.substr(0, 2)) + "'", s.line,
+                            col);
+            if (board_[*sq])
+                return fail(ParseErrorCode::BadBoard, "square " + csa_square(*sq) + " is already occupied", s.line,
+                            col);
+            board_[*sq] = core::make_piece(c, pt);
+            return {};
+        });
 }
 
 void CsaReader::give_all_remaining(Color c) {
@@ -474,8 +449,8 @@ void CsaReader::give_all_remaining(Color c) {
         if (pc && core::unpromote(core::type_of(pc)) != core::KING)
             ++used[core::unpromote(core::type_of(pc))];
     for (int pt = core::PAWN; pt <= core::GOLD; ++pt) {
-        used[pt] += hands_[core::BLACK][pt] + hands_[core::WHITE][pt];
-        hands_[c][pt] += std::max(0, core::Hand::MAX[pt] - used[pt]);
+        used[pt] += hands_[core::BLACK].count(PieceType(pt)) + hands_[core::WHITE].count(PieceType(pt));
+        hands_[c].add(PieceType(pt), std::max(0, core::Hand::MAX[pt] - used[pt]));
     }
 }
 
@@ -485,8 +460,7 @@ Status CsaReader::side_line(const Statement& s) {
         return r;
     if (all_to_)
         give_all_remaining(*all_to_);
-    std::string sfen =
-        board_sfen(board_) + (s.text[0] == '+' ? " b " : " w ") + hands_sfen(hands_) + " 1";
+    std::string sfen = core::board_sfen(board_) + (s.text[0] == '+' ? " b " : " w ") + core::hands_sfen(hands_) + " 1";
     pos_ = std::make_unique<core::Position>();
     if (auto r = pos_->set(sfen); !r)
         return fail(ParseErrorCode::IllegalPosition, "start position: " + r.error().message, s.line, s.column);
@@ -529,8 +503,7 @@ Status CsaReader::time(const Statement& s) {
     auto ms = parse_seconds(s.text.substr(1));
     if (!ms)
         return fail(ParseErrorCode::BadMove,
-                    "a time is T and seconds, like T12 or T1.5, found '" + std::string(s.text) + "'", s.line,
-                    s.column);
+                    "a time is T and seconds, like T12 or T1.5, found '" + std::string(s.text) + "'", s.line, s.column);
     target = *ms;
     return {};
 }
@@ -612,7 +585,8 @@ Result<Move, ParseError> parse_csa_move(const core::Position& pos, std::string_v
     if (pt == core::NO_PIECE_TYPE)
         return bad("unknown piece '" + std::string(text.substr(5, 2)) + "'", 6);
     if (c != pos.side_to_move())
-        return core::unexpected(move_error(0, 1, text, std::string("it is ") + color_name(pos.side_to_move()) + "'s move"));
+        return core::unexpected(
+            move_error(0, 1, text, std::string("it is ") + color_name(pos.side_to_move()) + "'s move"));
     Move m;
     if (text[1] == '0' && text[2] == '0') {
         if (pt > core::GOLD)
@@ -653,7 +627,8 @@ namespace {
 // Header values and comments must stay on one line.
 std::string one_line(std::string_view s) {
     std::string out(s);
-    std::replace_if(out.begin(), out.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    std::replace_if(
+        out.begin(), out.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
     return out;
 }
 
@@ -690,7 +665,7 @@ void write_headers(const GameRecord& rec, std::string& out) {
     if (auto w = rec.header(key::WHITE); !w.empty())
         out += "N-" + one_line(w) + '\n';
     static constexpr std::pair<std::string_view, std::string_view> COMMON[] = {
-        {key::EVENT, "$EVENT:"},     {key::SITE, "$SITE:"},       {key::START_TIME, "$START_TIME:"},
+        {key::EVENT, "$EVENT:"},       {key::SITE, "$SITE:"},       {key::START_TIME, "$START_TIME:"},
         {key::END_TIME, "$END_TIME:"}, {key::OPENING, "$OPENING:"}, {key::NOTE, "$NOTE:"},
     };
     for (const Header& h : rec.headers) {

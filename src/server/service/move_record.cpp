@@ -19,37 +19,6 @@ namespace {
 
 constexpr std::string_view HANDICAP_PREFIX = "HANDICAP:";
 
-char sfen_letter(core::Piece pc) {
-    static const char* letters = " PLNSBRGK";
-    char c = letters[core::unpromote(core::type_of(pc))];
-    return core::color_of(pc) == BLACK ? c : char(c - 'A' + 'a');
-}
-
-std::string board_sfen(const core::Piece (&board)[core::SQ_NB]) {
-    std::string sfen;
-    for (int r = 0; r < 9; ++r) {
-        int empty = 0;
-        for (int f = 8; f >= 0; --f) {
-            core::Piece pc = board[core::make_square(core::File(f), core::Rank(r))];
-            if (pc == core::NO_PIECE) {
-                ++empty;
-                continue;
-            }
-            if (empty)
-                sfen += char('0' + empty);
-            empty = 0;
-            if (core::is_promoted(core::type_of(pc)))
-                sfen += '+';
-            sfen += sfen_letter(pc);
-        }
-        if (empty)
-            sfen += char('0' + empty);
-        if (r < 8)
-            sfen += '/';
-    }
-    return sfen;
-}
-
 void reset_to(core::Game& game, const std::string& sfen) {
     if (auto h = core::handicap_from_sfen(sfen))
         game.reset(*h);
@@ -119,7 +88,7 @@ Reply<MoveRecord> read_handicap(std::string_view text, const core::Position& bef
     }
     if (first)
         return fail("no handicap pieces given");
-    r.start_sfen = board_sfen(board) + " w - 1";
+    r.start_sfen = core::board_sfen(board) + " w - 1";
     return r;
 }
 
@@ -226,7 +195,7 @@ Replayed replay(const GameRow& row, core::Game& game, int plies) {
         auto rec = decode_row(stored, game.position());
         if (!rec) {
             out.error = stored.text.starts_with(HANDICAP_PREFIX) ? "bad handicap move at ply " + std::to_string(i)
-                                                                  : rec.error();
+                                                                 : rec.error();
             return out;
         }
         if (rec->kind == MoveKind::Handicap && i != 0) {
