@@ -14,6 +14,13 @@ void play_all(Game& g, const std::vector<std::string>& moves) {
         ASSERT_TRUE(r.has_value()) << m << ": " << describe(r.error());
     }
 }
+
+// The game has ended for `reason`, with `winner`.
+void expect_result(const Game& g, EndReason reason, Winner winner) {
+    EXPECT_TRUE(g.over());
+    EXPECT_EQ(g.result().reason, reason);
+    EXPECT_EQ(g.result().winner, winner);
+}
 }  // namespace
 
 TEST(Game, StartsEvenWithBlackToMove) {
@@ -28,9 +35,7 @@ TEST(Game, CheckmateEndsTheGame) {
     Game g;
     ASSERT_TRUE(g.reset("3lkl3/9/3GPG3/9/9/9/9/9/4K4 b - 1").has_value());
     play_all(g, {"5c5b"});
-    EXPECT_TRUE(g.over());
-    EXPECT_EQ(g.result().winner, Winner::Black);
-    EXPECT_EQ(g.result().reason, EndReason::Checkmate);
+    expect_result(g, EndReason::Checkmate, Winner::Black);
     auto r = g.play(usi(g.position(), "5a5b"));
     ASSERT_FALSE(r.has_value());
     EXPECT_EQ(r.error(), IllegalMove::GameOver);
@@ -45,9 +50,7 @@ TEST(Game, NoLegalMoveWithoutCheckIsALoss) {
     Game g;
     ASSERT_TRUE(g.reset("8k/6G2/7G1/9/9/9/9/9/4K4 b - 1").has_value());
     play_all(g, {"5i5h"});
-    EXPECT_TRUE(g.over());
-    EXPECT_EQ(g.result().reason, EndReason::NoLegalMoves);
-    EXPECT_EQ(g.result().winner, Winner::Black);
+    expect_result(g, EndReason::NoLegalMoves, Winner::Black);
 }
 
 TEST(Game, IllegalMoveIsRefusedAndNothingChanges) {
@@ -64,28 +67,24 @@ TEST(Game, SennichiteAndPerpetualCheck) {
     ASSERT_TRUE(draw.reset("4k4/9/9/9/9/9/9/9/4K4 b - 1").has_value());
     for (int i = 0; i < 3; ++i)
         play_all(draw, {"5i5h", "5a5b", "5h5i", "5b5a"});
-    EXPECT_EQ(draw.result().reason, EndReason::Sennichite);
-    EXPECT_EQ(draw.result().winner, Winner::Draw);
+    expect_result(draw, EndReason::Sennichite, Winner::Draw);
 
     Game perpetual;
     ASSERT_TRUE(perpetual.reset("9/8k/R8/9/9/9/9/9/4K4 b - 1").has_value());
     for (int i = 0; i < 3; ++i)
         play_all(perpetual, {"9c9b", "1b1c", "9b9c", "1c1b"});
-    EXPECT_EQ(perpetual.result().reason, EndReason::PerpetualCheck);
-    EXPECT_EQ(perpetual.result().winner, Winner::White);
+    expect_result(perpetual, EndReason::PerpetualCheck, Winner::White);
 }
 
 TEST(Game, ResignationTimeUpIllegalMoveAbort) {
     Game a;
     a.resign(BLACK);
-    EXPECT_EQ(a.result().winner, Winner::White);
-    EXPECT_EQ(a.result().reason, EndReason::Resignation);
+    expect_result(a, EndReason::Resignation, Winner::White);
     a.time_up(WHITE);  // a second result never overwrites the first
     EXPECT_EQ(a.result().reason, EndReason::Resignation);
     Game b;
     b.time_up(WHITE);
-    EXPECT_EQ(b.result().winner, Winner::Black);
-    EXPECT_EQ(b.result().reason, EndReason::TimeUp);
+    expect_result(b, EndReason::TimeUp, Winner::Black);
     Game c;
     c.lose_by_illegal_move(BLACK, "P*5e: two pawns on the file");
     EXPECT_EQ(c.result().winner, Winner::White);
@@ -101,22 +100,19 @@ TEST(Game, MoveLimitDrawOrCount) {
     play_all(g, {"7g7f", "3c3d", "2g2f"});
     EXPECT_FALSE(g.over());
     play_all(g, {"4c4d"});
-    EXPECT_EQ(g.result().reason, EndReason::MoveLimit);
-    EXPECT_EQ(g.result().winner, Winner::Draw);
+    expect_result(g, EndReason::MoveLimit, Winner::Draw);
 
     Game counted(GameRules{ImpasseRule::Csa27, 2, true});
     ASSERT_TRUE(counted.reset("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1").has_value());
     play_all(counted, {"7g7f", "3c3d"});
-    EXPECT_EQ(counted.result().reason, EndReason::MoveLimit);
-    EXPECT_EQ(counted.result().winner, Winner::Black);  // White has 22 points
+    expect_result(counted, EndReason::MoveLimit, Winner::Black);  // White has 22 points
 }
 
 TEST(Game, DeclarationUnderEachRule) {
     Game csa;
     ASSERT_TRUE(csa.reset("4K4/RRBB5/PPPPPP3/9/9/9/9/9/8k b 2P 1").has_value());
     ASSERT_TRUE(csa.declare().has_value());
-    EXPECT_EQ(csa.result().reason, EndReason::Declaration);
-    EXPECT_EQ(csa.result().winner, Winner::Black);
+    expect_result(csa, EndReason::Declaration, Winner::Black);
 
     Game refused;
     ASSERT_TRUE(refused.reset("4K4/RRBB5/PPPPPP3/9/9/9/9/9/8k b P 1").has_value());
@@ -129,8 +125,7 @@ TEST(Game, DeclarationUnderEachRule) {
     Game count(GameRules{ImpasseRule::Count24, 0, false});
     ASSERT_TRUE(count.reset("4K4/9/9/9/9/9/9/9/4k4 b RB2G2S2N2L9Prb2g2s2n2l9p 1").has_value());
     ASSERT_TRUE(count.declare().has_value());
-    EXPECT_EQ(count.result().reason, EndReason::ImpasseCount);
-    EXPECT_EQ(count.result().winner, Winner::Draw);
+    expect_result(count, EndReason::ImpasseCount, Winner::Draw);
     Game not_entered(GameRules{ImpasseRule::Count24, 0, false});
     ASSERT_TRUE(not_entered.reset("9/9/9/4K4/9/9/9/9/4k4 b RB2G2S2N2L9Prb2g2s2n2l9p 1").has_value());
     EXPECT_EQ(not_entered.declare().error(), DeclarationFailure::KingNotInZone);

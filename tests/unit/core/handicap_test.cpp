@@ -1,6 +1,10 @@
 // Every handicap start position: valid, White to move, the right pieces removed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string_view>
+#include <utility>
+
 #include "core/handicap.h"
 #include "core/rules.h"
 #include "test_util.h"
@@ -19,33 +23,54 @@ TEST(Handicap, EveryStartPositionIsValidWithWhiteToMove) {
     }
 }
 
+namespace {
+// The start position of handicap `h`.
+std::unique_ptr<Position> start_of(Handicap h) { return hisha::test::position(std::string(handicap_info(h).sfen)); }
+}  // namespace
+
 TEST(Handicap, RemovedPiecesMatchTheirNames) {
-    auto count = [](Handicap h, PieceType pt) {
-        auto pos = hisha::test::position(std::string(handicap_info(h).sfen));
-        return pos->pieces(WHITE, pt).popcount();
+    // The pieces each handicap takes off White's board (USI letters); White keeps the rest.
+    struct Removed {
+        Handicap handicap;
+        std::string_view pieces;
     };
-    EXPECT_EQ(count(Handicap::Lance, LANCE), 1);
-    auto lance = hisha::test::position(std::string(handicap_info(Handicap::Lance).sfen));
-    EXPECT_EQ(lance->piece_on(SQ_11), NO_PIECE);  // the left lance, from White's side
-    EXPECT_EQ(lance->piece_on(SQ_91), W_LANCE);
-    auto right = hisha::test::position(std::string(handicap_info(Handicap::RightLance).sfen));
-    EXPECT_EQ(right->piece_on(SQ_91), NO_PIECE);
-    EXPECT_EQ(count(Handicap::Bishop, BISHOP), 0);
-    EXPECT_EQ(count(Handicap::Bishop, ROOK), 1);
-    EXPECT_EQ(count(Handicap::Rook, ROOK), 0);
-    EXPECT_EQ(count(Handicap::RookLance, LANCE), 1);
-    EXPECT_EQ(count(Handicap::TwoPiece, ROOK) + count(Handicap::TwoPiece, BISHOP), 0);
-    EXPECT_EQ(count(Handicap::FourPiece, LANCE), 0);
-    EXPECT_EQ(count(Handicap::FivePiece, KNIGHT), 1);
-    auto five = hisha::test::position(std::string(handicap_info(Handicap::FivePiece).sfen));
-    EXPECT_EQ(five->piece_on(SQ_81), NO_PIECE);
-    auto five_left = hisha::test::position(std::string(handicap_info(Handicap::FivePieceLeft).sfen));
-    EXPECT_EQ(five_left->piece_on(SQ_21), NO_PIECE);
-    EXPECT_EQ(count(Handicap::SixPiece, KNIGHT), 0);
-    EXPECT_EQ(count(Handicap::EightPiece, SILVER), 0);
-    EXPECT_EQ(count(Handicap::TenPiece, GOLD), 0);
-    EXPECT_EQ(count(Handicap::TenPiece, PAWN), 9);
-    EXPECT_EQ(count(Handicap::TenPiece, KING), 1);
+    for (const Removed& r : {
+             Removed{Handicap::Lance, "L"},
+             {Handicap::RightLance, "L"},
+             {Handicap::Bishop, "B"},
+             {Handicap::Rook, "R"},
+             {Handicap::RookLance, "RL"},
+             {Handicap::TwoPiece, "RB"},
+             {Handicap::ThreePiece, "RBL"},
+             {Handicap::FourPiece, "RBLL"},
+             {Handicap::FivePiece, "RBLLN"},
+             {Handicap::FivePieceLeft, "RBLLN"},
+             {Handicap::SixPiece, "RBLLNN"},
+             {Handicap::SevenPieceLeft, "RBLLNNS"},
+             {Handicap::SevenPieceRight, "RBLLNNS"},
+             {Handicap::EightPiece, "RBLLNNSS"},
+             {Handicap::TenPiece, "RBLLNNSSGG"},
+         }) {
+        auto even = start_of(Handicap::Even), pos = start_of(r.handicap);
+        for (auto [type, letter] : {std::pair{PAWN, 'P'},
+                                    {LANCE, 'L'},
+                                    {KNIGHT, 'N'},
+                                    {SILVER, 'S'},
+                                    {GOLD, 'G'},
+                                    {BISHOP, 'B'},
+                                    {ROOK, 'R'},
+                                    {KING, 'K'}})
+            EXPECT_EQ(pos->pieces(WHITE, type).popcount(),
+                      even->pieces(WHITE, type).popcount() - std::count(r.pieces.begin(), r.pieces.end(), letter))
+                << handicap_info(r.handicap).id << ": " << letter;
+    }
+    // Which side's lance or knight goes: the square left empty.
+    for (auto [h, sq] : {std::pair{Handicap::Lance, SQ_11},
+                         {Handicap::RightLance, SQ_91},
+                         {Handicap::FivePiece, SQ_81},
+                         {Handicap::FivePieceLeft, SQ_21}})
+        EXPECT_EQ(start_of(h)->piece_on(sq), NO_PIECE) << handicap_info(h).id;
+    EXPECT_EQ(start_of(Handicap::Lance)->piece_on(SQ_91), W_LANCE);  // the left lance, from White's side
 }
 
 TEST(Handicap, NamesAndSfensLookUp) {

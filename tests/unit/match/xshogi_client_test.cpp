@@ -16,7 +16,8 @@ MatchResult play_fake_gnushogi(const std::string& mode) {
     MatchConfig c;
     c.engines.push_back(engine_config("hisha", "internal", "depth=1"));
     std::string fake = std::string(HISHA_TEST_DATA_LOCAL) + "/fake_engines/fake_gnushogi.py";
-    c.engines.push_back(engine_config("gnu", "xshogi:python3 " + fake + " " + hisha_binary() + " " + mode + " 3", "depth=1"));
+    c.engines.push_back(
+        engine_config("gnu", "xshogi:python3 " + fake + " " + hisha_binary() + " " + mode + " 3", "depth=1"));
     c.engines[1].spec.options.emplace_back("book", "off");
     c.games = 2;
     c.verbose = false;
@@ -25,6 +26,15 @@ MatchResult play_fake_gnushogi(const std::string& mode) {
     c.settings.grace_ms = 300;
     std::ostringstream out;
     return Match(c, out).run();
+}
+
+// Both games of `r` were aborted for `failure`, with a detail that says `says`.
+void expect_both_failed(const MatchResult& r, Failure failure, const std::string& says) {
+    ASSERT_EQ(r.games.size(), 2u);
+    for (const auto& g : r.games) {
+        EXPECT_EQ(g.failure, failure) << g.detail;
+        EXPECT_NE(g.detail.find(says), std::string::npos) << g.detail;
+    }
 }
 
 }  // namespace
@@ -40,12 +50,8 @@ TEST(XshogiClient, PlaysWholeGamesInBothColours) {
 
 TEST(XshogiClient, DrawClaimAborts) {
     MatchResult r = play_fake_gnushogi("claim");
-    ASSERT_EQ(r.games.size(), 2u);
+    ASSERT_NO_FATAL_FAILURE(expect_both_failed(r, Failure::Claim, "Drawn game!"));
     EXPECT_EQ(r.pairs[0].aborted, 2);
-    for (const auto& g : r.games) {
-        EXPECT_EQ(g.failure, Failure::Claim) << g.detail;
-        EXPECT_NE(g.detail.find("Drawn game!"), std::string::npos) << g.detail;
-    }
 }
 
 TEST(XshogiClient, MoveLineWithoutAMoveResigns) {
@@ -56,20 +62,11 @@ TEST(XshogiClient, MoveLineWithoutAMoveResigns) {
 }
 
 TEST(XshogiClient, RefusedMoveAborts) {
-    MatchResult r = play_fake_gnushogi("refuse");
-    ASSERT_EQ(r.games.size(), 2u);
-    for (const auto& g : r.games) {
-        EXPECT_EQ(g.failure, Failure::Refused) << g.detail;
-        EXPECT_NE(g.detail.find("Illegal move"), std::string::npos) << g.detail;
-    }
+    expect_both_failed(play_fake_gnushogi("refuse"), Failure::Refused, "Illegal move");
 }
 
 TEST(XshogiClient, SwallowedMoveAbortsRatherThanLosingOnTime) {
     MatchResult r = play_fake_gnushogi("swallow");
-    ASSERT_EQ(r.games.size(), 2u);
-    for (const auto& g : r.games) {
-        EXPECT_EQ(g.failure, Failure::Refused) << g.detail;
-        EXPECT_NE(g.detail.find("did not take the move"), std::string::npos) << g.detail;
-    }
+    ASSERT_NO_FATAL_FAILURE(expect_both_failed(r, Failure::Refused, "did not take the move"));
     EXPECT_EQ(r.pairs[0].aborted, 2);
 }

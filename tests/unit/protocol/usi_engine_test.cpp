@@ -1,8 +1,10 @@
 // A scripted USI conversation through the real command handler.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <mutex>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "core/version.h"
@@ -53,11 +55,15 @@ std::vector<std::string> converse(const std::string& script) {
         lines.push_back(l);
     return lines;
 }
-bool has_prefix(const std::vector<std::string>& lines, const std::string& p) {
-    for (const auto& l : lines)
-        if (l.rfind(p, 0) == 0)
-            return true;
-    return false;
+// How many of `lines` start with `p`.
+int count_prefixed(const std::vector<std::string>& lines, std::string_view p) {
+    return int(std::count_if(lines.begin(), lines.end(), [p](std::string_view l) { return l.starts_with(p); }));
+}
+bool has_prefix(const std::vector<std::string>& lines, std::string_view p) { return count_prefixed(lines, p) > 0; }
+// Whether any of `lines` holds `part`.
+bool has_line_with(const std::vector<std::string>& lines, std::string_view part) {
+    return std::any_of(lines.begin(), lines.end(),
+                       [part](std::string_view l) { return l.find(part) != std::string_view::npos; });
 }
 }  // namespace
 
@@ -92,10 +98,7 @@ TEST(UsiEngine, GoDepthAnswersOneBestmoveAfterInfo) {
 TEST(UsiEngine, MateIsReportedInPliesAndWinIsDeclared) {
     auto mate = converse("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1\ngo depth 3\n");
     EXPECT_TRUE(has_prefix(mate, "bestmove G*5b"));
-    bool mate1 = false;
-    for (const auto& l : mate)
-        mate1 |= l.find("score mate 1 ") != std::string::npos;
-    EXPECT_TRUE(mate1);
+    EXPECT_TRUE(has_line_with(mate, "score mate 1 "));
     auto win = converse("position sfen 4K4/RRBB5/PPPPPP3/9/9/9/9/9/8k b 2P 1\ngo byoyomi 1000\n");
     EXPECT_TRUE(has_prefix(win, "bestmove win"));
 }
@@ -129,11 +132,8 @@ TEST(UsiEngine, StopEndsAnInfiniteSearchAndPonderhitAPonder) {
 // stop (never read: the reading thread was the one waiting) could end.
 TEST(UsiEngine, AGoWhileSearchingEndsTheRunningSearchFirst) {
     auto lines = converse("position startpos\ngo infinite\ngo depth 2\ngo mate infinite\ngo depth 1\n");
-    int bestmoves = 0;
-    for (const auto& l : lines)
-        bestmoves += l.rfind("bestmove ", 0) == 0;
-    EXPECT_EQ(bestmoves, 3);  // the infinite search's, depth 2's and depth 1's
-    EXPECT_TRUE(has_prefix(lines, "checkmate"));  // the mate search's answer (none, or stopped)
+    EXPECT_EQ(count_prefixed(lines, "bestmove "), 3);  // the infinite search's, depth 2's and depth 1's
+    EXPECT_TRUE(has_prefix(lines, "checkmate"));       // the mate search's answer (none, or stopped)
 }
 
 TEST(UsiEngine, BadInputIsReportedAndIgnored) {
@@ -149,10 +149,7 @@ TEST(UsiEngine, BadInputIsReportedAndIgnored) {
 TEST(UsiEngine, SetoptionChangesMultiPV) {
     auto lines = converse("setoption name MultiPV value 3\nposition startpos\ngo depth 3\n");
     EXPECT_TRUE(has_prefix(lines, "info depth 3 seldepth"));
-    bool pv3 = false;
-    for (const auto& l : lines)
-        pv3 |= l.find(" multipv 3 ") != std::string::npos;
-    EXPECT_TRUE(pv3);
+    EXPECT_TRUE(has_line_with(lines, " multipv 3 "));
 }
 
 TEST(UsiEngine, GoMateAnswersWithTheSolversLine) {
