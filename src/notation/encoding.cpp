@@ -4,22 +4,39 @@
 #include <iconv.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <string>
 #include <string_view>
 
+#include "core/text.h"
+
 namespace hisha::notation {
 
 namespace {
-const char* iconv_name(Encoding e) {
-    switch (e) {
-    case Encoding::Utf8: return "UTF-8";
-    case Encoding::ShiftJis: return "CP932";
-    case Encoding::EucJp: return "EUC-JP";
-    }
-    return "UTF-8";
+
+// Each encoding's names: Hisha's, iconv's, and the starts of the names a file may declare.
+struct EncodingNames {
+    Encoding encoding;
+    const char* name;
+    const char* iconv;
+    std::array<std::string_view, 4> declared;
+};
+constexpr EncodingNames ENCODINGS[] = {
+    {Encoding::Utf8, "utf-8", "UTF-8", {"utf-8", "utf8"}},
+    {Encoding::ShiftJis, "shift_jis", "CP932", {"shift_jis", "sjis", "cp932", "windows-31j"}},
+    {Encoding::EucJp, "euc-jp", "EUC-JP", {"euc-jp", "eucjp"}},
+};
+
+const EncodingNames& names_of(Encoding e) {
+    for (const auto& n : ENCODINGS)
+        if (n.encoding == e)
+            return n;
+    return ENCODINGS[0];
 }
+
+const char* iconv_name(Encoding e) { return names_of(e).iconv; }
 
 /// The converted text, grown as iconv needs.
 struct Output {
@@ -68,21 +85,6 @@ std::string convert(iconv_t cd, std::string_view text, std::size_t ratio, Bad ba
     return std::move(o.buf);
 }
 
-bool starts_with_ci(std::string_view s, std::string_view prefix) {
-    if (s.size() < prefix.size())
-        return false;
-    for (std::size_t i = 0; i < prefix.size(); ++i) {
-        char a = s[i], b = prefix[i];
-        if (a >= 'A' && a <= 'Z')
-            a = char(a + 32);
-        if (b >= 'A' && b <= 'Z')
-            b = char(b + 32);
-        if (a != b)
-            return false;
-    }
-    return true;
-}
-
 // Looks for "encoding=NAME" in the first lines (KIF's `#KIF version=2.0 encoding=...`,
 // CSA V3's `'encoding=...`).
 bool declared_encoding(std::string_view bytes, Encoding& out) {
@@ -92,27 +94,17 @@ bool declared_encoding(std::string_view bytes, Encoding& out) {
     if (at == std::string_view::npos)
         return false;
     std::string_view name = head.substr(at + 9);
-    if (starts_with_ci(name, "utf-8") || starts_with_ci(name, "utf8"))
-        out = Encoding::Utf8;
-    else if (starts_with_ci(name, "shift_jis") || starts_with_ci(name, "sjis") || starts_with_ci(name, "cp932")
-             || starts_with_ci(name, "windows-31j"))
-        out = Encoding::ShiftJis;
-    else if (starts_with_ci(name, "euc-jp") || starts_with_ci(name, "eucjp"))
-        out = Encoding::EucJp;
-    else
-        return false;
-    return true;
+    for (const auto& n : ENCODINGS)
+        for (std::string_view declared : n.declared)
+            if (!declared.empty() && text::starts_with_ci(name, declared)) {
+                out = n.encoding;
+                return true;
+            }
+    return false;
 }
 }  // namespace
 
-const char* encoding_name(Encoding e) {
-    switch (e) {
-    case Encoding::Utf8: return "utf-8";
-    case Encoding::ShiftJis: return "shift_jis";
-    case Encoding::EucJp: return "euc-jp";
-    }
-    return "utf-8";
-}
+const char* encoding_name(Encoding e) { return names_of(e).name; }
 
 namespace {
 

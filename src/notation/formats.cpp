@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/names.h"
+#include "core/text.h"
 #include "notation/csa.h"
 #include "notation/ki2.h"
 #include "notation/kif.h"
@@ -14,14 +16,21 @@
 namespace hisha::notation {
 
 namespace {
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+using text::lower;
+
+// Each format's name, and the other names it is read by (in lower case).
+constexpr core::EnumName<Format> FORMAT_NAMES[] = {
+    {Format::Sfen, "sfen"},
+    {Format::Usi, "usi"},
+    {Format::Csa, "csa", {"csa3", "csa3.0"}},
+    {Format::Csa22, "csa2.2", {"csa22", "csa2"}},
+    {Format::Kif, "kif", {"kifu"}},
+    {Format::Ki2, "ki2", {"ki2u"}},
+    {Format::Psn, "psn"},
+    {Format::Western, "western"},
+    {Format::Xshogi, "xshogi", {"gam"}},
+};
 
 // The first non-blank, non-comment lines of the text, trimmed.
 std::vector<std::string_view> head_lines(std::string_view text, std::size_t max) {
@@ -73,34 +82,9 @@ std::string write_western_list(const GameRecord& rec) {
 }
 }  // namespace
 
-const char* format_name(Format f) {
-    switch (f) {
-    case Format::Sfen: return "sfen";
-    case Format::Usi: return "usi";
-    case Format::Csa: return "csa";
-    case Format::Csa22: return "csa2.2";
-    case Format::Kif: return "kif";
-    case Format::Ki2: return "ki2";
-    case Format::Psn: return "psn";
-    case Format::Western: return "western";
-    case Format::Xshogi: return "xshogi";
-    }
-    return "?";
-}
+const char* format_name(Format f) { return core::name_of(FORMAT_NAMES, f, "?"); }
 
-std::optional<Format> format_from_name(std::string_view name) {
-    std::string n = lower(name);
-    if (n == "sfen") return Format::Sfen;
-    if (n == "usi") return Format::Usi;
-    if (n == "csa" || n == "csa3" || n == "csa3.0") return Format::Csa;
-    if (n == "csa2.2" || n == "csa22" || n == "csa2") return Format::Csa22;
-    if (n == "kif" || n == "kifu") return Format::Kif;
-    if (n == "ki2" || n == "ki2u") return Format::Ki2;
-    if (n == "psn") return Format::Psn;
-    if (n == "western") return Format::Western;
-    if (n == "xshogi" || n == "gam") return Format::Xshogi;
-    return std::nullopt;
-}
+std::optional<Format> format_from_name(std::string_view name) { return core::value_named(FORMAT_NAMES, lower(name)); }
 
 std::optional<Format> format_from_extension(std::string_view path) {
     auto dot = path.rfind('.');
@@ -117,23 +101,23 @@ Format detect_format(std::string_view bytes) {
     auto lines = head_lines(text, 40);
     bool kif_move = false, ki2_move = false;
     for (auto l : lines) {
-        if (starts_with(l, "position ") || starts_with(l, "startpos"))
+        if (l.starts_with("position ") || l.starts_with("startpos"))
             return Format::Usi;
-        if (starts_with(l, "sfen "))
+        if (l.starts_with("sfen "))
             return Format::Sfen;
-        if (starts_with(l, "V1") || starts_with(l, "V2") || starts_with(l, "N+") || starts_with(l, "N-")
-            || starts_with(l, "PI") || starts_with(l, "P1") || starts_with(l, "$EVENT") || starts_with(l, "$START")
+        if (l.starts_with("V1") || l.starts_with("V2") || l.starts_with("N+") || l.starts_with("N-")
+            || l.starts_with("PI") || l.starts_with("P1") || l.starts_with("$EVENT") || l.starts_with("$START")
             || (l.size() >= 7 && (l[0] == '+' || l[0] == '-') && std::isdigit(static_cast<unsigned char>(l[1]))))
             return Format::Csa;
         if (l.find("手合割") != std::string_view::npos || l.find("手数----") != std::string_view::npos
-            || starts_with(l, "#KIF"))
+            || l.starts_with("#KIF"))
             kif_move = true;
-        if (starts_with(l, "▲") || starts_with(l, "△") || starts_with(l, "☗") || starts_with(l, "☖"))
+        if (l.starts_with("▲") || l.starts_with("△") || l.starts_with("☗") || l.starts_with("☖"))
             ki2_move = true;
         if (!l.empty() && std::isdigit(static_cast<unsigned char>(l[0])) && l.find('(') != std::string_view::npos
             && text.find("手") != std::string::npos)
             kif_move = true;
-        if (starts_with(l, "[") && l.find('"') != std::string_view::npos)
+        if (l.starts_with("[") && l.find('"') != std::string_view::npos)
             return Format::Psn;
     }
     if (ki2_move && !kif_move)

@@ -1,6 +1,7 @@
 // Board rendering for the interactive displays.
 #include "board_view.h"
 
+#include "core/names.h"
 #include "kanji.h"
 
 namespace hisha::play {
@@ -8,6 +9,12 @@ namespace hisha::play {
 using namespace hisha::core;
 
 namespace {
+
+constexpr EnumName<PieceStyle> PIECE_STYLE_NAMES[] = {
+    {PieceStyle::Ascii, "ascii"},
+    {PieceStyle::Letters, "letters", {"case"}},
+    {PieceStyle::Kanji, "kanji"},
+};
 
 char letter(PieceType pt) { return " PLNSBRGK"[unpromote(pt) == KING ? KING : unpromote(pt)]; }
 
@@ -94,14 +101,9 @@ std::string board_row(const Position& pos, int row, const BoardStyle& style) {
 
 }  // namespace
 
-const char* piece_style_name(PieceStyle s) {
-    switch (s) {
-    case PieceStyle::Ascii: return "ascii";
-    case PieceStyle::Letters: return "letters";
-    case PieceStyle::Kanji: return "kanji";
-    }
-    return "";
-}
+const char* piece_style_name(PieceStyle s) { return name_of(PIECE_STYLE_NAMES, s); }
+
+std::optional<PieceStyle> piece_style_named(std::string_view name) { return value_named(PIECE_STYLE_NAMES, name); }
 
 std::string hand_text(Hand h, PieceStyle style) {
     std::string out;

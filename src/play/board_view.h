@@ -5,6 +5,7 @@
 // Coordinates can be hidden and the board turned round (Black at the top).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,8 @@ struct BoardStyle {
 };
 
 const char* piece_style_name(PieceStyle s);
+/// The style `pieces` names ("ascii", "letters" or "case", "kanji").
+std::optional<PieceStyle> piece_style_named(std::string_view name);
 
 /// The board with both hands, one string per line (no newlines).
 std::vector<std::string> board_lines(const core::Position& pos, const BoardStyle& style);

@@ -38,6 +38,36 @@ std::optional<std::string> read_file(const std::string& path) {
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+// A file a command reads (its name as file_name finds it, with the -l default): none when
+// there is no name or the file cannot be opened, which is said.
+struct NamedFile {
+    std::string name;
+    std::string bytes;
+};
+std::optional<NamedFile> file_to_read(Controller& c, const CommandArgs& a, const std::string& fallback) {
+    auto name = file_name(c, a, c.session().settings().load_path, fallback);
+    if (!name)
+        return std::nullopt;
+    auto bytes = read_file(*name);
+    if (!bytes) {
+        c.ui().message("Cannot open " + *name);
+        return std::nullopt;
+    }
+    return NamedFile{std::move(*name), std::move(*bytes)};
+}
+
+std::string error_text(const std::string& e) { return e; }
+std::string error_text(const ParseError& e) { return e.to_string(); }
+
+// True when reading or loading file `name` succeeded; else false, with "<name>: <error>" said.
+template <class R>
+bool succeeded(Controller& c, const std::string& name, const R& result) {
+    if (result)
+        return true;
+    c.ui().message(name + ": " + error_text(result.error()));
+    return false;
+}
+
 bool write_file(const std::string& path, const std::string& text, bool append = false) {
     std::ofstream out(path, std::ios::binary | (append ? std::ios::app : std::ios::trunc));
     return out && out.write(text.data(), std::streamsize(text.size()));
@@ -73,14 +103,8 @@ bool save_gnu(Controller& c, const std::string& name) {
 // initial position), and its force mode.
 void get_gnu(Controller& c, const std::string& name, std::string_view bytes) {
     auto save = read_gnu_save(bytes);
-    if (!save) {
-        c.ui().message(name + ": " + save.error());
+    if (!succeeded(c, name, save) || !succeeded(c, name, c.session().load_record(save->record)))
         return;
-    }
-    if (auto r = c.session().load_record(save->record); !r) {
-        c.ui().message(name + ": " + r.error());
-        return;
-    }
     c.session().options().force = save->force;
     c.ui().message(save->moves_kept
                        ? "Loaded " + std::to_string(c.session().ply_count()) + " moves from " + name + " (GNU Shogi)"
@@ -113,28 +137,17 @@ void cmd_save(Controller& c, const CommandArgs& a) {
 }
 
 void cmd_get(Controller& c, const CommandArgs& a) {
-    auto name = file_name(c, a, c.session().settings().load_path, "shogi.000");
-    if (!name)
+    auto file = file_to_read(c, a, "shogi.000");
+    if (!file)
         return;
-    auto bytes = read_file(*name);
-    if (!bytes) {
-        c.ui().message("Cannot open " + *name);
-        return;
-    }
-    if (is_gnu_save(*bytes)) {
-        get_gnu(c, *name, *bytes);
+    if (is_gnu_save(file->bytes)) {
+        get_gnu(c, file->name, file->bytes);
         return;
     }
-    auto rec = notation::read_record(*bytes, *name);
-    if (!rec) {
-        c.ui().message(*name + ": " + rec.error().to_string());
+    auto rec = notation::read_record(file->bytes, file->name);
+    if (!succeeded(c, file->name, rec) || !succeeded(c, file->name, c.session().load_record(*rec)))
         return;
-    }
-    if (auto r = c.session().load_record(*rec); !r) {
-        c.ui().message(*name + ": " + r.error());
-        return;
-    }
-    c.ui().message("Loaded " + std::to_string(c.session().ply_count()) + " moves from " + *name);
+    c.ui().message("Loaded " + std::to_string(c.session().ply_count()) + " moves from " + file->name);
     if (c.mode() != DisplayMode::Xshogi)
         c.ui().show_board(c.session());
     if (c.session().game().over())
@@ -145,29 +158,18 @@ void cmd_xsave(Controller& c, const CommandArgs& a) {
     auto name = file_name(c, a, "", "shogi.pos");
     if (!name)
         return;
-    std::string text = notation::write_xshogi_position(c.session().position(), "Hisha",
-                                                       notation::PositionFileHeader::Gnushogi);
+    std::string text =
+        notation::write_xshogi_position(c.session().position(), "Hisha", notation::PositionFileHeader::Gnushogi);
     c.ui().message(write_file(*name, text) ? "Saved the position to " + *name : "Cannot write " + *name);
 }
 
 void cmd_xget(Controller& c, const CommandArgs& a) {
-    auto name = file_name(c, a, c.session().settings().load_path, "shogi.pos");
-    if (!name)
+    auto file = file_to_read(c, a, "shogi.pos");
+    if (!file)
         return;
-    auto text = read_file(*name);
-    if (!text) {
-        c.ui().message("Cannot open " + *name);
+    auto sfen = notation::read_xshogi_position(file->bytes);
+    if (!succeeded(c, file->name, sfen) || !succeeded(c, file->name, c.session().set_position(*sfen)))
         return;
-    }
-    auto sfen = notation::read_xshogi_position(*text);
-    if (!sfen) {
-        c.ui().message(*name + ": " + sfen.error().to_string());
-        return;
-    }
-    if (auto r = c.session().set_position(*sfen); !r) {
-        c.ui().message(*name + ": " + r.error());
-        return;
-    }
     c.ui().show_board(c.session());
 }
 
@@ -200,8 +202,7 @@ void cmd_list(Controller& c, const CommandArgs& a) {
         std::snprintf(secs, sizeof secs, "%.1f", p.time_ms / 1000.0);
         out << fixed(i + 1, 5) << "  " << padded(s.move_text_at(i), 12) << padded(p.by_engine ? "Hisha" : "player", 6)
             << fixed(p.by_engine ? p.score : 0, 8) << fixed(p.depth, 7) << fixed((long long)p.nodes, 12)
-            << std::string(8 - std::min<std::size_t>(8, std::string(secs).size()), ' ') << secs
-            << "\n";
+            << std::string(8 - std::min<std::size_t>(8, std::string(secs).size()), ' ') << secs << "\n";
     }
     if (!write_file(name, out.str())) {
         c.ui().message("Cannot write " + name);

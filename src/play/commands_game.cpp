@@ -67,24 +67,26 @@ void cmd_force(Controller& c, const CommandArgs&) {
         c.ui().message(o.force ? "Force mode: enter the moves of both sides." : "Force mode off.");
 }
 
-void cmd_black(Controller& c, const CommandArgs&) {
+namespace {
+
+// black and white: the player takes `player`, the program the other side. In xshogi mode
+// that side also gets the move; the other displays say who plays what.
+void player_takes(Controller& c, Color player, const char* message) {
     Options& o = c.session().options();
-    o.computer = WHITE;
+    o.computer = ~player;
     o.force = false;
     if (xshogi(c))
-        give_move_to(c, BLACK);
+        give_move_to(c, player);
     else
-        c.ui().message("I play White, you play Black.");
+        c.ui().message(message);
 }
 
+}  // namespace
+
+void cmd_black(Controller& c, const CommandArgs&) { player_takes(c, BLACK, "I play White, you play Black."); }
+
 void cmd_white(Controller& c, const CommandArgs&) {
-    Options& o = c.session().options();
-    o.computer = BLACK;
-    o.force = false;
-    if (xshogi(c))
-        give_move_to(c, WHITE);
-    else
-        c.ui().message("I play Black, you play White (go: I move now).");
+    player_takes(c, WHITE, "I play Black, you play White (go: I move now).");
 }
 
 void cmd_both(Controller& c, const CommandArgs&) {

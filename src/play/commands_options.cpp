@@ -1,10 +1,11 @@
 // Commands that set options, levels and clocks.
 #include <charconv>
 #include <optional>
-#include <sstream>
+#include <utility>
 
 #include "commands.h"
 #include "controller.h"
+#include "core/text.h"
 
 namespace hisha::play {
 
@@ -29,20 +30,12 @@ std::optional<int> to_int(std::string_view s) {
     return v;
 }
 
-std::vector<std::string> split(const std::string& s) {
-    std::vector<std::string> out;
-    std::istringstream in(s);
-    for (std::string w; in >> w;)
-        out.push_back(w);
-    return out;
-}
-
 // The numbers of a command, or the next line when none were given (GNU asks).
 std::vector<std::string> args_or_ask(Controller& c, const CommandArgs& a, std::string_view question) {
     if (!a.words.empty())
         return a.words;
     auto line = c.ask(xshogi(c) ? std::string_view() : question);
-    return line ? split(*line) : std::vector<std::string>{};
+    return line ? text::words(*line) : std::vector<std::string>{};
 }
 
 // The numbers of a command that GNU Shogi reads with scanf after asking `questions` in turn:
@@ -67,10 +60,10 @@ std::optional<std::vector<int>> numbers_or_ask(Controller& c, const CommandArgs&
         if (!line || line->empty())
             break;
         std::vector<int> got;
-        for (const auto& w : split(*line))
+        for (const auto& w : text::words(*line))
             if (auto v = to_int(w))
                 got.push_back(*v);
-        if (got.size() != split(*line).size()) {
+        if (got.size() != text::words(*line).size()) {
             c.unread(*line);
             break;
         }
@@ -79,19 +72,17 @@ std::optional<std::vector<int>> numbers_or_ask(Controller& c, const CommandArgs&
     return out;
 }
 
-// The flag a toggle command switches, and its display name.
+// The flag a toggle command switches.
 bool* flag_of(Options& o, std::string_view name) {
-    if (name == "gamein") return &o.gamein;
-    if (name == "hash") return &o.use_hash;
-    if (name == "book") return &o.book;
-    if (name == "easy") return &o.easy;
-    if (name == "tsume") return &o.tsume;
-    if (name == "post") return &o.post;
-    if (name == "beep") return &o.beep;
-    if (name == "material") return &o.material;
-    if (name == "rcptr") return &o.rcptr;
-    if (name == "coords") return &o.board.coords;
-    if (name == "reverse" || name == "rv") return &o.board.reverse;
+    const std::pair<std::string_view, bool*> flags[] = {
+        {"gamein", &o.gamein},       {"hash", &o.use_hash},         {"book", &o.book},
+        {"easy", &o.easy},           {"tsume", &o.tsume},           {"post", &o.post},
+        {"beep", &o.beep},           {"material", &o.material},     {"rcptr", &o.rcptr},
+        {"coords", &o.board.coords}, {"reverse", &o.board.reverse}, {"rv", &o.board.reverse},
+    };
+    for (const auto& [flag_name, flag] : flags)
+        if (name == flag_name)
+            return flag;
     return nullptr;
 }
 
@@ -237,10 +228,8 @@ void cmd_debuglevel(Controller& c, const CommandArgs& a) {
 void cmd_notation(Controller& c, const CommandArgs& a) {
     Options& o = c.session().options();
     std::string w = a.words.empty() ? "" : a.words[0];
-    if (w == "gnu" || w == "coordinate") o.notation = MoveNotation::Gnu;
-    else if (w == "western" || w == "hodges") o.notation = MoveNotation::Western;
-    else if (w == "usi") o.notation = MoveNotation::Usi;
-    else if (w == "kif" || w == "ki2" || w == "japanese") o.notation = MoveNotation::Kif;
+    if (auto n = notation_named(w))
+        o.notation = *n;
     else if (!w.empty()) {
         c.ui().message("notation gnu|western|usi|kif");
         return;
@@ -251,9 +240,8 @@ void cmd_notation(Controller& c, const CommandArgs& a) {
 void cmd_pieces(Controller& c, const CommandArgs& a) {
     Options& o = c.session().options();
     std::string w = a.words.empty() ? "" : a.words[0];
-    if (w == "ascii") o.board.pieces = PieceStyle::Ascii;
-    else if (w == "letters" || w == "case") o.board.pieces = PieceStyle::Letters;
-    else if (w == "kanji") o.board.pieces = PieceStyle::Kanji;
+    if (auto style = piece_style_named(w))
+        o.board.pieces = *style;
     else if (!w.empty()) {
         c.ui().message("pieces ascii|letters|kanji");
         return;

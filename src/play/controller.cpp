@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "core/movegen.h"
+#include "core/text.h"
 #include "move_input.h"
 #include "notation/record.h"
 
@@ -17,15 +18,6 @@ std::atomic<int> Controller::interrupt_signals{0};
 std::atomic<bool> Controller::terminate_signal{false};
 
 namespace {
-
-std::string trim(std::string_view s) {
-    std::size_t b = 0, e = s.size();
-    while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r' || s[b] == '\n'))
-        ++b;
-    while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r' || s[e - 1] == '\n'))
-        --e;
-    return std::string(s.substr(b, e - b));
-}
 
 bool is_move_now(std::string_view line) { return line == "?" || line == "movenow" || line == "stop"; }
 
@@ -146,7 +138,7 @@ void Controller::dispatch(Event& e) {
 
 void Controller::handle_line(const std::string& raw) {
     prompted_ = false;
-    std::string line = trim(raw);
+    std::string line = text::trim(raw);
     if (line.empty())
         return;
     run_command_line(line);
@@ -157,7 +149,7 @@ void Controller::run_command_line(const std::string& line) {
     std::string word = line.substr(0, sp);
     CommandArgs args;
     args.name = word;
-    args.rest = sp == std::string::npos ? std::string() : trim(line.substr(sp));
+    args.rest = sp == std::string::npos ? std::string() : text::trim(line.substr(sp));
     for (std::size_t i = 0; i < args.rest.size();) {
         std::size_t j = args.rest.find_first_of(" \t", i);
         if (j == std::string::npos)
@@ -182,7 +174,7 @@ void Controller::run_command_line(const std::string& line) {
 // A line joins the input in order. While the program thinks about its move only `?` (move
 // now) is acted on at once; any line stops an analysis (Enter, `.` and `?` only stop it).
 void Controller::receive_line(std::string line) {
-    std::string l = trim(line);
+    std::string l = text::trim(line);
     if (search_ == Search::Move && is_move_now(l)) {
         interrupt();
         return;
@@ -199,7 +191,7 @@ void Controller::receive_line(std::string line) {
 std::optional<std::string> Controller::next_line() {
     while (!quit_) {
         if (!lines_.empty()) {
-            std::string line = trim(lines_.front());
+            std::string line = text::trim(lines_.front());
             lines_.pop_front();
             return line;
         }
@@ -235,8 +227,9 @@ void Controller::user_move(std::string_view text) {
         Position other;
         std::string sfen = session_.position().sfen(false);
         std::size_t at = sfen.find(session_.side_to_move() == BLACK ? " b " : " w ");
-        if (at != std::string::npos && other.set(sfen.replace(at, 3, session_.side_to_move() == BLACK ? " w " : " b ")
-                                                 + " 1", SfenRules::Relaxed)) {
+        if (at != std::string::npos
+            && other.set(sfen.replace(at, 3, session_.side_to_move() == BLACK ? " w " : " b ") + " 1",
+                         SfenRules::Relaxed)) {
             MoveInput flipped = read_move_input(other, text);
             if (flipped.status == MoveInput::Status::Ok && session_.set_position(other.sfen()))
                 mi = flipped;
@@ -326,22 +319,15 @@ void Controller::start_search(Search kind, const engine::Limits& limits, std::ve
     search_ = kind;
     last_info_ = {};
     multipv_.clear();
+    // Both reports reach the main loop as events of this search.
+    auto report = [this, id](Event e) {
+        e.search_id = id;
+        queue_.push(std::move(e));
+    };
     session_.engine().go(
         session_.position(), limits,
-        [this, id](const engine::SearchInfo& info) {
-            Event e;
-            e.kind = Event::Kind::Info;
-            e.info = info;
-            e.search_id = id;
-            queue_.push(std::move(e));
-        },
-        [this, id](const engine::SearchResult& r) {
-            Event e;
-            e.kind = Event::Kind::Done;
-            e.result = r;
-            e.search_id = id;
-            queue_.push(std::move(e));
-        },
+        [report](const engine::SearchInfo& info) { report({.kind = Event::Kind::Info, .info = info}); },
+        [report](const engine::SearchResult& r) { report({.kind = Event::Kind::Done, .result = r}); },
         std::move(search_moves));
 }
 
@@ -426,10 +412,10 @@ void Controller::on_search_done(const Event& e) {
         finish_own_move(e.result);
     } else if (kind == Search::Analysis) {
         Move best = e.result.best;
-        ui_.message(best.is_ok() ? "Best move: " + session_.move_text(session_.position(), best) + " (score "
-                                       + std::to_string(e.result.score) + ", depth " + std::to_string(e.result.depth)
-                                       + ")"
-                                 : "No legal move.");
+        ui_.message(best.is_ok()
+                        ? "Best move: " + session_.move_text(session_.position(), best) + " (score "
+                              + std::to_string(e.result.score) + ", depth " + std::to_string(e.result.depth) + ")"
+                        : "No legal move.");
     }
 }
 

@@ -4,9 +4,9 @@
 #include <cctype>
 #include <cstdio>
 #include <memory>
-#include <sstream>
 #include <vector>
 
+#include "core/text.h"
 #include "notation/usi.h"
 
 namespace hisha::play {
@@ -112,29 +112,11 @@ std::string move_text(const Position& before, Move m) {
     return out + "\n";
 }
 
-std::vector<std::string> lines_of(std::string_view text) {
-    std::vector<std::string> out;
-    std::istringstream in{std::string(text)};
-    for (std::string l; std::getline(in, l);) {
-        if (!l.empty() && l.back() == '\r')
-            l.pop_back();
-        out.push_back(std::move(l));
-    }
-    return out;
-}
-
-std::vector<std::string> words_of(const std::string& line) {
-    std::istringstream in(line);
-    std::vector<std::string> out;
-    for (std::string w; in >> w;)
-        out.push_back(w);
-    return out;
-}
-
 // The SFEN rank of a board line ("a  L N S ..."): GNU's upper case White is SFEN's lower case.
-Result<std::string, std::string> sfen_rank(const std::string& line) {
+Result<std::string, std::string> sfen_rank(std::string_view line) {
+    std::string rank_name(line.substr(0, 1));
     if (line.size() < 20)
-        return unexpected("rank " + line.substr(0, 1) + " is short");
+        return unexpected("rank " + rank_name + " is short");
     std::string rank;
     int empty = 0;
     for (int f = 0; f < 9; ++f) {
@@ -145,7 +127,7 @@ Result<std::string, std::string> sfen_rank(const std::string& line) {
         }
         char up = char(std::toupper(static_cast<unsigned char>(c)));
         if (std::string_view("PLNSGBRK").find(up) == std::string_view::npos || (prefix != ' ' && prefix != '+'))
-            return unexpected("rank " + line.substr(0, 1) + ": '" + std::string(1, c) + "' is no piece");
+            return unexpected("rank " + rank_name + ": '" + std::string(1, c) + "' is no piece");
         if (empty)
             rank += std::to_string(empty);
         empty = 0;
@@ -156,10 +138,10 @@ Result<std::string, std::string> sfen_rank(const std::string& line) {
 }
 
 // Both hands, SFEN style, from the "B ..." and "W ..." lines (p l n s g b r k).
-std::string sfen_hands(const std::vector<std::string>& lines) {
+std::string sfen_hands(const std::vector<std::string_view>& lines) {
     std::string out;
-    for (const auto& l : lines) {
-        auto w = words_of(l);
+    for (auto l : lines) {
+        auto w = text::words(l);
         if (w.size() < 8 || (w[0] != "B" && w[0] != "W"))
             continue;
         for (std::size_t i = 1; i < 8; ++i) {
@@ -201,7 +183,7 @@ std::optional<std::vector<Move>> replay_from_start(const std::vector<std::string
 }  // namespace
 
 bool is_gnu_save(std::string_view text) {
-    auto lines = lines_of(text.substr(0, 400));
+    auto lines = text::lines(text.substr(0, 400));
     return lines.size() > 3 && lines[0].rfind("White ", 0) == 0 && lines[0].find(" Black ") != std::string::npos
         && lines[2].rfind("TimeControl", 0) == 0;
 }
@@ -209,8 +191,8 @@ bool is_gnu_save(std::string_view text) {
 Result<GnuSave, std::string> read_gnu_save(std::string_view text) {
     if (!is_gnu_save(text))
         return unexpected(std::string("not a GNU Shogi save file"));
-    auto lines = lines_of(text);
-    auto head = words_of(lines[0]);
+    auto lines = text::lines(text);
+    auto head = text::words(lines[0]);
     GnuSave save;
     save.force = head.size() > 5 && head[5][0] == 'f';
     bool black_to_move = head.size() > 1 && head[1][0] == 'c';  // the human side moves
@@ -229,8 +211,8 @@ Result<GnuSave, std::string> read_gnu_save(std::string_view text) {
     std::vector<std::string> usi;
     bool in_moves = false;
     for (; i < lines.size(); ++i) {
-        if (in_moves && !words_of(lines[i]).empty())
-            usi.push_back(usi_of(words_of(lines[i])[0]));
+        if (auto words = text::words(lines[i]); in_moves && !words.empty())
+            usi.push_back(usi_of(words[0]));
         in_moves |= lines[i].find("move") != std::string::npos && lines[i].find("score") != std::string::npos;
     }
     std::string sfen = board + (black_to_move ? " b " : " w ") + sfen_hands(lines) + " 1";

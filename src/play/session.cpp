@@ -1,8 +1,9 @@
 // Session state and the operations on it.
 #include "session.h"
 
-#include "notation/coordinate.h"
+#include "core/names.h"
 #include "kanji.h"
+#include "notation/coordinate.h"
 #include "notation/western.h"
 
 namespace hisha::play {
@@ -10,29 +11,23 @@ namespace hisha::play {
 using namespace hisha::core;
 using core::unexpected;
 
-const char* display_mode_name(DisplayMode m) {
-    switch (m) {
-    case DisplayMode::Raw: return "raw";
-    case DisplayMode::Curses: return "curses";
-    case DisplayMode::Xshogi: return "xshogi";
-    }
-    return "";
-}
-
 TimeControl default_time_control(DisplayMode m) {
     return *parse_time_args(m == DisplayMode::Xshogi ? std::vector<std::string>{"40", "5"}
                                                      : std::vector<std::string>{"15"});
 }
 
-const char* notation_name(MoveNotation n) {
-    switch (n) {
-    case MoveNotation::Gnu: return "gnu";
-    case MoveNotation::Western: return "western";
-    case MoveNotation::Usi: return "usi";
-    case MoveNotation::Kif: return "kif";
-    }
-    return "";
-}
+namespace {
+constexpr EnumName<MoveNotation> NOTATION_NAMES[] = {
+    {MoveNotation::Gnu, "gnu", {"coordinate"}},
+    {MoveNotation::Western, "western", {"hodges"}},
+    {MoveNotation::Usi, "usi"},
+    {MoveNotation::Kif, "kif", {"ki2", "japanese"}},
+};
+}  // namespace
+
+const char* notation_name(MoveNotation n) { return name_of(NOTATION_NAMES, n); }
+
+std::optional<MoveNotation> notation_named(std::string_view name) { return value_named(NOTATION_NAMES, name); }
 
 Session::Session(const Settings& settings) : settings_(settings), engine_(std::make_unique<engine::Engine>()) {
     if (settings.tt_mb > 0)

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <thread>
 
+#include "core/text.h"
 #include "engine/engine.h"
 #include "engine/value.h"
 #include "usi_client.h"
@@ -26,13 +27,6 @@ extern char** environ;
 namespace hisha::protocol {
 
 namespace {
-
-std::string trim(std::string s) {
-    auto sp = [](unsigned char c) { return std::isspace(c) != 0; };
-    s.erase(s.begin(), std::find_if_not(s.begin(), s.end(), sp));
-    s.erase(std::find_if_not(s.rbegin(), s.rend(), sp).base(), s.end());
-    return s;
-}
 
 // Process groups of running engines, for kill_all() from a signal handler.
 constexpr int MAX_CHILDREN = 512;
@@ -77,23 +71,23 @@ std::vector<std::string> child_environment() {
 // --- driver choice
 
 DriverKind driver_of(const std::string& command) {
-    std::string c = trim(command);
+    std::string c = text::trim(command);
     if (c == "hisha" || c == "internal")
         return DriverKind::Internal;
-    if (c.rfind("usi:", 0) == 0)
+    if (c.starts_with("usi:"))
         return DriverKind::Usi;
-    if (c.rfind("xshogi:", 0) == 0)
+    if (c.starts_with("xshogi:"))
         return DriverKind::Xshogi;
     std::string program = c.substr(0, c.find_first_of(" \t"));
     std::string base = program.substr(program.find_last_of('/') + 1);
-    return base.rfind("gnushogi", 0) == 0 ? DriverKind::Xshogi : DriverKind::Usi;
+    return base.starts_with("gnushogi") ? DriverKind::Xshogi : DriverKind::Usi;
 }
 
 std::string strip_driver_prefix(const std::string& command) {
-    std::string c = trim(command);
+    std::string c = text::trim(command);
     for (const char* prefix : {"usi:", "xshogi:"})
-        if (c.rfind(prefix, 0) == 0)
-            return trim(c.substr(std::strlen(prefix)));
+        if (c.starts_with(prefix))
+            return text::trim(c.substr(std::strlen(prefix)));
     return c;
 }
 

@@ -4,9 +4,9 @@
 #include <sys/stat.h>
 
 #include <cctype>
-#include <sstream>
 #include <vector>
 
+#include "core/text.h"
 #include "notation/coordinate.h"
 
 namespace hisha::protocol {
@@ -15,17 +15,7 @@ namespace {
 
 constexpr const char* DEBIAN_BOOK = "/usr/lib/games/gnushogi/gnushogi.bbk";
 
-std::vector<std::string> tokens_of(const std::string& line) {
-    std::istringstream in(line);
-    std::vector<std::string> out;
-    for (std::string t; in >> t;)
-        out.push_back(t);
-    return out;
-}
-
-bool all_digits(const std::string& s) {
-    return !s.empty() && s.find_first_not_of("-0123456789") == std::string::npos;
-}
+bool all_digits(const std::string& s) { return !s.empty() && s.find_first_not_of("-0123456789") == std::string::npos; }
 
 // "5" for 5 s, "1:30" for 90 s: GNU Shogi's minutes[:seconds] or seconds.
 std::string minutes_seconds(int seconds) {
@@ -56,8 +46,8 @@ std::vector<std::string> edit_lines(const core::Position& pos) {
             out.push_back(std::string(1, letter) + core::square_to_usi(core::Square(sq))
                           + (core::is_promoted(pt) ? "+" : ""));
         }
-        for (core::PieceType pt : {core::ROOK, core::BISHOP, core::GOLD, core::SILVER, core::KNIGHT, core::LANCE,
-                                   core::PAWN})
+        for (core::PieceType pt :
+             {core::ROOK, core::BISHOP, core::GOLD, core::SILVER, core::KNIGHT, core::LANCE, core::PAWN})
             for (int i = 0; i < pos.hand(c).count(pt); ++i)
                 out.push_back(std::string(1, notation::piece_letter(pt)) + "*");
     }
@@ -122,7 +112,7 @@ core::Result<void, std::string> XshogiClient::launch(const std::string& time_arg
             return {};
         }
     std::string why = status == ChildProcess::Read::Timeout ? "no 'GNU Shogi' banner in time"
-                                                             : "it exited (" + child_.exit_description() + ")";
+                                                            : "it exited (" + child_.exit_description() + ")";
     child_.terminate(0);
     return core::unexpected(spec_.name + " (" + cmd + "): " + why);
 }
@@ -144,8 +134,10 @@ core::Result<std::string, std::string> XshogiClient::level_command(const engine:
         return core::unexpected(spec_.name + ": GNU Shogi cannot search a fixed number of nodes");
     if (l.time[color_] == 0 && l.byoyomi > 0) {
         if (l.byoyomi < 1000)
-            return core::unexpected(spec_.name + ": GNU Shogi cannot think less than 1 s a move; give it st=1 or "
-                                                 "more, or depth=N (--tc " + spec_.name + ":depth=2)");
+            return core::unexpected(spec_.name
+                                    + ": GNU Shogi cannot think less than 1 s a move; give it st=1 or "
+                                      "more, or depth=N (--tc "
+                                    + spec_.name + ":depth=2)");
         return "level 0 " + minutes_seconds(l.byoyomi / 1000);  // whole seconds, rounded down
     }
     int moves = l.moves_to_go > 0 ? l.moves_to_go : 40;
@@ -201,20 +193,20 @@ core::Result<void, std::string> XshogiClient::enter_moves(const core::Game& game
     send(start_side == core::WHITE ? "white" : "black");  // the side to enter moves for (inverted)
     send("force");
     for (std::size_t i = known_; i < moves.size(); ++i) {
-        std::string text = notation::write_coordinate(moves[i]);
-        send(text);
+        std::string move = notation::write_coordinate(moves[i]);
+        send(move);
         auto deadline = SteadyClock::now() + std::chrono::milliseconds(spec_.startup_timeout_ms);
         std::string line;
         ChildProcess::Read status;
         bool echoed = false;
         while (!echoed && read(line, deadline, status)) {
             if (line.find("Illegal") != std::string::npos)
-                return core::unexpected("it refused the move " + text + ": " + line);
-            auto t = tokens_of(line);
-            echoed = t.size() >= 2 && t[1] == text;
+                return core::unexpected("it refused the move " + move + ": " + line);
+            auto t = text::words(line);
+            echoed = t.size() >= 2 && t[1] == move;
         }
         if (!echoed)
-            return core::unexpected("no echo of the move " + text);
+            return core::unexpected("no echo of the move " + move);
     }
     known_ = moves.size();
     return {};
@@ -265,8 +257,8 @@ MoveReply XshogiClient::think(const core::Game& game, const MoveRequest& request
         return read_move(game, t0, request, false);
     }
     if (moves.size() != known_ + 1)
-        return failure(MoveReply::Kind::Refused, t0, "out of step: " + std::to_string(moves.size() - known_)
-                                                         + " new moves at once");
+        return failure(MoveReply::Kind::Refused, t0,
+                       "out of step: " + std::to_string(moves.size() - known_) + " new moves at once");
     send_clocks(game, request.limits);
     t0 = SteadyClock::now();
     send(notation::write_coordinate(moves.back()));
@@ -289,15 +281,15 @@ MoveReply XshogiClient::read_move(const core::Game& game, SteadyClock::time_poin
                                "GNU Shogi did not take the move " + notation::write_coordinate(game.moves().back())
                                    + " (it goes silent when it counts a fourfold repetition)");
             if (late)
-                return failure(MoveReply::Kind::Hang, t0, "no move, even " + std::to_string(request.grace_ms)
-                                                              + " ms after its time");
+                return failure(MoveReply::Kind::Hang, t0,
+                               "no move, even " + std::to_string(request.grace_ms) + " ms after its time");
             late = true;
             deadline = SteadyClock::now() + std::chrono::milliseconds(request.grace_ms);
             continue;
         }
         if (line.find("Illegal move") != std::string::npos)
             return failure(MoveReply::Kind::Refused, t0, "GNU Shogi refused a legal move: " + line);
-        auto t = tokens_of(line);
+        auto t = text::words(line);
         if (t.size() >= 2 && t[1] == "...") {
             MoveReply r;
             r.elapsed_ms = elapsed_ms_since(t0);
