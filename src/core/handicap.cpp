@@ -4,11 +4,14 @@
 #include <array>
 #include <string>
 
+#include "text.h"
+
 namespace hisha::core {
 
 namespace {
 
 // Boards are spelled out in full so that each SFEN is a plain constant.
+// clang-format off
 constexpr std::array<HandicapInfo, 17> TABLE = {{
     {Handicap::Even, "even", "Even game", "平手", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", 0},
     {Handicap::Lance, "lance", "Left lance", "香落ち", "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1", 1},
@@ -28,6 +31,7 @@ constexpr std::array<HandicapInfo, 17> TABLE = {{
     {Handicap::TenPiece, "10-piece", "Ten pieces", "十枚落ち", "4k4/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1", 18},
     {Handicap::ThreePawns, "3-pawns", "Three pawns", "歩三兵", "4k4/9/9/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w 3p 1", 24},
 }};
+// clang-format on
 
 // Lower-case ASCII and drop spaces, '-', '_' and the Japanese middle dot.
 std::string normalise(std::string_view s) {
@@ -40,35 +44,29 @@ std::string normalise(std::string_view s) {
     return out;
 }
 
-struct Alias {
-    std::string_view name;
+// Other names of each handicap, seen in the seeds, in KIF/CSA tools and in common English usage:
+// space-separated and normalised. The ids and the English and Japanese names in TABLE are
+// accepted too.
+struct Aliases {
     Handicap h;
+    std::string_view names;
 };
-// Names seen in the seeds, in KIF/CSA tools and in common English usage.
-constexpr Alias ALIASES[] = {
-    {"hirate", Handicap::Even}, {"none", Handicap::Even}, {"even", Handicap::Even},
-    {"leftlance", Handicap::Lance}, {"kyouochi", Handicap::Lance}, {"kyoochi", Handicap::Lance},
-    {"rightlance", Handicap::RightLance}, {"kaku", Handicap::Bishop}, {"bishop", Handicap::Bishop},
-    {"hisha", Handicap::Rook}, {"rook", Handicap::Rook}, {"rookandlance", Handicap::RookLance},
-    {"rooklance", Handicap::RookLance}, {"hikyou", Handicap::RookLance}, {"2piece", Handicap::TwoPiece},
-    {"twopiece", Handicap::TwoPiece}, {"twopieces", Handicap::TwoPiece}, {"rookandbishop", Handicap::TwoPiece},
-    {"2枚落ち", Handicap::TwoPiece}, {"3piece", Handicap::ThreePiece}, {"threepiece", Handicap::ThreePiece},
-    {"threepieces", Handicap::ThreePiece}, {"3枚落ち", Handicap::ThreePiece}, {"4piece", Handicap::FourPiece},
-    {"fourpiece", Handicap::FourPiece}, {"fourpieces", Handicap::FourPiece}, {"4枚落ち", Handicap::FourPiece},
-    {"5piece", Handicap::FivePiece}, {"fivepiece", Handicap::FivePiece}, {"fivepieces", Handicap::FivePiece},
-    {"5piecesright", Handicap::FivePiece}, {"5pieceright", Handicap::FivePiece}, {"fivepieceright", Handicap::FivePiece},
-    {"fivepieces(right)", Handicap::FivePiece}, {"右五枚落ち", Handicap::FivePiece}, {"5枚落ち", Handicap::FivePiece},
-    {"5pieceleft", Handicap::FivePieceLeft}, {"fivepieceleft", Handicap::FivePieceLeft},
-    {"5piecesleft", Handicap::FivePieceLeft}, {"fivepieces(left)", Handicap::FivePieceLeft},
-    {"6piece", Handicap::SixPiece}, {"sixpiece", Handicap::SixPiece}, {"sixpieces", Handicap::SixPiece},
-    {"6枚落ち", Handicap::SixPiece}, {"7pieceleft", Handicap::SevenPieceLeft},
-    {"sevenpieceleft", Handicap::SevenPieceLeft}, {"sevenpieces(left)", Handicap::SevenPieceLeft},
-    {"7pieceright", Handicap::SevenPieceRight}, {"sevenpieceright", Handicap::SevenPieceRight},
-    {"sevenpieces(right)", Handicap::SevenPieceRight}, {"8piece", Handicap::EightPiece},
-    {"eightpiece", Handicap::EightPiece}, {"eightpieces", Handicap::EightPiece}, {"8枚落ち", Handicap::EightPiece},
-    {"10piece", Handicap::TenPiece}, {"tenpiece", Handicap::TenPiece}, {"tenpieces", Handicap::TenPiece},
-    {"10枚落ち", Handicap::TenPiece}, {"3pawns", Handicap::ThreePawns}, {"threepawns", Handicap::ThreePawns},
-    {"歩三兵", Handicap::ThreePawns},
+constexpr Aliases ALIASES[] = {
+    {Handicap::Even, "hirate none"},
+    {Handicap::Lance, "kyouochi kyoochi"},
+    {Handicap::Bishop, "kaku"},
+    {Handicap::Rook, "hisha"},
+    {Handicap::RookLance, "hikyou"},
+    {Handicap::TwoPiece, "twopiece rookandbishop 2枚落ち"},
+    {Handicap::ThreePiece, "threepiece 3枚落ち"},
+    {Handicap::FourPiece, "fourpiece 4枚落ち"},
+    {Handicap::FivePiece, "fivepiece fivepieces 5piecesright 5pieceright fivepieceright 右五枚落ち 5枚落ち"},
+    {Handicap::FivePieceLeft, "fivepieceleft 5piecesleft"},
+    {Handicap::SixPiece, "sixpiece 6枚落ち"},
+    {Handicap::SevenPieceLeft, "sevenpieceleft"},
+    {Handicap::SevenPieceRight, "sevenpieceright"},
+    {Handicap::EightPiece, "eightpiece 8枚落ち"},
+    {Handicap::TenPiece, "tenpiece 10枚落ち"},
 };
 
 // The board, side and hands of an SFEN (the move number dropped).
@@ -96,8 +94,9 @@ std::optional<Handicap> handicap_from_name(std::string_view name) {
         if (n == normalise(info.id) || n == normalise(info.english) || n == normalise(info.japanese))
             return info.handicap;
     for (const auto& a : ALIASES)
-        if (n == normalise(a.name))
-            return a.h;
+        for (const std::string& alias : text::words(a.names))
+            if (n == alias)
+                return a.h;
     return std::nullopt;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "assert.h"
+#include "text.h"
 #include "zobrist.h"
 
 namespace hisha::core {
@@ -117,22 +118,6 @@ Result<int, ParseError> parse_move_number(std::string_view text, int col) {
     return int(v);
 }
 
-// The fields of an SFEN with the 1-based column where each starts.
-std::vector<std::pair<std::string_view, int>> split_fields(std::string_view sfen) {
-    std::vector<std::pair<std::string_view, int>> fields;
-    for (std::size_t i = 0; i < sfen.size();) {
-        while (i < sfen.size() && (sfen[i] == ' ' || sfen[i] == '\t'))
-            ++i;
-        std::size_t j = i;
-        while (j < sfen.size() && sfen[j] != ' ' && sfen[j] != '\t')
-            ++j;
-        if (j > i)
-            fields.emplace_back(sfen.substr(i, j - i), int(i) + 1);
-        i = j;
-    }
-    return fields;
-}
-
 // Field 3: pieces in hand, in any order; "-" for none.
 Result<void, ParseError> parse_hands(std::string_view text, int col0, SfenRules rules, Hand (&hands)[COLOR_NB]) {
     if (text != "-") {
@@ -229,12 +214,12 @@ void Position::remove_piece(Piece pc, Square s) {
 // --- SFEN
 
 Result<void, ParseError> Position::set(std::string_view sfen, SfenRules rules) {
-    auto fields = split_fields(sfen);
+    std::vector<text::Word> fields = text::words_with_columns(sfen, " \t");
     if (fields.empty())
         return unexpected(sfen_error(ParseErrorCode::Empty, "empty SFEN", 0));
-    if (fields.size() == 1 && fields[0].first == "startpos")
+    if (fields.size() == 1 && fields[0].text == "startpos")
         return set(START_SFEN, rules);
-    if (fields[0].first == "sfen")
+    if (fields[0].text == "sfen")
         fields.erase(fields.begin());
     if (fields.size() < 3) {
         const char* what = fields.size() < 2 ? "side to move" : "pieces in hand";
@@ -243,23 +228,23 @@ Result<void, ParseError> Position::set(std::string_view sfen, SfenRules rules) {
     }
     if (fields.size() > 4)
         return unexpected(sfen_error(ParseErrorCode::TooManyFields,
-                                     "unexpected text after the move number: '" + std::string(fields[4].first) + "'",
-                                     fields[4].second));
+                                     "unexpected text after the move number: '" + std::string(fields[4].text) + "'",
+                                     fields[4].column));
 
     Piece board[SQ_NB] = {};
     int column_of[SQ_NB] = {};
     Hand hands[COLOR_NB];
-    if (auto r = parse_board(fields[0].first, fields[0].second, board, column_of); !r)
+    if (auto r = parse_board(fields[0].text, fields[0].column, board, column_of); !r)
         return unexpected(r.error());
-    auto side_r = parse_side(fields[1].first, fields[1].second);
+    auto side_r = parse_side(fields[1].text, fields[1].column);
     if (!side_r)
         return unexpected(side_r.error());
     Color side = *side_r;
-    if (auto r = parse_hands(fields[2].first, fields[2].second, rules, hands); !r)
+    if (auto r = parse_hands(fields[2].text, fields[2].column, rules, hands); !r)
         return unexpected(r.error());
     int ply = 1;  // the move number is optional
     if (fields.size() == 4) {
-        auto n = parse_move_number(fields[3].first, fields[3].second);
+        auto n = parse_move_number(fields[3].text, fields[3].column);
         if (!n)
             return unexpected(n.error());
         ply = *n;
@@ -286,7 +271,7 @@ Result<void, ParseError> Position::set(std::string_view sfen, SfenRules rules) {
     if (auto v = tmp->validate(rules); !v) {
         ParseError e = v.error();
         Square s = Square(e.column);  // validate() reports a square (or SQ_NONE) in column
-        e.column = is_ok(s) ? column_of[s] : fields[0].second;
+        e.column = is_ok(s) ? column_of[s] : fields[0].column;
         return unexpected(e);
     }
 

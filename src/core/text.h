@@ -1,6 +1,7 @@
 #pragma once
 // The string helpers every layer uses, once: ASCII case, white space and words. Bytes over 127
 // (UTF-8, Shift_JIS) are left as they are; Japanese spacing (U+3000) is the notation layer's business.
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -77,6 +78,26 @@ inline std::vector<std::string_view> lines(std::string_view text) {
         if (nl == std::string_view::npos)
             break;
         start = nl + 1;
+    }
+    return out;
+}
+
+// A word of a line and the column where it starts (1-based, in bytes).
+struct Word {
+    std::string_view text;
+    int column;
+};
+
+// The words of `s` split at runs of any of the `separators`, each with its column.
+inline std::vector<Word> words_with_columns(std::string_view s, std::string_view separators) {
+    std::vector<Word> out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        i = std::min(s.find_first_not_of(separators, i), s.size());
+        std::size_t end = std::min(s.find_first_of(separators, i), s.size());
+        if (end > i)
+            out.push_back({s.substr(i, end - i), int(i) + 1});
+        i = end;
     }
     return out;
 }

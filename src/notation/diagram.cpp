@@ -264,15 +264,8 @@ Result<void, ParseError> DiagramReader::right_part(std::size_t li, std::size_t f
 }
 
 Result<void, ParseError> DiagramReader::hand_box(std::string_view inside, int line, int column) {
-    for (std::size_t j = 0; j < inside.size();) {
-        while (j < inside.size() && (inside[j] == ' ' || inside[j] == ','))
-            ++j;
-        std::size_t k = j;
-        while (k < inside.size() && inside[k] != ' ' && inside[k] != ',')
-            ++k;
-        if (k == j)
-            break;
-        std::string_view t = inside.substr(j, k - j);
+    for (auto [t, at] : text::words_with_columns(inside, " ,")) {
+        int col = column + at - 1;
         if (t != "-" && t != "none") {
             auto tok = hand_token(t);
             if (!tok || !box_)
@@ -280,11 +273,10 @@ Result<void, ParseError> DiagramReader::hand_box(std::string_view inside, int li
                                                 !box_
                                                     ? "a hand box without 'White in hand:' or 'Black in hand:' above it"
                                                     : "bad piece in hand '" + std::string(t) + "'",
-                                                line, column + int(j)));
+                                                line, col));
             counts_[*box_][tok->pt] += tok->count;
-            hand_where_[*box_][tok->pt] = {line, column + int(j)};
+            hand_where_[*box_][tok->pt] = {line, col};
         }
-        j = k;
     }
     return {};
 }

@@ -3,32 +3,13 @@
 
 #include <vector>
 
+#include "core/text.h"
+
 namespace hisha::notation {
 
 using namespace hisha::core;
 
 namespace {
-
-struct Token {
-    std::string_view text;
-    int column;  // 1-based
-};
-
-std::vector<Token> split_tokens(std::string_view s) {
-    std::vector<Token> out;
-    std::size_t i = 0;
-    while (i < s.size()) {
-        while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
-            ++i;
-        std::size_t j = i;
-        while (j < s.size() && s[j] != ' ' && s[j] != '\t' && s[j] != '\r' && s[j] != '\n')
-            ++j;
-        if (j > i)
-            out.push_back({s.substr(i, j - i), int(i) + 1});
-        i = j;
-    }
-    return out;
-}
 
 ParseError bad(std::string message, int line, int column) {
     return ParseError{ParseErrorCode::BadMove, std::move(message), line, column};
@@ -39,8 +20,8 @@ Result<Square, ParseError> usi_square(std::string_view text, std::size_t i, int 
     if (i >= text.size() || text[i] < '1' || text[i] > '9')
         return unexpected(bad(i >= text.size() ? "move too short" : "expected a file 1-9", line, column + int(i)));
     if (i + 1 >= text.size() || text[i + 1] < 'a' || text[i + 1] > 'i')
-        return unexpected(bad(i + 1 >= text.size() ? "move too short" : "expected a rank a-i", line,
-                              column + int(i) + 1));
+        return unexpected(
+            bad(i + 1 >= text.size() ? "move too short" : "expected a rank a-i", line, column + int(i) + 1));
     return make_square(File(text[i] - '1'), Rank(text[i + 1] - 'a'));
 }
 
@@ -52,8 +33,8 @@ Result<Move, ParseError> usi_syntax(const Position& pos, std::string_view text, 
         static constexpr std::string_view DROPPABLE = " PLNSBRG";
         auto k = DROPPABLE.find(text[0]);
         if (k == std::string_view::npos || k == 0)
-            return unexpected(bad(std::string("'") + text[0] + "' is not a piece that can be dropped (P L N S G B R)",
-                                  line, column));
+            return unexpected(
+                bad(std::string("'") + text[0] + "' is not a piece that can be dropped (P L N S G B R)", line, column));
         auto to = usi_square(text, 2, line, column);
         if (!to)
             return unexpected(to.error());
@@ -82,7 +63,7 @@ ParseError with_index(ParseError e, std::size_t index) {
 }
 
 // The SFEN fields start at tokens[first]; returns the index after them (at `moves` or the end).
-std::size_t sfen_end(const std::vector<Token>& tokens, std::size_t first) {
+std::size_t sfen_end(const std::vector<hisha::text::Word>& tokens, std::size_t first) {
     std::size_t i = first;
     while (i < tokens.size() && tokens[i].text != "moves")
         ++i;
@@ -103,7 +84,7 @@ Result<Move, ParseError> parse_usi_move(const Position& pos, std::string_view te
 std::string write_usi_move(Move m) { return to_usi(m); }
 
 Result<GameRecord, ParseError> parse_usi_position(std::string_view text, int line) {
-    std::vector<Token> tokens = split_tokens(text);
+    std::vector<hisha::text::Word> tokens = hisha::text::words_with_columns(text, " \t\r\n");
     std::size_t i = 0;
     if (i < tokens.size() && tokens[i].text == "position")
         ++i;
@@ -117,10 +98,10 @@ Result<GameRecord, ParseError> parse_usi_position(std::string_view text, int lin
     } else {
         std::size_t first = tokens[i].text == "sfen" ? i + 1 : i;
         if (first == i && tokens[i].text.find('/') == std::string_view::npos)
-            return unexpected(ParseError{ParseErrorCode::BadBoard,
-                                         "expected startpos, sfen or an SFEN board, found '"
-                                             + std::string(tokens[i].text) + "'",
-                                         line, tokens[i].column});
+            return unexpected(
+                ParseError{ParseErrorCode::BadBoard,
+                           "expected startpos, sfen or an SFEN board, found '" + std::string(tokens[i].text) + "'",
+                           line, tokens[i].column});
         end = sfen_end(tokens, first);
         if (first == end)
             return unexpected(ParseError{ParseErrorCode::MissingField, "missing SFEN after 'sfen'", line,
