@@ -29,6 +29,16 @@ void expect_allowed(const Position& pos, const std::string& move) {
     EXPECT_TRUE((MoveList<LEGAL, true>(pos).contains(m))) << move << " not generated in " << pos.sfen();
 }
 
+// The same for several moves.
+void expect_refused(const Position& pos, std::initializer_list<const char*> moves, IllegalMove why) {
+    for (const char* move : moves)
+        expect_refused(pos, move, why);
+}
+void expect_allowed(const Position& pos, std::initializer_list<const char*> moves) {
+    for (const char* move : moves)
+        expect_allowed(pos, move);
+}
+
 }  // namespace
 
 // --- drops
@@ -36,39 +46,26 @@ void expect_allowed(const Position& pos, const std::string& move) {
 TEST(Drops, TwoPawnsOnAFileRefusedButATokinDoesNotCount) {
     auto pos = position("4k4/9/9/9/9/9/4P4/5+P3/4K4 b PLN 1");
     expect_refused(*pos, "P*5e", IllegalMove::TwoPawns);
-    expect_allowed(*pos, "P*4e");  // file 4 holds only a promoted pawn
-    expect_allowed(*pos, "P*6e");
+    expect_allowed(*pos, {"P*4e", "P*6e"});  // P*4e: file 4 holds only a promoted pawn
 }
 
 TEST(Drops, NoPawnOrLanceOnTheLastRankNoKnightOnTheLastTwo) {
     auto pos = position("4k4/9/9/9/9/9/4P4/5+P3/4K4 b PLN 1");
-    expect_refused(*pos, "P*3a", IllegalMove::DeadPiece);
-    expect_allowed(*pos, "P*3b");
-    expect_refused(*pos, "L*3a", IllegalMove::DeadPiece);
-    expect_allowed(*pos, "L*3b");
-    expect_refused(*pos, "N*3a", IllegalMove::DeadPiece);
-    expect_refused(*pos, "N*3b", IllegalMove::DeadPiece);
-    expect_allowed(*pos, "N*3c");
+    expect_refused(*pos, {"P*3a", "L*3a", "N*3a", "N*3b"}, IllegalMove::DeadPiece);
+    expect_allowed(*pos, {"P*3b", "L*3b", "N*3c"});
 }
 
 TEST(Drops, WhiteDropRestrictionsMirror) {
     auto pos = position("4k4/9/4p4/9/9/9/9/9/4K4 w pln 1");
     expect_refused(*pos, "P*5e", IllegalMove::TwoPawns);
-    expect_allowed(*pos, "P*4e");
-    expect_refused(*pos, "P*3i", IllegalMove::DeadPiece);
-    expect_allowed(*pos, "P*3h");
-    expect_refused(*pos, "L*3i", IllegalMove::DeadPiece);
-    expect_allowed(*pos, "L*3h");
-    expect_refused(*pos, "N*3h", IllegalMove::DeadPiece);
-    expect_refused(*pos, "N*3i", IllegalMove::DeadPiece);
-    expect_allowed(*pos, "N*3g");
+    expect_refused(*pos, {"P*3i", "L*3i", "N*3h", "N*3i"}, IllegalMove::DeadPiece);
+    expect_allowed(*pos, {"P*4e", "P*3h", "L*3h", "N*3g"});
 }
 
 TEST(Drops, OnlyHeldPiecesOnEmptySquares) {
     auto pos = position("4k4/9/9/9/9/9/4P4/5+P3/4K4 b PLN 1");
     expect_refused(*pos, "G*5e", IllegalMove::NotInHand);
-    expect_refused(*pos, "L*5g", IllegalMove::Occupied);
-    expect_refused(*pos, "N*5a", IllegalMove::Occupied);
+    expect_refused(*pos, {"L*5g", "N*5a"}, IllegalMove::Occupied);
 }
 
 TEST(Drops, DroppedPiecesAreUnpromoted) {
@@ -86,29 +83,19 @@ TEST(Drops, DroppedPiecesAreUnpromoted) {
 
 TEST(Promotion, ForcedOnTheLastRanks) {
     auto pos = position("k8/2P6/7L1/5N3/3N5/9/9/9/4K4 b - 1");
-    expect_refused(*pos, "7b7a", IllegalMove::DeadPiece);
-    expect_allowed(*pos, "7b7a+");
-    expect_refused(*pos, "2c2a", IllegalMove::DeadPiece);
-    expect_allowed(*pos, "2c2a+");
-    expect_allowed(*pos, "2c2b");  // a lance on the second rank can still move
-    expect_allowed(*pos, "2c2b+");
-    expect_refused(*pos, "4d3b", IllegalMove::DeadPiece);
-    expect_refused(*pos, "4d5b", IllegalMove::DeadPiece);
-    expect_allowed(*pos, "4d3b+");
-    expect_allowed(*pos, "6e5c");  // a knight on the third rank may stay unpromoted
-    expect_allowed(*pos, "6e5c+");
-    expect_allowed(*pos, "6e7c");
+    expect_refused(*pos, {"7b7a", "2c2a", "4d3b", "4d5b"}, IllegalMove::DeadPiece);
+    expect_allowed(*pos, {"7b7a+", "2c2a+", "4d3b+"});
+    expect_allowed(*pos, {"2c2b", "2c2b+"});          // a lance on the second rank can still move
+    expect_allowed(*pos, {"6e5c", "6e5c+", "6e7c"});  // a knight on the third rank may stay unpromoted
 }
 
 TEST(Promotion, OptionalWhenAMoveStartsOrEndsInTheZone) {
     auto pos = position("k8/9/4S4/9/4S4/3G5/8R/9/4K4 b - 1");
-    expect_allowed(*pos, "5c4d+");  // leaving the zone
-    expect_allowed(*pos, "5c4d");
+    expect_allowed(*pos, {"5c4d+", "5c4d"});  // leaving the zone
     expect_allowed(*pos, "5e5d");
     expect_refused(*pos, "5e5d+", IllegalMove::CannotPromote);  // wholly outside the zone
     expect_refused(*pos, "6f6e+", IllegalMove::CannotPromote);  // gold never promotes
-    expect_allowed(*pos, "1g1c+");
-    expect_allowed(*pos, "1g1c");  // legal, though never better
+    expect_allowed(*pos, {"1g1c+", "1g1c"});                    // 1g1c: legal, though never better
     expect_refused(*pos, "1g1d+", IllegalMove::CannotPromote);
 }
 
@@ -167,37 +154,30 @@ TEST(DropPawnMate, APinnedDefenderCannotTakeOffItsLine) {
 
 TEST(KingSafety, PinnedPieceMayOnlyMoveAlongThePin) {
     auto pos = position("k3r4/9/9/9/9/9/9/4G4/4K4 b - 1");
-    expect_refused(*pos, "5h4h", IllegalMove::SelfCheck);
-    expect_refused(*pos, "5h4g", IllegalMove::SelfCheck);
+    expect_refused(*pos, {"5h4h", "5h4g"}, IllegalMove::SelfCheck);
     expect_allowed(*pos, "5h5g");
 }
 
 TEST(KingSafety, CheckMustBeAnswered) {
     auto pos = position("k3r4/9/9/9/9/9/P8/9/4K4 b - 1");
     ASSERT_TRUE(pos->in_check());
-    expect_refused(*pos, "9g9f", IllegalMove::IgnoredCheck);
-    expect_refused(*pos, "5i5h", IllegalMove::IgnoredCheck);
+    expect_refused(*pos, {"9g9f", "5i5h"}, IllegalMove::IgnoredCheck);
     expect_allowed(*pos, "5i4i");
 }
 
 TEST(KingSafety, KingMayNotStepIntoAttack) {
     auto pos = position("k4r3/9/9/9/9/9/9/9/4K4 b - 1");
-    expect_refused(*pos, "5i4h", IllegalMove::SelfCheck);
-    expect_refused(*pos, "5i4i", IllegalMove::SelfCheck);
-    expect_allowed(*pos, "5i5h");
-    expect_allowed(*pos, "5i6h");
+    expect_refused(*pos, {"5i4h", "5i4i"}, IllegalMove::SelfCheck);
+    expect_allowed(*pos, {"5i5h", "5i6h"});
 }
 
 TEST(MoveShape, PiecesMoveByTheirRules) {
     auto pos = position("k8/9/9/9/7P1/9/9/1B5R1/4K1GNL b - 1");
-    expect_refused(*pos, "2h2a", IllegalMove::CannotReach);  // blocked by the pawn on 2e
-    expect_allowed(*pos, "2h2f");
-    expect_refused(*pos, "3i4g", IllegalMove::CannotReach);  // a gold does not jump
-    expect_allowed(*pos, "2i3g");
-    expect_refused(*pos, "2i2g", IllegalMove::CannotReach);
+    // 2h2a: blocked by the pawn on 2e; 3i4g: a gold does not jump.
+    expect_refused(*pos, {"2h2a", "3i4g", "2i2g"}, IllegalMove::CannotReach);
+    expect_allowed(*pos, {"2h2f", "2i3g", "1i1a+"});
     expect_refused(*pos, "1i1a", IllegalMove::DeadPiece);
-    expect_allowed(*pos, "1i1a+");
-    expect_refused(*pos, "3i2i", IllegalMove::Occupied);     // own piece
+    expect_refused(*pos, "3i2i", IllegalMove::Occupied);      // own piece
     expect_refused(*pos, "9a9b", IllegalMove::NotYourPiece);  // the opponent's king
     expect_refused(*pos, "5e5d", IllegalMove::NotYourPiece);  // empty square
     EXPECT_EQ(pos->check_move(Move::none()).error(), IllegalMove::NotAMove);
@@ -286,8 +266,7 @@ TEST(Declaration, RefusedForEachMissingCondition) {
               DeclarationFailure::KingNotInZone);
     EXPECT_EQ(check_declaration(*position("4K4/RRBBg4/PPPPPP3/9/9/9/9/9/8k b 2P 1")).failure,
               DeclarationFailure::InCheck);
-    EXPECT_EQ(check_declaration(*position("9/RRBB5/PPPPPP3/9/9/9/9/9/8k b 2P 1")).failure,
-              DeclarationFailure::NoKing);
+    EXPECT_EQ(check_declaration(*position("9/RRBB5/PPPPPP3/9/9/9/9/9/8k b 2P 1")).failure, DeclarationFailure::NoKing);
 }
 
 TEST(Declaration, WhiteNeeds27) {

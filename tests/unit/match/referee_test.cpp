@@ -12,9 +12,14 @@ using namespace hisha::match::test;
 
 namespace {
 
-struct Expect {
+// A fake that misbehaves one way, and how it must lose.
+struct FakeCase {
+    const char* name;  // of the test
+    const char* mode;  // fake_usi.py's misbehaviour
     Failure failure;
     core::EndReason reason;
+    const char* says = nullptr;  // what the detail of game `game` says, when it names more than the culprit
+    int game = 0;
 };
 
 // The fake answers at once (it searches to depth 1) except on its third move; its clock is
@@ -22,8 +27,8 @@ struct Expect {
 MatchResult play_fake(const std::string& mode, const std::string& delay = "2.0") {
     MatchConfig c;
     c.engines.push_back(engine_config("hisha", "internal", "depth=1"));
-    c.engines.push_back(engine_config("fake", "python3 " + fake_usi() + " " + mode + " 3 " + delay + " -- " + hisha_binary() + " usi",
-                               "st=1"));
+    c.engines.push_back(engine_config(
+        "fake", "python3 " + fake_usi() + " " + mode + " 3 " + delay + " -- " + hisha_binary() + " usi", "st=1"));
     c.games = 2;
     c.verbose = false;
     c.settings.grace_ms = 1500;
@@ -32,7 +37,7 @@ MatchResult play_fake(const std::string& mode, const std::string& delay = "2.0")
     return m.run();
 }
 
-void expect_fake_loses(const MatchResult& r, Expect e) {
+void expect_fake_loses(const MatchResult& r, const FakeCase& e) {
     ASSERT_EQ(r.games.size(), 2u) << "the match must go on after the first failure";
     ASSERT_EQ(r.pairs.size(), 1u);
     EXPECT_EQ(r.pairs[0].score.wins, 2) << "hisha (the first engine) wins both games";
@@ -44,43 +49,32 @@ void expect_fake_loses(const MatchResult& r, Expect e) {
         // The fake misbehaves on its third move: plies 4 or 5 have been played.
         EXPECT_EQ(g.plies, fake_black ? 4 : 5) << g.detail;
     }
+    if (e.says) {
+        const std::string& detail = r.games[std::size_t(e.game)].detail;
+        EXPECT_NE(detail.find(e.says), std::string::npos) << detail;
+    }
 }
 
 }  // namespace
 
-TEST(Referee, IllegalMoveLoses) {
-    auto r = play_fake("illegal");
-    expect_fake_loses(r, {Failure::IllegalMove, core::EndReason::IllegalMove});
-    EXPECT_NE(r.games[0].detail.find("5i1a"), std::string::npos) << r.games[0].detail;
+class RefereeFake : public ::testing::TestWithParam<FakeCase> {};
+
+TEST_P(RefereeFake, Loses) {
+    const FakeCase& c = GetParam();
+    expect_fake_loses(play_fake(c.mode), c);
 }
 
-TEST(Referee, CrashLosesAndTheEngineIsRestarted) {
-    auto r = play_fake("crash");
-    expect_fake_loses(r, {Failure::Crash, core::EndReason::Abort});
-    EXPECT_NE(r.games[1].detail.find("exit code 3"), std::string::npos) << r.games[1].detail;
-}
-
-TEST(Referee, SilentEngineLosesOnTimeAndIsKilled) {
-    auto r = play_fake("silent");
-    expect_fake_loses(r, {Failure::Hang, core::EndReason::TimeUp});
-}
-
-TEST(Referee, LateAnswerLosesOnTime) {
-    auto r = play_fake("late", "2.0");
-    expect_fake_loses(r, {Failure::Late, core::EndReason::TimeUp});
-    EXPECT_NE(r.games[0].detail.find("allowed 1000 ms + 100 ms margin"), std::string::npos) << r.games[0].detail;
-}
-
-TEST(Referee, ResignationLoses) {
-    auto r = play_fake("resign");
-    expect_fake_loses(r, {Failure::None, core::EndReason::Resignation});
-}
-
-TEST(Referee, DeclarationThatDoesNotHoldLoses) {
-    auto r = play_fake("win");
-    expect_fake_loses(r, {Failure::IllegalMove, core::EndReason::IllegalMove});
-    EXPECT_NE(r.games[0].detail.find("declared a win"), std::string::npos) << r.games[0].detail;
-}
+using core::EndReason;
+const FakeCase FAKE_CASES[] = {
+    {"IllegalMoveLoses", "illegal", Failure::IllegalMove, EndReason::IllegalMove, "5i1a"},
+    {"CrashLosesAndTheEngineIsRestarted", "crash", Failure::Crash, EndReason::Abort, "exit code 3", 1},
+    {"SilentEngineLosesOnTimeAndIsKilled", "silent", Failure::Hang, EndReason::TimeUp},
+    {"LateAnswerLosesOnTime", "late", Failure::Late, EndReason::TimeUp, "allowed 1000 ms + 100 ms margin"},
+    {"ResignationLoses", "resign", Failure::None, EndReason::Resignation},
+    {"DeclarationThatDoesNotHoldLoses", "win", Failure::IllegalMove, EndReason::IllegalMove, "declared a win"},
+};
+INSTANTIATE_TEST_SUITE_P(Referee, RefereeFake, ::testing::ValuesIn(FAKE_CASES),
+                         [](const ::testing::TestParamInfo<FakeCase>& info) { return std::string(info.param.name); });
 
 TEST(Referee, EngineThatCannotStartFailsTheCheck) {
     MatchConfig c;
