@@ -2,8 +2,9 @@
 #include "time_control.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
+
+#include "core/numbers.h"
 
 namespace hisha::play {
 
@@ -11,14 +12,6 @@ using core::Color;
 using core::unexpected;
 
 namespace {
-
-std::optional<int> to_int(std::string_view s) {
-    int v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size() || v < 0)
-        return std::nullopt;
-    return v;
-}
 
 std::string mmss(int ms) {
     int s = ms / 1000;
@@ -33,8 +26,7 @@ std::string TimeControl::describe() const {
     switch (kind) {
     case Kind::None: return "none";
     case Kind::PerMove: return mmss(per_move_ms) + " per move";
-    case Kind::Fischer:
-        return mmss(fischer_ms) + " plus " + std::to_string(increment_ms / 1000) + " s per move";
+    case Kind::Fischer: return mmss(fischer_ms) + " plus " + std::to_string(increment_ms / 1000) + " s per move";
     case Kind::Tournament: break;
     }
     std::string out;
@@ -63,7 +55,7 @@ core::Result<int, std::string> parse_duration(std::string_view text, bool minute
         return unexpected("'" + std::string(text) + "': too many ':'");
     long long total = 0;
     for (std::size_t i = 0; i < parts.size(); ++i) {
-        std::optional<int> v = parts[i].empty() && i == 0 && parts.size() > 1 ? 0 : to_int(parts[i]);
+        std::optional<int> v = parts[i].empty() && i == 0 && parts.size() > 1 ? 0 : core::to_number<int>(parts[i]);
         if (!v)
             return unexpected("'" + std::string(text) + "' is not a time ([minutes:]seconds)");
         total = total * 60 + *v;
@@ -95,7 +87,7 @@ core::Result<TimeControl, std::string> parse_time_args(const std::vector<std::st
         return unexpected(std::string("at most four pairs of time controls"));
     tc.kind = TimeControl::Kind::Tournament;
     for (std::size_t i = 0; i < args.size(); i += 2) {
-        auto moves = to_int(args[i]);
+        auto moves = core::to_number<int>(args[i]);
         if (!moves || *moves == 0)
             return unexpected("'" + args[i] + "' is not a number of moves");
         auto ms = parse_duration(args[i + 1], true);
@@ -177,9 +169,7 @@ int GameClocks::stop(Clock::time_point now) {
 
 void GameClocks::halt() { running_ = false; }
 
-std::optional<Color> GameClocks::running_side() const {
-    return running_ ? std::optional<Color>(side_) : std::nullopt;
-}
+std::optional<Color> GameClocks::running_side() const { return running_ ? std::optional<Color>(side_) : std::nullopt; }
 
 int GameClocks::remaining(Color c, Clock::time_point now) const {
     if (!enabled())
@@ -208,9 +198,7 @@ engine::Limits GameClocks::limits(Color us) const {
     engine::Limits l;
     switch (tc_.kind) {
     case TimeControl::Kind::PerMove: l.movetime = tc_.per_move_ms; break;
-    case TimeControl::Kind::Fischer:
-        l.inc[core::BLACK] = l.inc[core::WHITE] = tc_.increment_ms;
-        [[fallthrough]];
+    case TimeControl::Kind::Fischer: l.inc[core::BLACK] = l.inc[core::WHITE] = tc_.increment_ms; [[fallthrough]];
     case TimeControl::Kind::Tournament:
         for (Color c : {core::BLACK, core::WHITE})
             l.time[c] = std::max(1, remaining(c));

@@ -3,20 +3,10 @@
 #include "server/service/clock.h"
 
 #include <algorithm>
-#include <charconv>
+
+#include "core/numbers.h"
 
 namespace hisha::server::service {
-namespace {
-
-std::optional<long> to_long(std::string_view s) {
-    long v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size() || v < 0)
-        return std::nullopt;
-    return v;
-}
-
-}  // namespace
 
 std::string TimeControl::describe() const {
     auto secs = [](Millis ms) { return std::to_string(ms / 1000); };
@@ -37,7 +27,7 @@ std::optional<TimeControl> parse_time_control(std::string_view text) {
             std::string_view d = text.substr(5);
             if (d.ends_with('d'))
                 d.remove_suffix(1);
-            auto days = to_long(d);
+            auto days = core::to_number<long>(d);
             if (!days || *days < 1 || *days > 365)
                 return std::nullopt;
             tc.days_per_move = int(*days);
@@ -51,8 +41,8 @@ std::optional<TimeControl> parse_time_control(std::string_view text) {
     bool fischer = second.ends_with('F');
     if (fischer)
         second.remove_suffix(1);
-    auto total = to_long(text.substr(0, dash));
-    auto extra = to_long(second);
+    auto total = core::to_number<long>(text.substr(0, dash));
+    auto extra = core::to_number<long>(second);
     if (!total || !extra || *total > 86400 * 30 || *extra > 86400)
         return std::nullopt;
     tc.main_ms = *total * 1000;
