@@ -47,6 +47,16 @@ inline std::string slurp(const std::filesystem::path& path) {
     return ss.str();
 }
 
+/// Writes `text` to the file at `path` (replacing it); false, with the test failed, when it cannot.
+inline bool write_file(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    if (!(f << text) || !f.flush()) {
+        ADD_FAILURE() << "cannot write " << path;
+        return false;
+    }
+    return true;
+}
+
 /// The files of folder `dir`, sorted; a missing or empty folder fails the test.
 inline std::vector<std::string> files_in(const std::filesystem::path& dir) {
     std::vector<std::string> out;

@@ -9,6 +9,7 @@
 #include "engine/book.h"
 #include "engine/engine.h"
 #include "notation/usi.h"
+#include "test_files.h"
 
 using namespace hisha::core;
 using namespace hisha::engine;
@@ -28,15 +29,20 @@ std::set<std::string> book_moves(const Book& b, const Position& p) {
         s.insert(to_usi(p.to_move(e.move)));
     return s;
 }
+// Whether a Book reader read its text (the error when it did not).
+::testing::AssertionResult loaded(const Result<void, ParseError>& r) {
+    if (r)
+        return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << r.error().to_string();
+}
 }  // namespace
 
 TEST(Book, ReadsGnuShogiTextBook) {
     Book b;
     // Two openings; the second transposes into the first after four moves; 2g2f? is forbidden
     // after 7g7f 3c3d.
-    auto r = b.load_gnu("# Static rook\n7g7f 3c3d 2g2f 8c8d\n# Transposition\n2g2f 8c8d 7g7f 3c3d 2f2e\n"
-                        "#\n7g7f 3c3d 2g2f? \n");
-    ASSERT_TRUE(r.has_value()) << r.error().to_string();
+    ASSERT_TRUE(loaded(b.load_gnu("# Static rook\n7g7f 3c3d 2g2f 8c8d\n# Transposition\n2g2f 8c8d 7g7f 3c3d 2f2e\n"
+                                  "#\n7g7f 3c3d 2g2f? \n")));
     Position start;
     EXPECT_EQ(book_moves(b, start), (std::set<std::string>{"7g7f", "2g2f"}));
     auto p = after("7g7f 3c3d");
@@ -47,9 +53,9 @@ TEST(Book, ReadsGnuShogiTextBook) {
 
 TEST(Book, SfenBookWithWeightsAndWeightedChoice) {
     Book b;
-    auto r = b.load_sfen("#HISHA-BOOK 1\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n"
-                         "7g7f 30\n2g2f 10\n5g5f 0\n");
-    ASSERT_TRUE(r.has_value()) << r.error().to_string();
+    ASSERT_TRUE(
+        loaded(b.load_sfen("#HISHA-BOOK 1\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n"
+                           "7g7f 30\n2g2f 10\n5g5f 0\n")));
     Position start;
     auto v = b.moves(start);
     ASSERT_EQ(v.size(), 2u);  // weight 0 is never played
@@ -62,15 +68,15 @@ TEST(Book, SfenBookWithWeightsAndWeightedChoice) {
     EXPECT_LT(seven, 850);
     // Written back and read again: the same moves and weights.
     Book c;
-    ASSERT_TRUE(c.load(b.to_text()).has_value());
+    ASSERT_TRUE(loaded(c.load(b.to_text())));
     EXPECT_EQ(c.to_text(), b.to_text());
 }
 
 TEST(Book, YaneuraOuStyleLinesReadTheCountFromTheLastField) {
     Book b;
-    ASSERT_TRUE(b.load("#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n"
-                       "7g7f 3c3d 0 32 5\n")
-                    .has_value());
+    ASSERT_TRUE(
+        loaded(b.load("#YANEURAOU-DB2016 1.00\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n"
+                      "7g7f 3c3d 0 32 5\n")));
     Position start;
     ASSERT_EQ(b.moves(start).size(), 1u);
     EXPECT_EQ(b.moves(start)[0].weight, 5);
@@ -112,12 +118,7 @@ TEST(Book, BuiltFromRecordsCountsTheWinnersMovesTwice) {
 TEST(Engine, PlaysFromItsBookAndNotWhenOff) {
     Engine e;
     std::string path = testing::TempDir() + "hisha_book_test.txt";
-    {
-        FILE* f = std::fopen(path.c_str(), "w");
-        ASSERT_TRUE(f);
-        std::fputs("# one line\n9g9f\n", f);
-        std::fclose(f);
-    }
+    ASSERT_TRUE(hisha::testing::write_file(path, "# one line\n9g9f\n"));
     EXPECT_EQ(e.set_option("BookFile", path), "");
     Position start;
     Limits l;
@@ -181,12 +182,7 @@ TEST(Engine, HasABuiltInBookWhenNoBookFileIsSet) {
     EXPECT_TRUE(from_book) << best;
     // A BookFile replaces it; setting the option back to empty brings it back.
     std::string path = testing::TempDir() + "hisha_book_test2.txt";
-    {
-        FILE* f = std::fopen(path.c_str(), "w");
-        ASSERT_TRUE(f);
-        std::fputs("1g1f\n", f);
-        std::fclose(f);
-    }
+    ASSERT_TRUE(hisha::testing::write_file(path, "1g1f\n"));
     EXPECT_EQ(e.set_option("BookFile", path), "");
     EXPECT_EQ(e.book().moves(start).size(), 1u);
     EXPECT_EQ(e.set_option("BookFile", ""), "");

@@ -35,6 +35,33 @@ void expect_ki2(const Position& pos, Move m, const std::string& text, Move previ
     EXPECT_EQ(*back, m) << text;
 }
 
+// A board move (from and to as file-rank numbers, 77 for ７七) and its KI2 text.
+struct Ki2Move {
+    int from;
+    int to;
+    const char* text;
+    bool promote = false;
+};
+
+// expect_ki2 for each of `moves` in `pos`.
+void expect_ki2_moves(const Position& pos, std::initializer_list<Ki2Move> moves) {
+    for (const Ki2Move& m : moves)
+        expect_ki2(pos, board_move(pos, m.from, m.to, m.promote), m.text);
+}
+
+// The error of a text that must not read as a move (ParseError{} when it does read).
+template <class Result>
+ParseError error_of(const Result& r, const std::string& text) {
+    EXPECT_FALSE(r.has_value()) << text << " read";
+    return r.has_value() ? ParseError{} : r.error();
+}
+ParseError kif_error(const Position& pos, const std::string& text) {
+    return error_of(parse_kif_move(pos, text, Move::none()), text);
+}
+ParseError ki2_error(const Position& pos, const std::string& text) {
+    return error_of(parse_ki2_move(pos, text, Move::none()), text);
+}
+
 TEST(JapaneseText, PiecesAndAliases) {
     for (int pt = core::PAWN; pt <= core::DRAGON; ++pt) {
         std::string_view name = piece_name(core::PieceType(pt));
@@ -46,9 +73,13 @@ TEST(JapaneseText, PiecesAndAliases) {
         EXPECT_EQ(code_point_count(one), 1);
         EXPECT_EQ(read_piece(one), core::PieceType(pt));
     }
-    for (auto [text, pt] : std::initializer_list<std::pair<std::string_view, core::PieceType>>{
-             {"王", core::KING}, {"竜", core::DRAGON}, {"杏", core::PRO_LANCE}, {"圭", core::PRO_KNIGHT},
-             {"全", core::PRO_SILVER}, {"成銀", core::PRO_SILVER}}) {
+    for (auto [text, pt] :
+         std::initializer_list<std::pair<std::string_view, core::PieceType>>{{"王", core::KING},
+                                                                             {"竜", core::DRAGON},
+                                                                             {"杏", core::PRO_LANCE},
+                                                                             {"圭", core::PRO_KNIGHT},
+                                                                             {"全", core::PRO_SILVER},
+                                                                             {"成銀", core::PRO_SILVER}}) {
         std::string_view s = text;
         EXPECT_EQ(read_piece(s), pt) << text;
     }
@@ -117,86 +148,52 @@ TEST(JapaneseKif, ParseAndErrors) {
     EXPECT_EQ(m->move, board_move(pos, 77, 76));
     EXPECT_EQ(m->length, std::string_view("７六歩(77)").size());
 
-    auto unknown = parse_kif_move(pos, "７六象(77)", Move::none());
-    ASSERT_FALSE(unknown.has_value());
-    EXPECT_EQ(unknown.error().column, 3);
-    EXPECT_EQ(unknown.error().message, "７六象(77): unknown piece");
+    ParseError unknown = kif_error(pos, "７六象(77)");
+    EXPECT_EQ(unknown.column, 3);
+    EXPECT_EQ(unknown.message, "７六象(77): unknown piece");
+    EXPECT_EQ(kif_error(pos, "０六歩(77)").message, "０六歩(77): bad square");
+    EXPECT_EQ(kif_error(pos, "同　歩(77)").message, "同　歩(77): 同 with no previous move");
+    EXPECT_EQ(kif_error(pos, "７六銀(77)").message, "７六銀(77): the piece on ７七 is 歩, not 銀");
+    ParseError blocked = kif_error(pos, "５五角(88)");
+    EXPECT_EQ(blocked.code, ParseErrorCode::IllegalMove);
+    EXPECT_EQ(blocked.message, "５五角(88): the piece on 8h cannot move to 5e");
 
-    auto square = parse_kif_move(pos, "０六歩(77)", Move::none());
-    ASSERT_FALSE(square.has_value());
-    EXPECT_EQ(square.error().message, "０六歩(77): bad square");
-
-    auto same = parse_kif_move(pos, "同　歩(77)", Move::none());
-    ASSERT_FALSE(same.has_value());
-    EXPECT_EQ(same.error().message, "同　歩(77): 同 with no previous move");
-
-    auto wrong = parse_kif_move(pos, "７六銀(77)", Move::none());
-    ASSERT_FALSE(wrong.has_value());
-    EXPECT_EQ(wrong.error().message, "７六銀(77): the piece on ７七 is 歩, not 銀");
-
-    auto blocked = parse_kif_move(pos, "５五角(88)", Move::none());
-    ASSERT_FALSE(blocked.has_value());
-    EXPECT_EQ(blocked.error().code, ParseErrorCode::IllegalMove);
-    EXPECT_EQ(blocked.error().message, "５五角(88): the piece on 8h cannot move to 5e");
-
-    auto two = position("4k4/9/9/9/9/9/7P1/9/4K4 b P 1");
-    auto pawns = parse_kif_move(*two, "２三歩打", Move::none());
-    ASSERT_FALSE(pawns.has_value());
-    EXPECT_EQ(pawns.error().message, "２三歩打: two pawns on file 2");
-    EXPECT_EQ(pawns.error().column, 1);
+    ParseError pawns = kif_error(*position("4k4/9/9/9/9/9/7P1/9/4K4 b P 1"), "２三歩打");
+    EXPECT_EQ(pawns.message, "２三歩打: two pawns on file 2");
+    EXPECT_EQ(pawns.column, 1);
 }
 
 TEST(JapaneseKi2, PositionWords) {
-    auto two = position("4k4/9/9/9/9/9/9/9/3G1G2K b - 1");
-    expect_ki2(*two, board_move(*two, 69, 58), "▲５八金左");
-    expect_ki2(*two, board_move(*two, 49, 58), "▲５八金右");
-    auto three = position("4k4/9/9/9/9/9/9/9/3GGG2K b - 1");
-    expect_ki2(*three, board_move(*three, 59, 58), "▲５八金直");
-    expect_ki2(*three, board_move(*three, 69, 58), "▲５八金左");
-    expect_ki2(*three, board_move(*three, 49, 58), "▲５八金右");
+    expect_ki2_moves(*position("4k4/9/9/9/9/9/9/9/3G1G2K b - 1"), {{69, 58, "▲５八金左"}, {49, 58, "▲５八金右"}});
+    expect_ki2_moves(*position("4k4/9/9/9/9/9/9/9/3GGG2K b - 1"),
+                     {{59, 58, "▲５八金直"}, {69, 58, "▲５八金左"}, {49, 58, "▲５八金右"}});
 }
 
 TEST(JapaneseKi2, MotionWordsComeFirst) {
-    auto p = position("4k4/9/9/9/9/9/9/3G5/5G2K b - 1");
-    expect_ki2(*p, board_move(*p, 68, 58), "▲５八金寄");
-    expect_ki2(*p, board_move(*p, 49, 58), "▲５八金上");
-    auto q = position("4k4/9/9/9/9/9/4G4/9/3G4K b - 1");
-    expect_ki2(*q, board_move(*q, 57, 58), "▲５八金引");
-    expect_ki2(*q, board_move(*q, 69, 58), "▲５八金上");
+    expect_ki2_moves(*position("4k4/9/9/9/9/9/9/3G5/5G2K b - 1"), {{68, 58, "▲５八金寄"}, {49, 58, "▲５八金上"}});
+    expect_ki2_moves(*position("4k4/9/9/9/9/9/4G4/9/3G4K b - 1"), {{57, 58, "▲５八金引"}, {69, 58, "▲５八金上"}});
 }
 
 TEST(JapaneseKi2, PositionAndMotionTogether) {
-    auto p = position("4k4/9/9/9/9/9/9/3G1G3/3G1G2K b - 1");
-    expect_ki2(*p, board_move(*p, 49, 58), "▲５八金右上");
-    expect_ki2(*p, board_move(*p, 48, 58), "▲５八金右寄");
-    expect_ki2(*p, board_move(*p, 68, 58), "▲５八金左寄");
-    expect_ki2(*p, board_move(*p, 69, 58), "▲５八金左上");
+    expect_ki2_moves(
+        *position("4k4/9/9/9/9/9/9/3G1G3/3G1G2K b - 1"),
+        {{49, 58, "▲５八金右上"}, {48, 58, "▲５八金右寄"}, {68, 58, "▲５八金左寄"}, {69, 58, "▲５八金左上"}});
 }
 
 TEST(JapaneseKi2, DragonsAndHorses) {
-    auto sideways = position("k8/4+R3+R/9/9/9/9/9/9/4K4 b - 1");
-    expect_ki2(*sideways, board_move(*sideways, 12, 32), "▲３二龍右");
-    expect_ki2(*sideways, board_move(*sideways, 52, 32), "▲３二龍左");
+    expect_ki2_moves(*position("k8/4+R3+R/9/9/9/9/9/9/4K4 b - 1"), {{12, 32, "▲３二龍右"}, {52, 32, "▲３二龍左"}});
     // One dragon moves straight: 右/左 still name the one on that side, never 直.
-    auto straight = position("k8/5+R3/9/9/4+R4/9/9/9/4K4 b - 1");
-    expect_ki2(*straight, board_move(*straight, 42, 51), "▲５一龍右");
-    expect_ki2(*straight, board_move(*straight, 55, 51), "▲５一龍左");
-    auto horses = position("k7+B/9/6+B2/9/9/9/9/9/4K4 b - 1");
-    expect_ki2(*horses, board_move(*horses, 11, 22), "▲２二馬引");
-    expect_ki2(*horses, board_move(*horses, 33, 22), "▲２二馬上");
+    expect_ki2_moves(*position("k8/5+R3/9/9/4+R4/9/9/9/4K4 b - 1"), {{42, 51, "▲５一龍右"}, {55, 51, "▲５一龍左"}});
+    expect_ki2_moves(*position("k7+B/9/6+B2/9/9/9/9/9/4K4 b - 1"), {{11, 22, "▲２二馬引"}, {33, 22, "▲２二馬上"}});
 }
 
 TEST(JapaneseKi2, DropsPromotionsAndWhite) {
     auto p = position("4k4/9/9/6S2/9/9/9/9/5G2K b G 1");
     expect_ki2(*p, p->make_drop(core::GOLD, square_of(5, 8)), "▲５八金打");
-    expect_ki2(*p, board_move(*p, 49, 58), "▲５八金");
     expect_ki2(*p, p->make_drop(core::GOLD, square_of(5, 5)), "▲５五金");
-    expect_ki2(*p, board_move(*p, 34, 33), "▲３三銀不成");
-    expect_ki2(*p, board_move(*p, 34, 33, true), "▲３三銀成");
-    expect_ki2(*p, board_move(*p, 34, 45), "▲４五銀");
-    auto w = position("3g1g3/9/4k4/9/9/9/9/9/4K4 w - 1");
-    expect_ki2(*w, board_move(*w, 41, 52), "△５二金左");
-    expect_ki2(*w, board_move(*w, 61, 52), "△５二金右");
+    expect_ki2_moves(*p,
+                     {{49, 58, "▲５八金"}, {34, 33, "▲３三銀不成"}, {34, 33, "▲３三銀成", true}, {34, 45, "▲４五銀"}});
+    expect_ki2_moves(*position("3g1g3/9/4k4/9/9/9/9/9/4K4 w - 1"), {{41, 52, "△５二金左"}, {61, 52, "△５二金右"}});
 }
 
 TEST(JapaneseKi2, SameSquare) {
@@ -207,29 +204,17 @@ TEST(JapaneseKi2, SameSquare) {
     pos.play(bx);
     expect_ki2(pos, board_move(pos, 31, 22), "△同　銀", bx);
     auto q = position("4k4/9/9/9/9/9/9/9/4K4 b - 1");
-    auto bad = parse_ki2_move(*q, "▲同　銀", Move::none());
-    ASSERT_FALSE(bad.has_value());
-    EXPECT_EQ(bad.error().message, "▲同　銀: 同 with no previous move");
+    EXPECT_EQ(ki2_error(*q, "▲同　銀").message, "▲同　銀: 同 with no previous move");
 }
 
 TEST(JapaneseKi2, Errors) {
     auto three = position("4k4/9/9/9/9/9/9/9/3GGG2K b - 1");
-    auto ambiguous = parse_ki2_move(*three, "▲５八金", Move::none());
-    ASSERT_FALSE(ambiguous.has_value());
-    EXPECT_EQ(ambiguous.error().message, "▲５八金: ambiguous: 金 on ４九, ５九, ６九 can move there");
-    auto none = parse_ki2_move(*three, "▲５五金", Move::none());
-    ASSERT_FALSE(none.has_value());
-    EXPECT_EQ(none.error().message, "▲５五金: no 金 can move to ５五");
-    auto mark = parse_ki2_move(*three, "△５八金直", Move::none());
-    ASSERT_FALSE(mark.has_value());
-    EXPECT_EQ(mark.error().message, "△５八金直: White's mark but the other side is to move");
-    auto trailing = parse_ki2_move(*three, "▲５八金直です", Move::none());
-    ASSERT_FALSE(trailing.has_value());
-    EXPECT_EQ(trailing.error().column, 6);
+    EXPECT_EQ(ki2_error(*three, "▲５八金").message, "▲５八金: ambiguous: 金 on ４九, ５九, ６九 can move there");
+    EXPECT_EQ(ki2_error(*three, "▲５五金").message, "▲５五金: no 金 can move to ５五");
+    EXPECT_EQ(ki2_error(*three, "△５八金直").message, "△５八金直: White's mark but the other side is to move");
+    EXPECT_EQ(ki2_error(*three, "▲５八金直です").column, 6);
     auto pawns = position("4k4/9/9/9/9/9/7P1/9/4K4 b P 1");
-    auto two = parse_ki2_move(*pawns, "▲２三歩", Move::none());
-    ASSERT_FALSE(two.has_value());
-    EXPECT_EQ(two.error().message, "▲２三歩: two pawns on file 2");
+    EXPECT_EQ(ki2_error(*pawns, "▲２三歩").message, "▲２三歩: two pawns on file 2");
 }
 
 // Every legal move of positions from random games: its KIF and KI2 texts read back to it.

@@ -17,87 +17,80 @@ std::string temp_path(const char* name) {
     return (std::filesystem::temp_directory_path() / (std::string("hisha_play_") + name + ".hsh")).string();
 }
 
-TEST(Experience, MissingFileStaysClosed) {
+// Each test's own experience file (named after the test, removed at its end), the experience
+// and the start position.
+class ExperienceFile : public ::testing::Test {
+protected:
+    ExperienceFile() { start.set_startpos(); }
+    ~ExperienceFile() override { std::remove(path.c_str()); }
+
+    std::string path = temp_path(::testing::UnitTest::GetInstance()->current_test_info()->name());
     Experience e;
-    EXPECT_TRUE(e.open(temp_path("missing_never_created")).has_value());
+    core::Position start;
+};
+
+TEST_F(ExperienceFile, MissingFileStaysClosed) {
+    EXPECT_TRUE(e.open(path).has_value());
     EXPECT_FALSE(e.is_open());
 }
 
-TEST(Experience, LearnsSavesAndReloads) {
-    std::string path = temp_path("roundtrip");
-    Experience e;
+TEST_F(ExperienceFile, LearnsSavesAndReloads) {
     ASSERT_TRUE(e.create(path, 4));
-    core::Position p;
-    p.set_startpos();
-    core::Move m = p.make_move(core::SQ_77, core::SQ_76, false);
-    e.record(p, m, 35, 9);
-    e.record(p, m, 20, 5);  // shallower: the deeper entry stays
+    core::Move m = start.make_move(core::SQ_77, core::SQ_76, false);
+    e.record(start, m, 35, 9);
+    e.record(start, m, 20, 5);  // shallower: the deeper entry stays
     ASSERT_TRUE(e.save());
     Experience f;
     ASSERT_TRUE(f.open(path));
     ASSERT_TRUE(f.is_open());
-    auto entry = f.find(p.key());
+    auto entry = f.find(start.key());
     ASSERT_TRUE(entry);
     EXPECT_EQ(entry->move, m.to_move16());
     EXPECT_EQ(entry->score, 35);
     EXPECT_EQ(entry->depth, 9);
     EXPECT_EQ(entry->seen, 2);
     EXPECT_NE(f.statistics().find("Entries: 1 of 16"), std::string::npos) << f.statistics();
-    std::remove(path.c_str());
 }
 
-TEST(Experience, CapacityEvictsTheShallowest) {
-    std::string path = temp_path("capacity");
-    Experience e;
+TEST_F(ExperienceFile, CapacityEvictsTheShallowest) {
     ASSERT_TRUE(e.create(path, 1));  // two entries
-    core::Position p;
-    p.set_startpos();
     int depth = 1;
-    for (const auto& sm : core::MoveList<core::LEGAL>(p)) {
-        auto q = p.clone();
+    for (const auto& sm : core::MoveList<core::LEGAL>(start)) {
+        auto q = start.clone();
         q->play(sm.move);
         e.record(*q, core::MoveList<core::LEGAL>(*q).begin()->move, 0, depth++);
         if (depth > 4)
             break;
     }
     EXPECT_EQ(e.size(), 2u);
-    std::remove(path.c_str());
 }
 
-TEST(Experience, SeedsTheTranspositionTable) {
-    std::string path = temp_path("seed");
-    Experience e;
+TEST_F(ExperienceFile, SeedsTheTranspositionTable) {
     ASSERT_TRUE(e.create(path, 8));
-    core::Position p;
-    p.set_startpos();
-    core::Move m1 = p.make_move(core::SQ_77, core::SQ_76, false);
-    e.record(p, m1, 40, 12);
-    auto q = p.clone();
+    core::Move m1 = start.make_move(core::SQ_77, core::SQ_76, false);
+    e.record(start, m1, 40, 12);
+    auto q = start.clone();
     q->play(m1);
     q->play(q->make_move(core::SQ_33, core::SQ_34, false));
     core::Move m3 = q->make_move(core::SQ_27, core::SQ_26, false);
     e.record(*q, m3, 15, 10);
     engine::TranspositionTable tt;
-    EXPECT_EQ(e.seed(tt, p, 4), 2);
+    EXPECT_EQ(e.seed(tt, start, 4), 2);
     engine::TTData data;
     engine::TranspositionTable::Entry* slot;
     ASSERT_TRUE(tt.probe(q->key(), data, slot));
     EXPECT_EQ(data.move, m3.to_move16());
     EXPECT_EQ(data.value, 15);
     EXPECT_EQ(data.depth, 10);
-    EXPECT_EQ(e.seed(tt, p, 11), 1);  // only the deeper entry passes the minimum depth
-    std::remove(path.c_str());
+    EXPECT_EQ(e.seed(tt, start, 11), 1);  // only the deeper entry passes the minimum depth
 }
 
-TEST(Experience, RefusesOtherFiles) {
-    std::string path = temp_path("garbage");
+TEST_F(ExperienceFile, RefusesOtherFiles) {
     std::FILE* f = std::fopen(path.c_str(), "wb");
     std::fputs("not an experience file at all", f);
     std::fclose(f);
-    Experience e;
     EXPECT_FALSE(e.open(path));
     EXPECT_FALSE(e.is_open());
-    std::remove(path.c_str());
 }
 
 }  // namespace
