@@ -14,8 +14,6 @@ using namespace hisha::server::test;
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
 // `hisha-server admin ARGS`: its output and exit status.
 std::pair<std::string, int> admin_cli(const std::string& args) { return run_server_cli("admin " + args); }
 

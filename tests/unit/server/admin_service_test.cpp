@@ -3,7 +3,6 @@
 // addresses refusing logins and tokens, an adjudicated game rated, the schema migration of a
 // database made before administration. check_administration runs on PostgreSQL too.
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include "store_checks.h"
 #include "test_util.h"
@@ -267,19 +266,11 @@ TEST(Administration, ADatabaseOfTheSchemaBeforeAdministrationOpens) {
     Fixture f("admin_migrate");
     f.add_users({"alice"});
     auto token = f.svc->create_token("alice");
-    f.svc.reset();
-    f.store.reset();
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(f.path.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db,
-                           "DROP TABLE admins; DROP TABLE bans; DROP TABLE audit; DROP INDEX tokens_user;"
+    ASSERT_NO_FATAL_FAILURE(
+        f.reopen_after_sql("DROP TABLE admins; DROP TABLE bans; DROP TABLE audit; DROP INDEX tokens_user;"
                            "ALTER TABLE moves DROP COLUMN comment; DROP INDEX games_tournament;"
                            "ALTER TABLE games DROP COLUMN tournament; ALTER TABLE users DROP COLUMN last_game;"
-                           "UPDATE schema_version SET version=2;",
-                           nullptr, nullptr, nullptr),
-              SQLITE_OK);
-    sqlite3_close(db);
-    f.reopen();
+                           "UPDATE schema_version SET version=2;"));
     EXPECT_EQ(f.svc->token_user(*token), "alice");
     ASSERT_TRUE(f.store->set_admin("alice", true, 1));
     EXPECT_TRUE(f.svc->is_admin("alice"));

@@ -16,7 +16,6 @@
 #include <sstream>
 #include <thread>
 
-#include "../../support/exec.h"
 #include "core/game.h"
 #include "notation/usi.h"
 #include "protocol/csa_client.h"
@@ -58,28 +57,13 @@ std::string summary_text(const std::string& time_blocks, const std::string& posi
          + time_blocks + EVEN_POSITION + position_tail;
 }
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
 // Runs a program with its stdout in a pipe; collect() reads it to the end (bounded).
 struct Child {
     pid_t pid = -1;
     int out = -1;
     std::string text;
 
-    explicit Child(const std::vector<std::string>& args) {
-        int fds[2];
-        if (pipe(fds) != 0)
-            throw std::runtime_error("pipe");
-        pid = fork();
-        if (pid == 0) {
-            dup2(fds[1], 1);
-            close(fds[0]);
-            close(fds[1]);
-            hisha::testing::exec_args(args);
-        }
-        close(fds[1]);
-        out = fds[0];
-    }
+    explicit Child(const std::vector<std::string>& args) { pid = spawn_with_stdout_pipe(args, out); }
     ~Child() {
         if (pid > 0) {
             kill(pid, SIGKILL);
@@ -221,6 +205,20 @@ private:
     std::atomic<bool> stop_{false};
     std::thread thread_;
 };
+
+// The arguments of `hisha csa` playing one game on 127.0.0.1:`port` as `user`, password "secret"
+// under the game name `game`, with a `hisha usi` engine (16 MB hash) searching to `depth`.
+std::vector<std::string> csa_client_args(int port, const std::string& user, const std::string& game, int depth) {
+    return {HISHA_BINARY, "csa",
+            "--host",     "127.0.0.1",
+            "--port",     std::to_string(port),
+            "--user",     user,
+            "--password", game + ",secret",
+            "--engine",   std::string(HISHA_BINARY) + " usi",
+            "--option",   "USI_Hash=16",
+            "--depth",    std::to_string(depth),
+            "--games",    "1"};
+}
 
 std::string file_text(const std::string& path) {
     std::ifstream in(path);
@@ -435,20 +433,9 @@ TEST(CsaServerRules, HandicapGameNamesTakeBlacksPieces) {
 TEST(CsaClient, TwoUsiEnginesPlayAWholeGameThroughHishaServer) {
     std::string db = temp_db("csa_client_game");
     ServerProcess srv(db, open_csa());
-    std::string port = std::to_string(srv.ports.at("csa"));
-    auto client = [&](const std::string& user, const std::string& color, const std::string& depth) {
-        return std::vector<std::string>{HISHA_BINARY, "csa",
-                                        "--host",     "127.0.0.1",
-                                        "--port",     port,
-                                        "--user",     user,
-                                        "--password", "usi-30-1-" + color + ",secret",
-                                        "--engine",   std::string(HISHA_BINARY) + " usi",
-                                        "--option",   "USI_Hash=16",
-                                        "--depth",    depth,
-                                        "--games",    "1"};
-    };
-    auto black_args = client("usi_black", "B", "3");
-    auto white_args = client("usi_white", "W", "1");
+    int port = srv.ports.at("csa");
+    auto black_args = csa_client_args(port, "usi_black", "usi-30-1-B", 3);
+    auto white_args = csa_client_args(port, "usi_white", "usi-30-1-W", 1);
     white_args.insert(white_args.end(), {"--comments", "off"});
     Child black(black_args);
     Child white(white_args);
@@ -477,10 +464,7 @@ TEST(CsaClient, TwoUsiEnginesPlayAWholeGameThroughHishaServer) {
 
     // The record the server kept.
     srv.stop();
-    std::string err;
-    auto store = server::store::open_store("sqlite:" + db, err);
-    ASSERT_TRUE(store) << err;
-    auto row = store->load_game(game_number(gb[0].id));
+    auto row = stored_game(db, game_number(gb[0].id));
     ASSERT_TRUE(row);
     EXPECT_EQ(row->black, "usi_black");
     EXPECT_EQ(row->white, "usi_white");
@@ -562,34 +546,12 @@ TEST(CsaClient, ACutConnectionMidGameIsResumedAfterReconnecting) {
     ServerProcess srv(db, open_csa({"--csa-reconnect-grace", "30"}));
     CuttingProxy proxy(srv.ports.at("csa"), 6);
     std::string log_path = "/tmp/hisha_csa_cut_" + std::to_string(getpid()) + ".log";
-    auto client = [&](const std::string& user, const std::string& color, int port) {
-        return std::vector<std::string>{HISHA_BINARY,
-                                        "csa",
-                                        "--host",
-                                        "127.0.0.1",
-                                        "--port",
-                                        std::to_string(port),
-                                        "--user",
-                                        user,
-                                        "--password",
-                                        "cut-60-1-" + color + ",secret",
-                                        "--engine",
-                                        std::string(HISHA_BINARY) + " usi",
-                                        "--option",
-                                        "USI_Hash=16",
-                                        "--depth",
-                                        "1",
-                                        "--games",
-                                        "1",
-                                        "--reconnect",
-                                        "3",
-                                        "--reconnect-delay",
-                                        "200"};
-    };
-    auto black_args = client("cut_black", "B", proxy.port);
-    black_args.insert(black_args.end(), {"--log", log_path});
+    auto black_args = csa_client_args(proxy.port, "cut_black", "cut-60-1-B", 1);
+    black_args.insert(black_args.end(), {"--reconnect", "3", "--reconnect-delay", "200", "--log", log_path});
+    auto white_args = csa_client_args(srv.ports.at("csa"), "cut_white", "cut-60-1-W", 1);
+    white_args.insert(white_args.end(), {"--reconnect", "3", "--reconnect-delay", "200"});
     Child black(black_args);
-    Child white(client("cut_white", "W", srv.ports.at("csa")));
+    Child white(white_args);
     int rb = black.collect(100000), rw = white.collect(100000);
     std::string log = file_text(log_path);
     std::remove(log_path.c_str());
@@ -608,10 +570,7 @@ TEST(CsaClient, ACutConnectionMidGameIsResumedAfterReconnecting) {
     EXPECT_NE(gb[0].result, "chudan");
 
     srv.stop();
-    std::string err;
-    auto store = server::store::open_store("sqlite:" + db, err);
-    ASSERT_TRUE(store) << err;
-    auto row = store->load_game(game_number(gb[0].id));
+    auto row = stored_game(db, game_number(gb[0].id));
     ASSERT_TRUE(row);
     EXPECT_EQ(row->status, server::GameStatus::Finished);
     EXPECT_NE(row->reason, "abort");

@@ -12,16 +12,18 @@
 #include "server/store/store.h"
 #include "server_process.h"
 #include "test_util.h"
+#include "text_session.h"
 
 using namespace hisha::server::test;
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+void csa(LineClient& c, const std::string& line) { c.send_line(line, "\n"); }
 
-std::string csa(LineClient& c, const std::string& line) {
-    c.send_line(line, "\n");
-    return {};
+// A CSA line sent and its answer, read up to `until`.
+std::string csa_answer(LineClient& c, const std::string& line, const std::string& until = "\n") {
+    csa(c, line);
+    return c.read_until(until);
 }
 
 using Pair = CsaPair;
@@ -42,13 +44,10 @@ TEST(CsaLoopback, LoginAgreePlayAndResign) {
     ServerProcess srv(temp_db("csa_play"), open_csa());
     Pair p = start_game(srv, "floodgate-600-10F");
     EXPECT_TRUE(has(p.game_id, "+floodgate-600-10F+alice+bob+"));
-    csa(*p.black, "+7776FU,'* 30 -3334FU");
-    EXPECT_EQ(p.black->read_until("\n"), "+7776FU,T0\n");
+    EXPECT_EQ(csa_answer(*p.black, "+7776FU,'* 30 -3334FU"), "+7776FU,T0\n");
     EXPECT_EQ(p.white->read_until("\n"), "+7776FU,T0\n");
-    csa(*p.white, "");  // keep-alive
-    EXPECT_EQ(p.white->read_until("\n"), "\n");
-    csa(*p.white, "-3334FU");
-    EXPECT_EQ(p.white->read_until("\n"), "-3334FU,T0\n");
+    EXPECT_EQ(csa_answer(*p.white, ""), "\n");  // keep-alive
+    EXPECT_EQ(csa_answer(*p.white, "-3334FU"), "-3334FU,T0\n");
     EXPECT_EQ(p.black->read_until("\n"), "-3334FU,T0\n");
     csa(*p.white, "%TORYO");
     EXPECT_TRUE(has(p.black->read_until("#WIN\n"), "%TORYO\n#RESIGN\n"));
@@ -58,8 +57,7 @@ TEST(CsaLoopback, LoginAgreePlayAndResign) {
     EXPECT_TRUE(has(board, "alice (Black) vs bob (White), 600-10F, 3 moves")) << board;
     EXPECT_TRUE(has(board, "White wins") == false);
     EXPECT_TRUE(has(board, "Black wins by resignation"));
-    csa(*p.black, "LOGOUT");
-    EXPECT_TRUE(has(p.black->read_until("\n"), "LOGOUT:completed"));
+    EXPECT_TRUE(has(csa_answer(*p.black, "LOGOUT"), "LOGOUT:completed"));
 }
 
 // Without --csa-auto-register an unknown name is refused like a wrong password and no account
@@ -80,8 +78,7 @@ TEST(CsaLoopback, UnknownNamesAreRefusedUnlessRegistrationIsOpen) {
     }
     ServerProcess open(temp_db("csa_open"), open_csa());
     LineClient d(open.ports.at("csa"));
-    csa(d, "LOGIN fresh secret x1");
-    EXPECT_TRUE(has(d.read_until("+OK x1\n"), "LOGIN:fresh OK"));
+    EXPECT_TRUE(has(csa_answer(d, "LOGIN fresh secret x1", "+OK x1\n"), "LOGIN:fresh OK"));
 }
 
 TEST(CsaLoopback, IllegalMoveAndBadDeclarationLose) {
@@ -111,10 +108,7 @@ TEST(CsaLoopback, TimeUpIsDetectedByTheServerWithin100ms) {
     // when its timer fired; the flag fell 2000 ms into the turn. Measured on the server's
     // clock, so a slow test machine cannot blur it.
     srv.stop();
-    std::string err;
-    auto store = hisha::server::store::open_store("sqlite:" + db, err);
-    ASSERT_TRUE(store) << err;
-    auto row = store->load_game(1);
+    auto row = stored_game(db, 1);
     ASSERT_TRUE(row);
     EXPECT_EQ(row->reason, "time_up");
     EXPECT_EQ(row->winner, "white");
@@ -128,24 +122,16 @@ TEST(CsaLoopback, TimeUpIsDetectedByTheServerWithin100ms) {
 TEST(CsaLoopback, MalformedInputDisconnectAndX1Commands) {
     ServerProcess srv(temp_db("csa_x1"), open_csa());
     LineClient c(srv.ports.at("csa"));
-    csa(c, "HELLO");
-    EXPECT_TRUE(has(c.read_until("\n"), "##[ERROR]"));
-    csa(c, "LOGIN bad name here too");
-    EXPECT_TRUE(has(c.read_until("\n"), "LOGIN:incorrect"));
-    csa(c, "LOGIN carol secret x1");
-    EXPECT_TRUE(has(c.read_until("+OK x1\n"), "LOGIN:carol OK"));
-    csa(c, "%%WHO");
-    EXPECT_TRUE(has(c.read_until("##[WHO] +OK\n"), "##[WHO] carol"));
-    csa(c, "%%CHAT hello all");
-    EXPECT_TRUE(has(c.read_until("##[CHAT] +OK\n"), "##[CHAT][carol] hello all"));
-    csa(c, "%%NOPE");
-    EXPECT_TRUE(has(c.read_until("\n"), "##[ERROR]"));
-    csa(c, "%%GAME nonsense *");
-    EXPECT_TRUE(has(c.read_until("\n"), "##[ERROR]"));
+    EXPECT_TRUE(has(csa_answer(c, "HELLO"), "##[ERROR]"));
+    EXPECT_TRUE(has(csa_answer(c, "LOGIN bad name here too"), "LOGIN:incorrect"));
+    EXPECT_TRUE(has(csa_answer(c, "LOGIN carol secret x1", "+OK x1\n"), "LOGIN:carol OK"));
+    EXPECT_TRUE(has(csa_answer(c, "%%WHO", "##[WHO] +OK\n"), "##[WHO] carol"));
+    EXPECT_TRUE(has(csa_answer(c, "%%CHAT hello all", "##[CHAT] +OK\n"), "##[CHAT][carol] hello all"));
+    EXPECT_TRUE(has(csa_answer(c, "%%NOPE"), "##[ERROR]"));
+    EXPECT_TRUE(has(csa_answer(c, "%%GAME nonsense *"), "##[ERROR]"));
 
     // carol waits in x1 mode; dave joins with a Floodgate login; dave then drops out.
-    csa(c, "%%GAME rapid-60-5 +");
-    EXPECT_TRUE(has(c.read_until("\n"), "##[GAME] +OK"));
+    EXPECT_TRUE(has(csa_answer(c, "%%GAME rapid-60-5 +"), "##[GAME] +OK"));
     auto d = std::make_unique<LineClient>(srv.ports.at("csa"));
     csa(*d, "LOGIN dave rapid-60-5,secret");
     d->read_until("END Game_Summary\n");
@@ -156,27 +142,21 @@ TEST(CsaLoopback, MalformedInputDisconnectAndX1Commands) {
     csa(*d, "AGREE");
     c.read_until("START:");
     c.read_until("\n");
-    csa(c, "+77");  // malformed: an error, the game goes on
-    EXPECT_TRUE(has(c.read_until("\n"), "##[ERROR] malformed move"));
-    csa(c, "%%LIST");
-    EXPECT_TRUE(has(c.read_until("##[LIST] +OK\n"), "+rapid-60-5+carol+dave+"));
-    csa(c, "+2726FU");
-    EXPECT_EQ(c.read_until("\n"), "+2726FU,T0\n");
-    csa(c, "%%SHOW 1");
-    EXPECT_TRUE(has(c.read_until("##[SHOW] +OK\n"), "+2726FU,T0"));
+    EXPECT_TRUE(has(csa_answer(c, "+77"), "##[ERROR] malformed move"));  // malformed: an error, the game goes on
+    EXPECT_TRUE(has(csa_answer(c, "%%LIST", "##[LIST] +OK\n"), "+rapid-60-5+carol+dave+"));
+    EXPECT_EQ(csa_answer(c, "+2726FU"), "+2726FU,T0\n");
+    EXPECT_TRUE(has(csa_answer(c, "%%SHOW 1", "##[SHOW] +OK\n"), "+2726FU,T0"));
     // dave, also on the text protocol, says something in the game: carol (x1) hears it.
-    LineClient t(srv.ports.at("text"));
-    t.read_until("hisha> ");
-    EXPECT_TRUE(has(t.cmd("LOGIN dave secret"), "Welcome, dave"));
-    t.cmd("B 1");
-    EXPECT_TRUE(has(t.cmd("SAY good luck"), "Told carol"));
+    auto t = text_login(srv, "dave", false);
+    t->cmd("B 1");
+    EXPECT_TRUE(has(t->cmd("SAY good luck"), "Told carol"));
     EXPECT_EQ(c.read_until("\n"), "##[CHAT][dave] good luck\n");
     d.reset();  // disconnect: the survivor wins
     std::string end = c.read_until("#WIN\n");
     EXPECT_TRUE(has(end, "#RESIGN\n#WIN\n")) << end;
     EXPECT_FALSE(has(end, "%TORYO")) << "dave sent no resignation: " << end;
     // The text protocol, where dave is still logged in, says how the game ended.
-    std::string notice = t.read_until("disconnected.");
+    std::string notice = t->read_until("disconnected.");
     EXPECT_TRUE(has(notice, "Game 1 is over: Black wins: White disconnected.")) << notice;
 }
 
@@ -188,21 +168,17 @@ TEST(CsaLoopback, ReconnectWithinTheGracePeriodResumesTheGame) {
     Pair p = start_game(srv, "back-600-0");
     csa(*p.black, "+7776FU");
     p.white->read_until("+7776FU,T0\n");
-    p.black.reset();           // the connection drops
-    csa(*p.white, "-3334FU");  // the game goes on meanwhile
-    EXPECT_EQ(p.white->read_until("\n"), "-3334FU,T0\n");
+    p.black.reset();                                             // the connection drops
+    EXPECT_EQ(csa_answer(*p.white, "-3334FU"), "-3334FU,T0\n");  // the game goes on meanwhile
     auto back = std::make_unique<LineClient>(srv.ports.at("csa"));
-    csa(*back, "LOGIN alice back-600-0,secret");
-    EXPECT_TRUE(has(back->read_until("\n"), "LOGIN:alice OK"));
+    EXPECT_TRUE(has(csa_answer(*back, "LOGIN alice back-600-0,secret"), "LOGIN:alice OK"));
     std::string summary = back->read_until("END Game_Summary\n");
     EXPECT_TRUE(has(summary, "Game_ID:" + p.game_id + "\n")) << summary;
     EXPECT_TRUE(has(summary, "Your_Turn:+\n"));
     EXPECT_TRUE(has(summary, "P7+FU+FU+FU+FU+FU+FU+FU+FU+FU\n"));            // the start position...
     EXPECT_TRUE(has(summary, "+\n+7776FU,T0\n-3334FU,T0\nEND Position\n"));  // ...and the moves
-    csa(*back, "AGREE");
-    EXPECT_EQ(back->read_until("\n"), "START:" + p.game_id + "\n");
-    csa(*back, "+2726FU");
-    EXPECT_EQ(back->read_until("\n"), "+2726FU,T0\n");
+    EXPECT_EQ(csa_answer(*back, "AGREE"), "START:" + p.game_id + "\n");
+    EXPECT_EQ(csa_answer(*back, "+2726FU"), "+2726FU,T0\n");
     EXPECT_EQ(p.white->read_until("\n"), "+2726FU,T0\n");
 
     // Gone for good: the grace (2 s) runs out and the game is lost.
@@ -219,10 +195,7 @@ TEST(CsaLoopback, ReconnectWithinTheGracePeriodResumesTheGame) {
     // and so still after a restart.
     for (int run = 0; run < 2; ++run) {
         SCOPED_TRACE(run ? "after a restart" : "at once");
-        LineClient t(srv.ports.at("text"));
-        t.read_until("hisha> ");
-        EXPECT_TRUE(has(t.cmd("LOGIN bob secret"), "Welcome, bob"));
-        std::string board = t.cmd("B 1");
+        std::string board = text_login(srv, "bob", false)->cmd("B 1");
         EXPECT_TRUE(has(board, "Game over: White wins: Black disconnected.")) << board;
         Http h(srv.ports.at("http"));
         auto [cs, csa_record] = h.request(http::verb::get, "/api/games/1/record?format=csa");

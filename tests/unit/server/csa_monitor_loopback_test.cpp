@@ -15,8 +15,6 @@ using namespace hisha::server::test;
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
 void csa(LineClient& c, const std::string& line) { c.send_line(line, "\n"); }
 
 using Pair = CsaPair;

@@ -19,7 +19,6 @@ struct CsaPair {
 /// Both log in with password "secret" under one game name, read their summaries and agree
 /// (Black with the game's id, White without); returns after both got START.
 inline CsaPair start_csa_game(ServerProcess& srv, const std::string& game_name) {
-    auto has = [](const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; };
     CsaPair p;
     p.black = std::make_unique<LineClient>(srv.ports.at("csa"));
     p.white = std::make_unique<LineClient>(srv.ports.at("csa"));

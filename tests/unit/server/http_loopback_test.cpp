@@ -18,12 +18,6 @@
 using namespace hisha::server::test;  // (with Beast's names and json: http_client.h)
 namespace notation = hisha::notation;
 
-namespace {
-
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
-}  // namespace
-
 TEST(HttpLoopback, JsonWebSocketGameSeenThroughAllThreeProtocols) {
     ServerProcess srv(temp_db("http_game"));
     int port = srv.ports.at("http");

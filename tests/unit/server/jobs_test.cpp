@@ -18,8 +18,6 @@ using net::JobQueue;
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
 // Microcosmos (1525 plies): no solver here finishes it, so it keeps a worker for its whole time limit.
 const std::string LONG_PROBLEM =
     R"({"sfen":"g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1",)"

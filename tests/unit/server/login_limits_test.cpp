@@ -17,8 +17,6 @@ using namespace hisha::server::test;
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
 // The N of "retry in N s" in `text` (0 when absent).
 int retry_in(const std::string& text) {
     auto at = text.find("retry in ");

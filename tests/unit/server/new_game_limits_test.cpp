@@ -14,8 +14,6 @@ using namespace hisha::server::test;
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
 std::unique_ptr<LineClient> text_user(ServerProcess& srv, const std::string& name) {
     auto c = std::make_unique<LineClient>(srv.ports.at("text"));
     c->read_until("hisha> ");

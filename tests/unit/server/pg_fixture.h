@@ -11,6 +11,7 @@
 
 #include "pg_cluster.h"
 #include "server_process.h"
+#include "text_session.h"
 
 namespace hisha::server::test {
 
@@ -39,24 +40,5 @@ protected:
     static inline std::unique_ptr<PgCluster> cluster_;
     static inline std::string why_;
 };
-
-inline bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
-/// A text connection logged in (or registered) as `name` with the password "secret".
-inline std::unique_ptr<LineClient> text_login(ServerProcess& srv, const std::string& name, bool reg) {
-    auto c = std::make_unique<LineClient>(srv.ports.at("text"));
-    c->read_until("hisha> ");
-    std::string r = c->cmd((reg ? "REGISTER " : "LOGIN ") + name + " secret");
-    EXPECT_TRUE(has(r, "Welcome, " + name)) << r;
-    return c;
-}
-
-/// PLAY with its confirmation; the reply.
-inline std::string play(LineClient& c, const std::string& move) {
-    std::string q = c.cmd("PLAY " + move, "<p,o,n,y> ");
-    if (!has(q, "<p,o,n,y>"))
-        return q;
-    return c.cmd("y");
-}
 
 }  // namespace hisha::server::test

@@ -183,8 +183,7 @@ TEST_F(Postgres, APlayerChangedOnOneServerIsChangedOnTheOther) {
         EXPECT_TRUE(has(poster.cmd("NEW * W"), "Challenge " + n + " added"));
         EXPECT_TRUE(eventually([&] { return has(taker.cmd("N"), " " + n + "  "); }));
         EXPECT_TRUE(has(taker.cmd("N " + n), "game " + n));
-        EXPECT_TRUE(has(taker.cmd("RESIGN", "(yes/no) "), "resign game " + n));
-        EXPECT_TRUE(has(taker.cmd("yes"), "You resigned game " + n));
+        resign(taker, n);
         EXPECT_TRUE(has(poster.read_until("is over"), "Game " + n)) << poster.pending();
         poster.drain();
         poster.cmd("B " + n);  // the winner sees the end: the result is counted

@@ -184,8 +184,7 @@ TEST_F(Postgres, TwoServersOnOneDatabaseSeeEachOthersLiveEvents) {
     alice->drain();
 
     // The end crosses too: bob resigns on B, alice hears of it on A.
-    EXPECT_TRUE(has(bob->cmd("RESIGN", "(yes/no) "), "resign game 1"));
-    EXPECT_TRUE(has(bob->cmd("yes"), "You resigned game 1."));
+    resign(*bob, "1");
     EXPECT_TRUE(has(alice->read_until("is over"), "Game 1")) << alice->pending();
 }
 

@@ -21,7 +21,39 @@
 #include <utility>
 #include <vector>
 
+#include "../../support/exec.h"
+
 namespace hisha::server::test {
+
+/// Whether `text` (a server's answer) contains `what`.
+inline bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+/// Forks the program args[0] with `args`, its standard output into a pipe and its standard error
+/// appended to the file `stderr_path` (inherited when empty): the child's process id, with the
+/// read end of the pipe in `out`.
+inline pid_t spawn_with_stdout_pipe(const std::vector<std::string>& args, int& out,
+                                    const std::string& stderr_path = {}) {
+    int fds[2];
+    if (pipe(fds) != 0)
+        throw std::runtime_error("pipe");
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        if (!stderr_path.empty()) {
+            int log = open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+            if (log >= 0) {
+                dup2(log, 2);
+                close(log);
+            }
+        }
+        close(fds[0]);
+        close(fds[1]);
+        hisha::testing::exec_args(args);
+    }
+    close(fds[1]);
+    out = fds[0];
+    return pid;
+}
 
 /// The arguments of a server with Floodgate's open registration (a CSA LOGIN of an unknown name
 /// creates it: --csa-auto-register on), for tests of CSA games between fresh names.
@@ -71,32 +103,15 @@ public:
         stop();
         unlink(log_path.c_str());
     }
+    ServerProcess(const ServerProcess&) = delete;  // one owner stops the process
+    ServerProcess& operator=(const ServerProcess&) = delete;
 
     void start() {
-        int fds[2];
-        if (pipe(fds) != 0)
-            throw std::runtime_error("pipe");
-        pid_ = fork();
-        if (pid_ == 0) {
-            dup2(fds[1], 1);
-            int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);  // the JSON log
-            if (log >= 0) {
-                dup2(log, 2);
-                close(log);
-            }
-            close(fds[0]);
-            close(fds[1]);
-            std::vector<const char*> args = {
-                HISHA_SERVER_BINARY, "--db", db_.c_str(),       "--text-port", "0", "--csa-port", "0",
-                "--http-port",       "0",    "--password-cost", "min"};
-            for (auto& e : extra_)
-                args.push_back(e.c_str());
-            args.push_back(nullptr);
-            execv(HISHA_SERVER_BINARY, const_cast<char* const*>(args.data()));
-            _exit(127);
-        }
-        close(fds[1]);
-        out_ = fds[0];
+        std::vector<std::string> args = {
+            HISHA_SERVER_BINARY, "--db", db_, "--text-port", "0", "--csa-port", "0", "--http-port", "0",
+            "--password-cost",   "min"};
+        args.insert(args.end(), extra_.begin(), extra_.end());
+        pid_ = spawn_with_stdout_pipe(args, out_, log_path);  // standard error: the JSON log
         ports.clear();
         std::string buf;
         auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);

@@ -15,8 +15,6 @@ using namespace hisha::server::test;
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
 struct Browser {
     int port;
     std::string cookie;  // "hisha_session=..."

@@ -14,8 +14,6 @@ using namespace hisha::server::test;
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
 void csa(LineClient& c, const std::string& line) { c.send_line(line, "\n"); }
 
 }  // namespace
@@ -58,18 +56,13 @@ TEST(Shutdown, SigtermMidGameExitsZeroTellsTheClientsAndKeepsEveryAcknowledgedMo
     EXPECT_TRUE(has(white.read_until("Server shutting down.", 5000), "Server shutting down."));
     std::size_t acknowledged = has(rest, moves.back() + ",T") ? moves.size() : moves.size() - 1;
 
-    std::string err;
-    {
-        auto store = server::store::open_store("sqlite:" + db, err);
-        ASSERT_TRUE(store) << err;
-        auto row = store->load_game(1);
-        ASSERT_TRUE(row);
-        EXPECT_EQ(row->status, server::GameStatus::Active);
-        ASSERT_GE(row->moves.size(), acknowledged) << "an acknowledged move was lost";
-        ASSERT_LE(row->moves.size(), moves.size());
-        for (std::size_t i = 0; i < row->moves.size(); ++i)
-            EXPECT_EQ(row->moves[i].text, usi[i]) << "ply " << i;
-    }
+    auto row = stored_game(db, 1);
+    ASSERT_TRUE(row);
+    EXPECT_EQ(row->status, server::GameStatus::Active);
+    ASSERT_GE(row->moves.size(), acknowledged) << "an acknowledged move was lost";
+    ASSERT_LE(row->moves.size(), moves.size());
+    for (std::size_t i = 0; i < row->moves.size(); ++i)
+        EXPECT_EQ(row->moves[i].text, usi[i]) << "ply " << i;
 
     // Started again, the game is there with those moves (the text protocol shows it).
     srv.start();

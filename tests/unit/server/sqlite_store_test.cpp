@@ -36,18 +36,6 @@ MoveRow move_at(int ply) {
     return m;
 }
 
-// Runs SQL on the database file directly (no store open on it).
-void raw_sql(const std::string& path, const char* sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    char* msg = nullptr;
-    int rc = sqlite3_exec(db, sql, nullptr, nullptr, &msg);
-    std::string err = msg ? msg : "";
-    sqlite3_free(msg);
-    sqlite3_close(db);
-    ASSERT_EQ(rc, SQLITE_OK) << err;
-}
-
 }  // namespace
 
 TEST(SqliteStore, MovesOfADatabaseOfTheFirstSchemaAreKeptByTheMigration) {
@@ -64,19 +52,19 @@ TEST(SqliteStore, MovesOfADatabaseOfTheFirstSchemaAreKeptByTheMigration) {
         id = g.id;
     }
     // Back to the first schema: the moves in a rowid table beside its key index.
-    raw_sql(path, "BEGIN;"
-                  "CREATE TABLE old_moves AS SELECT * FROM moves;"
-                  "DROP TABLE moves;"
-                  "CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,"
-                  " text TEXT NOT NULL, spent_ms INTEGER NOT NULL, at INTEGER NOT NULL,"
-                  " forced INTEGER NOT NULL, locked INTEGER NOT NULL, PRIMARY KEY (game_id, ply));"
-                  "INSERT INTO moves SELECT game_id, ply, text, spent_ms, at, forced, locked FROM old_moves;"
-                  "DROP TABLE old_moves;"
-                  "DROP TABLE admins; DROP TABLE bans; DROP TABLE audit; DROP INDEX tokens_user;"
-                  "DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
-                  "ALTER TABLE users DROP COLUMN last_game;"
-                  "UPDATE schema_version SET version=1;"
-                  "COMMIT;");
+    test::raw_sql(path, "BEGIN;"
+                        "CREATE TABLE old_moves AS SELECT * FROM moves;"
+                        "DROP TABLE moves;"
+                        "CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,"
+                        " text TEXT NOT NULL, spent_ms INTEGER NOT NULL, at INTEGER NOT NULL,"
+                        " forced INTEGER NOT NULL, locked INTEGER NOT NULL, PRIMARY KEY (game_id, ply));"
+                        "INSERT INTO moves SELECT game_id, ply, text, spent_ms, at, forced, locked FROM old_moves;"
+                        "DROP TABLE old_moves;"
+                        "DROP TABLE admins; DROP TABLE bans; DROP TABLE audit; DROP INDEX tokens_user;"
+                        "DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
+                        "ALTER TABLE users DROP COLUMN last_game;"
+                        "UPDATE schema_version SET version=1;"
+                        "COMMIT;");
     std::string err;
     auto s = store::open_store("sqlite:" + path, err);
     ASSERT_TRUE(s) << err;

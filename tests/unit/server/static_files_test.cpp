@@ -18,8 +18,6 @@ using hisha::server::net::StaticFiles;
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
 // A directory like Vite's dist/: index.html and a content-hashed script and style under assets/.
 std::string web_dir(const std::string& tag) {
     auto dir = std::filesystem::path(temp_db(tag)).replace_extension("");

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,26 @@ inline std::string temp_db(const std::string& tag) {
     return path.string();
 }
 
+/// Runs SQL on a SQLite database file directly (no store open on it).
+inline void raw_sql(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    char* msg = nullptr;
+    int rc = sqlite3_exec(db, sql, nullptr, nullptr, &msg);
+    std::string err = msg ? msg : "";
+    sqlite3_free(msg);
+    sqlite3_close(db);
+    ASSERT_EQ(rc, SQLITE_OK) << err;
+}
+
+/// Game `id` as the SQLite database file `db` holds it (its server stopped).
+inline std::optional<GameRow> stored_game(const std::string& db, std::int64_t id) {
+    std::string err;
+    auto s = store::open_store("sqlite:" + db, err);
+    EXPECT_TRUE(s) << err;
+    return s ? s->load_game(id) : std::nullopt;
+}
+
 /// A service with cheap password hashing over a fresh database.
 struct Fixture {
     std::string path;
@@ -83,6 +105,15 @@ struct Fixture {
         auto r = svc->start();
         if (!r)
             throw std::runtime_error(r.error());
+    }
+    /// Closes the service and its store, runs `sql` on the SQLite file (an older schema made by
+    /// hand, say), and opens them again.
+    void reopen_after_sql(const char* sql) {
+        svc.reset();
+        store.reset();
+        raw_sql(path, sql);
+        if (!::testing::Test::HasFatalFailure())
+            reopen();
     }
     void add_users(std::initializer_list<const char*> names) {
         for (auto n : names) {

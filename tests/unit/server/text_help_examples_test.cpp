@@ -11,44 +11,16 @@
 
 #include "server_process.h"
 #include "test_util.h"
+#include "text_session.h"
 
 using namespace hisha::server::test;
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
-std::unique_ptr<LineClient> login(ServerProcess& srv, const std::string& name, bool reg = true) {
-    auto c = std::make_unique<LineClient>(srv.ports.at("text"));
-    c->read_until("hisha> ");
-    std::string r = c->cmd((reg ? "REGISTER " : "LOGIN ") + name + " secret");
-    EXPECT_TRUE(has(r, "Welcome, " + name)) << r;
-    return c;
-}
-
-void quit(std::unique_ptr<LineClient>& c) {
-    c->send_line("QUIT");
-    c->read_until("Bye.");
-    c.reset();
-}
-
-// PLAY with the <p,o,n,y> confirmation answered y; the reply to the move (or the error).
-std::string play(LineClient& c, const std::string& move) {
-    std::string q = c.cmd("PLAY " + move, "> ");  // the question, or an error and the prompt
-    if (!has(q, "<p,o,n,y>"))
-        return q;
-    return c.cmd("y");
-}
-
-// `challenger` offers challenge `num` as White to `opponent` (who then plays Black) and
-// `opponent` accepts it; game `num` when every challenge was accepted. Both have it loaded.
-void start_game_as_white(LineClient& challenger, LineClient& opponent, const std::string& opponent_name, int num) {
-    std::string n = std::to_string(num);
-    EXPECT_TRUE(has(challenger.cmd("NEW " + opponent_name + " W"), "Challenge " + n + " added"));
-    EXPECT_TRUE(has(opponent.cmd("N " + n), "You accepted challenge " + n));
-    challenger.read_until("accepted challenge " + n);
-    challenger.drain();
-    EXPECT_TRUE(has(challenger.cmd("B " + n), "Black (" + opponent_name + ") to move."));
+// start_game_as_white, and the game then loaded as the challenger's current one.
+void start_and_load_game(LineClient& challenger, LineClient& opponent, const std::string& opponent_name, int num) {
+    start_game_as_white(challenger, opponent, opponent_name, num);
+    EXPECT_TRUE(has(challenger.cmd("B " + std::to_string(num)), "Black (" + opponent_name + ") to move."));
 }
 
 // Plays `moves` alternately, `first` moving first; each reply must say the move was played,
@@ -78,11 +50,11 @@ int count(const std::string& text, const std::string& what) {
 // * and GENERAL) each give their topic.
 TEST(TextHelpExamples, TheCommandListItsAbbreviationsAndHelpTopics) {
     ServerProcess srv(temp_db("help_examples_list"));
-    auto c = login(srv, "alice");
+    auto c = text_login(srv, "alice");
     std::string list = c->cmd("HELP -n COMMAND-LIST");
-    for (const char* entry : {"B, BOARD or REFRESH", "G or GAMES", "?, H or HELP", "HANDICAP", "M or MOVES",
-                              "N or NEW", "PLAY", "REMOVE", "RESIGN", "SAY", "SET", "!, SHELL or PUSH", "SHOUT",
-                              "S or STAT", "STATS or USER", "TELL", "U or UNDO", "W or WHO", "ADMIN"})
+    for (const char* entry : {"B, BOARD or REFRESH", "G or GAMES", "?, H or HELP", "HANDICAP", "M or MOVES", "N or NEW",
+                              "PLAY", "REMOVE", "RESIGN", "SAY", "SET", "!, SHELL or PUSH", "SHOUT", "S or STAT",
+                              "STATS or USER", "TELL", "U or UNDO", "W or WHO", "ADMIN"})
         EXPECT_TRUE(has(list, entry)) << entry << " missing from:\n" << list;
     // Each abbreviation runs its command.
     EXPECT_TRUE(has(c->cmd("G"), "No active games."));
@@ -166,10 +138,8 @@ TEST(TextHelpExamples, TheCommandListItsAbbreviationsAndHelpTopics) {
 // drop), a move without PLAY, and the modern rule the help now states: a move that leaves the
 // king in check is refused.
 TEST(TextHelpExamples, EveryNotationExamplePlayedInAGame) {
-    ServerProcess srv(temp_db("help_examples_notation"));
-    auto alice = login(srv, "alice");
-    auto bob = login(srv, "bob");
-    start_game_as_white(*alice, *bob, "bob", 1);  // bob is Black
+    auto [srv, alice, bob] = AliceAndBob(temp_db("help_examples_notation"));
+    start_and_load_game(*alice, *bob, "bob", 1);  // bob is Black
     EXPECT_TRUE(has(bob->cmd("p-7f"), "Error: a move is played with the PLAY command: PLAY p-7f"));
     EXPECT_TRUE(has(play(*bob, "p-7f"), "you played P-7f"));  // Black's pawn from 7g
     alice->drain();
@@ -198,7 +168,7 @@ TEST(TextHelpExamples, EveryNotationExamplePlayedInAGame) {
     bob->drain();
 
     // Game 2: a white knight to 3g without promoting, a rook taken and dropped, a dragon.
-    start_game_as_white(*alice, *bob, "bob", 2);
+    start_and_load_game(*alice, *bob, "bob", 2);
     play_line(*bob, *alice, {"P-3f", "P-3d", "P-2f", "N-3c", "P-2e", "N-4e", "P-9f"});
     alice->cmd("B 2");
     EXPECT_TRUE(has(play(*alice, "N-3g="), "you played N-3g="));  // White's knight, not promoted
@@ -227,7 +197,7 @@ TEST(TextHelpExamples, EveryNotationExamplePlayedInAGame) {
     EXPECT_TRUE(has(bob->cmd("B 2"), "竜"));
 
     // Game 3: White's P-7f, from 7e.
-    start_game_as_white(*alice, *bob, "bob", 3);
+    start_and_load_game(*alice, *bob, "bob", 3);
     play_line(*bob, *alice, {"P-2f", "P-7d", "P-2e", "P-7e", "P-2d"});
     alice->cmd("B 3");
     EXPECT_TRUE(has(play(*alice, "P-7f"), "you played P-7f"));
@@ -236,10 +206,8 @@ TEST(TextHelpExamples, EveryNotationExamplePlayedInAGame) {
 // BOARD -o, MOVES with -n and without: the More prompt's p, o, <enter>, y, q; the whole game
 // must be loaded before a playing command after quitting the list midway; PLAY's p and o.
 TEST(TextHelpExamples, BoardFromEitherSideAndTheMovesPrompt) {
-    ServerProcess srv(temp_db("help_examples_moves"));
-    auto alice = login(srv, "alice");
-    auto bob = login(srv, "bob");
-    start_game_as_white(*alice, *bob, "bob", 1);  // bob is Black
+    auto [srv, alice, bob] = AliceAndBob(temp_db("help_examples_moves"));
+    start_and_load_game(*alice, *bob, "bob", 1);  // bob is Black
     // 24 plies: the list (a title and a line a move) is longer than a screen of 20 lines.
     play_line(*bob, *alice,
               {"P-2f", "P-7d", "P-2e", "P-7e", "P-2d", "P-7f", "P-1f", "P-1d", "P-9f", "P-9d", "P-5f", "P-5d",
@@ -285,10 +253,10 @@ TEST(TextHelpExamples, BoardFromEitherSideAndTheMovesPrompt) {
 // NEW's four examples and forms, each answered by who may and may not, and REMOVE.
 TEST(TextHelpExamples, NewExamplesAndRemove) {
     ServerProcess srv(temp_db("help_examples_new"));
-    auto alice = login(srv, "alice");
-    auto erkki = login(srv, "erkki.expert");
-    auto nilkki = login(srv, "nilkki.nuisance");
-    auto bart = login(srv, "bart.beginner");
+    auto alice = text_login(srv, "alice");
+    auto erkki = text_login(srv, "erkki.expert");
+    auto nilkki = text_login(srv, "nilkki.nuisance");
+    auto bart = text_login(srv, "bart.beginner");
 
     // NEW * p-7f: anybody may answer; the challenger plays Black and P-7f is played.
     EXPECT_TRUE(has(alice->cmd("NEW * p-7f"), "Challenge 1 added: you play Black, open to *."));
@@ -351,11 +319,9 @@ TEST(TextHelpExamples, NewExamplesAndRemove) {
 // undone while the opponent has not seen it; RESIGN's confirmation and a resignation undone
 // before the opponent has seen it, not after; UNDO's other refusals; SAY to an absent opponent.
 TEST(TextHelpExamples, HandicapResignAndUndoCases) {
-    ServerProcess srv(temp_db("help_examples_undo"));
-    auto alice = login(srv, "alice");
-    auto bob = login(srv, "bob");
-    start_game_as_white(*alice, *bob, "bob", 1);  // bob is Black
-    quit(alice);                                  // alice sees nothing from now on
+    auto [srv, alice, bob] = AliceAndBob(temp_db("help_examples_undo"));
+    start_and_load_game(*alice, *bob, "bob", 1);  // bob is Black
+    text_quit(alice);                             // alice sees nothing from now on
     bob->cmd("B 1");
     EXPECT_TRUE(has(bob->cmd("HANDICAP L@1a, R@8b"), "Error: usage: HANDICAP")) << "no blanks between";
     EXPECT_TRUE(has(bob->cmd("U"), "Error: there is no move to undo"));
@@ -374,9 +340,8 @@ TEST(TextHelpExamples, HandicapResignAndUndoCases) {
     EXPECT_TRUE(has(bob->cmd("SAY good luck", "(yes/no) "), "alice is not online. Leave a message anyway?"));
     EXPECT_TRUE(has(bob->cmd("yes"), "Message left for alice."));
 
-    alice = std::make_unique<LineClient>(srv.ports.at("text"));
-    alice->read_until("hisha> ");
-    std::string welcome = alice->cmd("LOGIN alice secret");
+    std::string welcome;
+    alice = text_login(srv, "alice", false, &welcome);
     EXPECT_TRUE(has(welcome, "From bob") && has(welcome, "good luck")) << welcome;
     EXPECT_TRUE(has(alice->cmd("B 1"), "White (alice) to move."));
     EXPECT_TRUE(has(alice->cmd("U"), "Error: the last move is your opponent's (UNDO -o undoes it)"));
@@ -384,22 +349,20 @@ TEST(TextHelpExamples, HandicapResignAndUndoCases) {
     bob->drain();
     EXPECT_TRUE(has(play(*bob, "P-7f"), "you played P-7f"));
     alice->drain();
-    quit(alice);
+    text_quit(alice);
 
     // RESIGN: anything but "yes" keeps the game; an unseen resignation can be undone.
     bob->cmd("B 1");
     EXPECT_TRUE(has(bob->cmd("RESIGN", "(yes/no) "), "resign game 1"));
     EXPECT_TRUE(has(bob->cmd("y"), "Resignation not made."));
-    EXPECT_TRUE(has(bob->cmd("RESIGN", "(yes/no) "), "resign game 1"));
-    EXPECT_TRUE(has(bob->cmd("yes"), "You resigned game 1."));
+    resign(*bob, "1");
     EXPECT_TRUE(has(bob->cmd("B 1"), "Game over: White wins by resignation."));
     EXPECT_TRUE(has(bob->cmd("U"), "the last move was taken back"));
     // Bob resigned on Alice's turn (after his P-7f): taking it back leaves her to move.
     std::string after_undo = bob->cmd("B 1");
     EXPECT_TRUE(has(after_undo, "White (alice) to move.")) << after_undo;
-    EXPECT_TRUE(has(bob->cmd("RESIGN", "(yes/no) "), "resign game 1"));
-    EXPECT_TRUE(has(bob->cmd("yes"), "You resigned game 1."));
-    alice = login(srv, "alice", false);
+    resign(*bob, "1");
+    alice = text_login(srv, "alice", false);
     EXPECT_TRUE(has(alice->cmd("B 1"), "Game over: White wins by resignation."));
     EXPECT_TRUE(has(bob->cmd("U"), "Error: your opponent has already seen your move"));
     EXPECT_TRUE(has(alice->cmd("U -o"), "Error:"));
@@ -410,8 +373,8 @@ TEST(TextHelpExamples, HandicapResignAndUndoCases) {
 // absent player shown once at the next login and then deleted.
 TEST(TextHelpExamples, MessageExamples) {
     ServerProcess srv(temp_db("help_examples_messages"));
-    auto alice = login(srv, "alice");
-    auto antti = login(srv, "antti.karttunen");
+    auto alice = text_login(srv, "alice");
+    auto antti = text_login(srv, "antti.karttunen");
     EXPECT_TRUE(has(alice->cmd("TELL ANTTI.KARTTUNEN There's a bug in the command xxx."), "Told antti.karttunen."));
     EXPECT_TRUE(has(antti->read_until("xxx."), "alice tells you: There's a bug in the command xxx."));
     antti->drain();
@@ -426,20 +389,18 @@ TEST(TextHelpExamples, MessageExamples) {
     EXPECT_TRUE(has(alice->cmd("SHOUT Good evening!"), "hisha> "));
     EXPECT_TRUE(has(antti->read_until("Good evening!"), "alice shouts: Good evening!"));
     antti->drain();
-    quit(antti);
+    text_quit(antti);
     EXPECT_TRUE(has(alice->cmd("TELL antti.karttunen see you", "(yes/no) "), "not online"));
     EXPECT_TRUE(has(alice->cmd("yes"), "Message left for antti.karttunen."));
     EXPECT_TRUE(has(alice->cmd("TELL antti.karttunen not this one", "(yes/no) "), "not online"));
     EXPECT_TRUE(has(alice->cmd("no"), "Message not left."));
-    auto back = std::make_unique<LineClient>(srv.ports.at("text"));
-    back->read_until("hisha> ");
-    std::string welcome = back->cmd("LOGIN antti.karttunen secret");
-    EXPECT_TRUE(has(welcome, "You have 1 message:") && has(welcome, "From alice") && has(welcome, "see you")) << welcome;
+    std::string welcome;
+    auto back = text_login(srv, "antti.karttunen", false, &welcome);
+    EXPECT_TRUE(has(welcome, "You have 1 message:") && has(welcome, "From alice") && has(welcome, "see you"))
+        << welcome;
     EXPECT_FALSE(has(welcome, "not this one")) << welcome;
-    quit(back);
-    back = std::make_unique<LineClient>(srv.ports.at("text"));
-    back->read_until("hisha> ");
-    welcome = back->cmd("LOGIN antti.karttunen secret");
+    text_quit(back);
+    back = text_login(srv, "antti.karttunen", false, &welcome);
     EXPECT_TRUE(has(welcome, "Welcome, antti.karttunen.") && !has(welcome, "see you"))
         << "deleted once seen: " << welcome;
 }
@@ -448,14 +409,14 @@ TEST(TextHelpExamples, MessageExamples) {
 // socket: *.BAR, !FOO.BAR, ?, ?*@, <...>, <^...>; WHO with a pattern; a bad pattern refused.
 TEST(TextHelpExamples, UserAndWhoWithPatterns) {
     ServerProcess srv(temp_db("help_examples_users"), {"--bots", ""});
-    auto alice = login(srv, "alice");
+    auto alice = text_login(srv, "alice");
     std::unique_ptr<LineClient> foo;  // foo.bar stays online, the others log out
     for (const char* name : {"antti.karttunen", "foo.bar", "fu.bar", "anna"}) {
-        auto u = login(srv, name);
+        auto u = text_login(srv, name);
         if (std::string(name) == "foo.bar")
             foo = std::move(u);
         else
-            quit(u);
+            text_quit(u);
     }
     auto names_in = [](const std::string& listing) {
         std::vector<std::string> out;
@@ -496,10 +457,8 @@ TEST(TextHelpExamples, UserAndWhoWithPatterns) {
 // PSTYLE, BSTYLE 0/1/2 and STYLE as its synonym, bad values refused, and the settings kept for
 // the next login.
 TEST(TextHelpExamples, SetCommandsAndTheirPersistence) {
-    ServerProcess srv(temp_db("help_examples_set"));
-    auto alice = login(srv, "alice");
-    auto bob = login(srv, "bob");
-    start_game_as_white(*alice, *bob, "bob", 1);
+    auto [srv, alice, bob] = AliceAndBob(temp_db("help_examples_set"));
+    start_and_load_game(*alice, *bob, "bob", 1);
     std::string attrs = alice->cmd("SET BLACK ?");
     EXPECT_TRUE(has(attrs, "Attributes:") && has(attrs, "REV") && has(attrs, "NONE")) << attrs;
     EXPECT_TRUE(has(alice->cmd("SET WHITE ?"), "Attributes:"));
@@ -520,11 +479,11 @@ TEST(TextHelpExamples, SetCommandsAndTheirPersistence) {
     EXPECT_TRUE(has(alice->cmd("SET KANJI 2"), "KANJI set to 2."));
     EXPECT_TRUE(has(alice->cmd("SET NOSUCH 1"), "Error: unknown setting NOSUCH"));
     // Kept for the next login.
-    quit(alice);
-    alice = login(srv, "alice", false);
+    text_quit(alice);
+    alice = text_login(srv, "alice", false);
     std::string settings = alice->cmd("SET");
-    for (const char* s : {"BLACK      BOLD", "WHITE      NONE", "THREATENED U", "KANJI      2", "PSTYLE     4",
-                          "BSTYLE     1"})
+    for (const char* s :
+         {"BLACK      BOLD", "WHITE      NONE", "THREATENED U", "KANJI      2", "PSTYLE     4", "BSTYLE     1"})
         EXPECT_TRUE(has(settings, s)) << s << " missing:\n" << settings;
     std::string euc_board = alice->cmd("B 1");
     EXPECT_TRUE(has(euc_board, "\xca\xe2")) << "BSTYLE 1 in EUC after the new login";

@@ -7,39 +7,9 @@
 
 #include "server_process.h"
 #include "test_util.h"
+#include "text_session.h"
 
 using namespace hisha::server::test;
-
-namespace {
-
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
-std::unique_ptr<LineClient> login(ServerProcess& srv, const std::string& name, bool reg = true) {
-    auto c = std::make_unique<LineClient>(srv.ports.at("text"));
-    c->read_until("hisha> ");
-    std::string r = c->cmd((reg ? "REGISTER " : "LOGIN ") + name + " secret");
-    EXPECT_TRUE(has(r, "Welcome, " + name)) << r;
-    return c;
-}
-
-// PLAY with the <p,o,n,y> confirmation answered y.
-std::string play(LineClient& c, const std::string& move) {
-    std::string q = c.cmd("PLAY " + move, "<p,o,n,y> ");
-    if (!has(q, "<p,o,n,y>"))
-        return q;
-    return c.cmd("y");
-}
-
-// The challenger offers game 1 as White (NEW <opponent> W), the opponent accepts it and so plays
-// Black; the challenger's notices are read up to the acceptance.
-void start_game_as_white(LineClient& challenger, LineClient& opponent, const std::string& opponent_name) {
-    EXPECT_TRUE(has(challenger.cmd("NEW " + opponent_name + " W"), "Challenge 1 added"));
-    EXPECT_TRUE(has(opponent.cmd("N 1"), "game 1"));
-    challenger.read_until("accepted");
-    challenger.drain();
-}
-
-}  // namespace
 
 TEST(TextLoopback, MalformedInputIsAnsweredAndTheConnectionKept) {
     ServerProcess srv(temp_db("text_malformed"));
@@ -98,7 +68,7 @@ TEST(TextLoopback, HelpPatternsAndTheMorePrompt) {
 // Where Hisha's server does otherwise than Shoogi Server did, its help says what it does.
 TEST(TextLoopback, HelpSaysWhatTheServerDoes) {
     ServerProcess srv(temp_db("text_help_truth"));
-    auto c = login(srv, "alice");
+    auto c = text_login(srv, "alice");
     std::string rep = c->cmd("HELP -n REPETITION");
     EXPECT_TRUE(has(rep, "draw (sennichite)")) << rep;
     EXPECT_FALSE(has(rep, "no any repetition checking")) << rep;
@@ -112,7 +82,7 @@ TEST(TextLoopback, HelpSaysWhatTheServerDoes) {
     EXPECT_FALSE(has(threat, "COLOURS DON'T WORK")) << threat;
     EXPECT_TRUE(has(c->cmd("SET THREATENED U"), "THREATENED set to U"));
     EXPECT_TRUE(has(c->cmd("NEW * P-7f"), "Challenge 1 added"));
-    auto bob = login(srv, "bob");
+    auto bob = text_login(srv, "bob");
     EXPECT_TRUE(has(bob->cmd("N 1"), "game 1"));
     c->read_until("accepted challenge 1");
     c->read_until("hisha> ");
@@ -121,10 +91,8 @@ TEST(TextLoopback, HelpSaysWhatTheServerDoes) {
 }
 
 TEST(TextLoopback, ChallengesUndoMessagesAndOtherPeoplesGames) {
-    ServerProcess srv(temp_db("text_game"));
-    auto alice = login(srv, "alice");
-    auto bob = login(srv, "bob");
-    auto carol = login(srv, "carol");
+    auto [srv, alice, bob] = AliceAndBob(temp_db("text_game"));
+    auto carol = text_login(srv, "carol");
     EXPECT_TRUE(has(alice->cmd("NEW !carol P-7f Not for carol!"), "Challenge 1 added"));
     EXPECT_TRUE(has(carol->cmd("NEW"), "No new games"));
     EXPECT_TRUE(has(carol->cmd("N 1"), "Error: challenge 1 is not open to you"));
@@ -186,19 +154,16 @@ TEST(TextLoopback, ChallengesUndoMessagesAndOtherPeoplesGames) {
     EXPECT_TRUE(has(alice->cmd("SHOUT Good evening!"), "hisha> "));
     EXPECT_TRUE(has(bob->read_until("Good evening!"), "alice shouts"));
     alice->drain();
-    auto dave = login(srv, "dave");
-    dave->send_line("QUIT");
-    dave->read_until("Bye.");
+    auto dave = text_login(srv, "dave");
+    text_quit(dave);
     EXPECT_TRUE(has(alice->cmd("TELL dave There's a bug in the command xxx.", "(yes/no) "), "not online"));
     EXPECT_TRUE(has(alice->cmd("yes"), "Message left for dave"));
-    auto dave2 = std::make_unique<LineClient>(srv.ports.at("text"));
-    dave2->read_until("hisha> ");
-    std::string welcome = dave2->cmd("LOGIN dave secret");
+    std::string welcome;
+    auto dave2 = text_login(srv, "dave", false, &welcome);
     EXPECT_TRUE(has(welcome, "From alice")) << welcome;
     EXPECT_TRUE(has(welcome, "There's a bug in the command xxx."));
-    dave2->send_line("QUIT");
-    dave2->read_until("Bye.");
-    auto dave3 = login(srv, "dave", false);  // the message was deleted once seen
+    text_quit(dave2);
+    auto dave3 = text_login(srv, "dave", false);  // the message was deleted once seen
 
     EXPECT_TRUE(has(alice->cmd("W"), "carol"));
     EXPECT_TRUE(has(alice->cmd("USER *"), "bob"));
@@ -211,9 +176,7 @@ TEST(TextLoopback, ChallengesUndoMessagesAndOtherPeoplesGames) {
 
 TEST(TextLoopback, CorrespondenceGamePlayedToMateAcrossARestart) {
     std::string db = temp_db("text_restart");
-    ServerProcess srv(db);
-    auto alice = login(srv, "alice");
-    auto bob = login(srv, "bob");
+    auto [srv, alice, bob] = AliceAndBob(db);
     start_game_as_white(*alice, *bob, "bob");  // bob is Black
     EXPECT_TRUE(has(alice->cmd("B 1"), "Black (bob) to move"));
     EXPECT_TRUE(has(play(*bob, "P-7f"), "you played P-7f"));
@@ -223,8 +186,8 @@ TEST(TextLoopback, CorrespondenceGamePlayedToMateAcrossARestart) {
     EXPECT_TRUE(has(play(*bob, "Bx3c+"), "you played Bx3c+"));
 
     srv.restart();  // same SQLite file
-    alice = login(srv, "alice", false);
-    bob = login(srv, "bob", false);
+    alice = text_login(srv, "alice", false);
+    bob = text_login(srv, "bob", false);
     // Back after the restart, the open game is the current one: BOARD alone shows it.
     EXPECT_TRUE(has(alice->cmd("B"), "White (alice) to move"));
     EXPECT_TRUE(has(alice->cmd("B 1"), "White (alice) to move"));
@@ -246,7 +209,7 @@ TEST(TextLoopback, CorrespondenceGamePlayedToMateAcrossARestart) {
     EXPECT_TRUE(has(moves, "Black wins by checkmate"));
 
     srv.restart();
-    bob = login(srv, "bob", false);
+    bob = text_login(srv, "bob", false);
     std::string user = bob->cmd("USER bob");
     EXPECT_TRUE(has(user, "bob")) << user;
     EXPECT_TRUE(has(bob->cmd("B 1"), "Game over: Black wins by checkmate"));
@@ -254,7 +217,7 @@ TEST(TextLoopback, CorrespondenceGamePlayedToMateAcrossARestart) {
 
 TEST(TextLoopback, EngineBotsAcceptChallengesAndReply) {
     ServerProcess srv(temp_db("text_bot"));
-    auto alice = login(srv, "alice");
+    auto alice = text_login(srv, "alice");
     EXPECT_TRUE(has(alice->cmd("USER hisha-*"), "bot skill 5"));
     EXPECT_TRUE(has(alice->cmd("NEW hisha-10kyu P-7f"), "Challenge 1 added"));
     std::string started = alice->read_until("accepted challenge 1");
@@ -270,9 +233,7 @@ TEST(TextLoopback, EngineBotsAcceptChallengesAndReply) {
 // SET BSTYLE 2 draws kanji; SET KANJI 0/2/3 sends them as UTF-8, EUC-JP or Shift_JIS (bytes
 // checked); SET PSTYLE names the checked king in romaji or kanji.
 TEST(TextLoopback, KanjiBoardsInEachEncodingAndPieceNameStyles) {
-    ServerProcess srv(temp_db("text_kanji"));
-    auto alice = login(srv, "alice");
-    auto bob = login(srv, "bob");
+    auto [srv, alice, bob] = AliceAndBob(temp_db("text_kanji"));
     start_game_as_white(*alice, *bob, "bob");  // bob is Black
     EXPECT_TRUE(has(alice->cmd("SET BSTYLE 2"), "BSTYLE set to 2"));
     const std::string pawn_utf8 = "\xe6\xad\xa9", pawn_euc = "\xca\xe2", pawn_sjis = "\x95\xe0";
@@ -314,18 +275,15 @@ TEST(TextLoopback, KanjiBoardsInEachEncodingAndPieceNameStyles) {
 // UNDO of one's own move the opponent has not seen (offline), played again and taken back
 // again: only a move the opponent undid is locked once replayed.
 TEST(TextLoopback, AnUnseenMoveMayBeTakenBackAgainAfterBeingReplayed) {
-    ServerProcess srv(temp_db("text_undo_unseen"));
-    auto alice = login(srv, "alice");
-    auto bob = login(srv, "bob");
+    auto [srv, alice, bob] = AliceAndBob(temp_db("text_undo_unseen"));
     start_game_as_white(*alice, *bob, "bob");  // bob is Black
-    alice->send_line("QUIT");
-    alice->read_until("Bye.");
+    text_quit(alice);
     EXPECT_TRUE(has(play(*bob, "P-7f"), "you played P-7f"));
     EXPECT_TRUE(has(bob->cmd("U"), "the last move was taken back"));
     EXPECT_TRUE(has(play(*bob, "P-7f"), "you played P-7f"));
     EXPECT_TRUE(has(bob->cmd("U"), "the last move was taken back"));
     EXPECT_TRUE(has(play(*bob, "P-2f"), "you played P-2f"));
-    alice = login(srv, "alice", false);
+    alice = text_login(srv, "alice", false);
     EXPECT_TRUE(has(alice->cmd("B"), "White (alice) to move"));
     EXPECT_TRUE(has(bob->cmd("U"), "Error: your opponent has already seen your move"));
 }
@@ -333,9 +291,7 @@ TEST(TextLoopback, AnUnseenMoveMayBeTakenBackAgainAfterBeingReplayed) {
 // A real-time game from the text protocol: NEW ... TIME, clocks in BOARD and GAMES, moves
 // played without the confirmation question (it would spend the mover's clock).
 TEST(TextLoopback, RealTimeGameFromTheTextProtocol) {
-    ServerProcess srv(temp_db("text_realtime"));
-    auto alice = login(srv, "alice");
-    auto bob = login(srv, "bob");
+    auto [srv, alice, bob] = AliceAndBob(temp_db("text_realtime"));
     EXPECT_TRUE(has(alice->cmd("NEW bob P-7f TIME nonsense"), "Error: usage: NEW ... TIME"));
     std::string posted = alice->cmd("NEW bob P-7f TIME 10+30 a quick one");
     EXPECT_TRUE(has(posted, "Challenge 1 added: you play Black, open to bob, 600-30.")) << posted;
@@ -362,8 +318,8 @@ TEST(TextLoopback, RealTimeGameFromTheTextProtocol) {
 // (Black's) move is the handicap, written W<move> without a space.
 TEST(TextLoopback, NewWithAForcedHandicapAsTheHelpFileWritesIt) {
     ServerProcess srv(temp_db("text_whandicap"));
-    auto alice = login(srv, "alice");
-    auto bart = login(srv, "bart.beginner");
+    auto alice = text_login(srv, "alice");
+    auto bart = text_login(srv, "bart.beginner");
     std::string spaced = alice->cmd("NEW bart.beginner W HANDICAP:L@1a");
     EXPECT_TRUE(has(spaced, "Error: write Black's forced first move right after W")) << spaced;
     std::string posted = alice->cmd("NEW BART.BEGINNER WHANDICAP:L@1a");
@@ -390,29 +346,21 @@ TEST(TextLoopback, NewWithAForcedHandicapAsTheHelpFileWritesIt) {
 // The commands the other tests leave out: HANDICAP as the first move, RESIGN with its
 // confirmation, DECLARE refused, PASSWORD, the REFRESH, STATS, OBSERVE, PUSH and EXIT aliases.
 TEST(TextLoopback, HandicapResignPasswordAndAliases) {
-    ServerProcess srv(temp_db("text_more"));
-    auto alice = login(srv, "alice");
-    auto bob = login(srv, "bob");
+    auto [srv, alice, bob] = AliceAndBob(temp_db("text_more"));
     start_game_as_white(*alice, *bob, "bob");  // bob is Black
     EXPECT_TRUE(has(bob->cmd("REFRESH 1"), "Black (bob) to move"));
     EXPECT_TRUE(has(bob->cmd("HANDICAP"), "usage: HANDICAP"));
-    std::string h = bob->cmd("HANDICAP L@1a", "<p,o,n,y> ");
-    if (has(h, "<p,o,n,y>"))
-        h = bob->cmd("y");
+    std::string h = confirmed(*bob, "HANDICAP L@1a");
     EXPECT_TRUE(has(h, "you played")) << h;
     EXPECT_TRUE(has(bob->cmd("B 1"), "White (alice) to move"));
     alice->cmd("B 1");
     EXPECT_TRUE(has(alice->cmd("RESIGN", "(yes/no) "), "resign game 1"));
     EXPECT_TRUE(has(alice->cmd("no"), "Resignation not made."));
-    EXPECT_TRUE(has(alice->cmd("RESIGN", "(yes/no) "), "resign game 1"));
-    EXPECT_TRUE(has(alice->cmd("yes"), "You resigned game 1."));
+    resign(*alice, "1");
     EXPECT_TRUE(has(bob->read_until("is over"), "Game 1"));
     bob->drain();
     // A declaration without the entering king's conditions loses (the CSA rule).
-    EXPECT_TRUE(has(alice->cmd("NEW bob W"), "Challenge 2 added"));
-    EXPECT_TRUE(has(bob->cmd("N 2"), "game 2"));
-    alice->read_until("accepted");
-    alice->drain();
+    start_game_as_white(*alice, *bob, "bob", 2);
     EXPECT_TRUE(has(play(*bob, "P-7f"), "you played"));
     alice->drain();
     alice->cmd("B 2");

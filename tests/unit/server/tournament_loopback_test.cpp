@@ -26,8 +26,6 @@ using hisha::server::UserRow;
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
 constexpr const char* GAME_NAME = "tour-300-10";
 
 // The accounts, with their ratings, written to the database before the server starts.

@@ -2,7 +2,6 @@
 // of a round (by rating, the odd one out, repeats avoided, colours), and the service's rounds
 // with a fake clock over SQLite (PostgreSQL: postgres_test.cpp runs check_tournament_rounds).
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <set>
@@ -335,17 +334,9 @@ TEST(TournamentService, ADatabaseOfTheSchemaBeforeTournamentsOpensWithTheLastGam
     ASSERT_TRUE(g.has_value());
     ASSERT_TRUE(f.svc->resign("bob", *g).has_value());
     Millis ended = f.svc->game(*g)->row.updated;
-    f.svc.reset();
-    f.store.reset();
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(f.path.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db,
-                           "DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
-                           "ALTER TABLE users DROP COLUMN last_game; UPDATE schema_version SET version=4;",
-                           nullptr, nullptr, nullptr),
-              SQLITE_OK);
-    sqlite3_close(db);
-    f.reopen();
+    ASSERT_NO_FATAL_FAILURE(
+        f.reopen_after_sql("DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
+                           "ALTER TABLE users DROP COLUMN last_game; UPDATE schema_version SET version=4;"));
     EXPECT_EQ(f.svc->user("alice")->last_game, ended);
     EXPECT_EQ(f.svc->user("bob")->last_game, ended);
     EXPECT_EQ(f.svc->user("carol")->last_game, 0);
