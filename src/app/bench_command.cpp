@@ -7,30 +7,25 @@
 #include <cstring>
 #include <string>
 
-#include "cli_help.h"
 #include "engine/bench_signature.h"
 #include "engine/engine.h"
 
 namespace hisha::app {
 
-namespace {
-const char* const USAGE =
+const char* const BENCH_USAGE =
     "usage: hisha bench [DEPTH 1..30] [--eval-file NET]\n"
     "  searches fixed positions one by one to DEPTH (default 13), one thread, 16 MB hash, no book;\n"
     "  the last line is nodes=N time_ms=T nps=X, and N is the same on every run and machine;\n"
     "  with --eval-file the search evaluates with that network (Evaluation NNUE)\n"
     "  example: hisha bench 9 (quicker)\n";
-}  // namespace
 
 int bench_command(int argc, char** argv) {
-    if (asks_help(argc, argv))
-        return print_help(USAGE);
     int depth = engine::BENCH_DEPTH;
     std::string net;
     for (int i = 0; i < argc; ++i) {
         if (std::strcmp(argv[i], "--eval-file") == 0) {
             if (i + 1 >= argc) {
-                std::fprintf(stderr, "hisha bench: --eval-file needs a net file\n%s", USAGE);
+                std::fprintf(stderr, "hisha bench: --eval-file needs a net file\n%s", BENCH_USAGE);
                 return 2;
             }
             net = argv[++i];
@@ -38,7 +33,7 @@ int bench_command(int argc, char** argv) {
         }
         depth = std::atoi(argv[i]);
         if (depth < 1 || depth > 30) {
-            std::fprintf(stderr, "hisha bench: the depth is 1..30, not '%s'\n%s", argv[i], USAGE);
+            std::fprintf(stderr, "hisha bench: the depth is 1..30, not '%s'\n%s", argv[i], BENCH_USAGE);
             return 2;
         }
     }
@@ -58,5 +53,7 @@ int bench_command(int argc, char** argv) {
                 (unsigned long long)(ms > 0 ? nodes * 1000 / std::uint64_t(ms) : 0));
     return 0;
 }
+
+const Subcommand BENCH = {"bench", bench_command, BENCH_USAGE};
 
 }  // namespace hisha::app

@@ -1,6 +1,8 @@
 // The `bench` subcommand of `hisha`.
 #pragma once
 
+#include "cli_help.h"
+
 namespace hisha::app {
-int bench_command(int argc, char** argv);
-}
+extern const Subcommand BENCH;
+}  // namespace hisha::app

@@ -13,21 +13,22 @@
 #include <string>
 #include <vector>
 
-#include "cli_help.h"
 #include "engine/book.h"
 #include "notation/formats.h"
 #include "notation/usi.h"
 #include "read_file.h"
 
 namespace hisha::app {
-namespace {
 
-const char* USAGE = "usage: hisha book build [--plies N] [--min-weight W] --out FILE RECORD|DIR...\n"
-                    "       hisha book show BOOK [SFEN|startpos]\n"
-                    "  build: an SFEN book from the first N plies (default 30) of each record's main line; moves\n"
-                    "  played fewer than W times (default 1; a winner's move counts 2) are left out.\n"
-                    "  show: the book moves of a position (default: the start position) with their weights.\n"
-                    "  example: hisha book build --plies 30 --out my.sfen games/\n";
+const char* const BOOK_USAGE =
+    "usage: hisha book build [--plies N] [--min-weight W] --out FILE RECORD|DIR...\n"
+    "       hisha book show BOOK [SFEN|startpos]\n"
+    "  build: an SFEN book from the first N plies (default 30) of each record's main line; moves\n"
+    "  played fewer than W times (default 1; a winner's move counts 2) are left out.\n"
+    "  show: the book moves of a position (default: the start position) with their weights.\n"
+    "  example: hisha book build --plies 30 --out my.sfen games/\n";
+
+namespace {
 
 bool parse_int(const char* text, int lo, int hi, int& v) {
     char* end = nullptr;
@@ -60,13 +61,13 @@ int build(int argc, char** argv) {
             }
             out = argv[++i];
         } else if (!a.empty() && a[0] == '-') {
-            std::fprintf(stderr, "hisha book build: unknown option %s\n%s", a.c_str(), USAGE);
+            std::fprintf(stderr, "hisha book build: unknown option %s\n%s", a.c_str(), BOOK_USAGE);
             return 2;
         } else
             inputs.emplace_back(a);
     }
     if (out.empty() || inputs.empty()) {
-        std::fprintf(stderr, "%s", USAGE);
+        std::fprintf(stderr, "%s", BOOK_USAGE);
         return 2;
     }
     std::vector<std::filesystem::path> files;
@@ -111,7 +112,7 @@ int build(int argc, char** argv) {
 
 int show(int argc, char** argv) {
     if (argc < 1 || argc > 2) {
-        std::fprintf(stderr, "%s", USAGE);
+        std::fprintf(stderr, "%s", BOOK_USAGE);
         return 2;
     }
     engine::Book book;
@@ -140,14 +141,14 @@ int show(int argc, char** argv) {
 }  // namespace
 
 int book_command(int argc, char** argv) {
-    if (asks_help(argc, argv))
-        return print_help(USAGE);
     if (argc >= 1 && std::string(argv[0]) == "build")
         return build(argc - 1, argv + 1);
     if (argc >= 1 && std::string(argv[0]) == "show")
         return show(argc - 1, argv + 1);
-    std::fprintf(stderr, "%s", USAGE);
+    std::fprintf(stderr, "%s", BOOK_USAGE);
     return 2;
 }
+
+const Subcommand BOOK = {"book", book_command, BOOK_USAGE};
 
 }  // namespace hisha::app

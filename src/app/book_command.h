@@ -1,9 +1,11 @@
 // `hisha book build|show`: opening books from game records, and a look into a book.
 #pragma once
 
+#include "cli_help.h"
+
 namespace hisha::app {
 
 /// argv after "book". Returns the process exit status (0 ok, 1 failure, 2 usage).
-int book_command(int argc, char** argv);
+extern const Subcommand BOOK;
 
 }  // namespace hisha::app

@@ -11,6 +11,15 @@
 
 namespace hisha::app {
 
+/// A subcommand of `hisha`: its name, its entry point (given the arguments after the name, it
+/// returns the exit status) and its usage, which hisha_main.cpp prints instead of running it when
+/// the arguments ask for help; null when the subcommand reads its own --help.
+struct Subcommand {
+    const char* name;
+    int (*run)(int argc, char** argv);
+    const char* usage;
+};
+
 inline bool asks_help(int argc, char** argv) {
     for (int i = 0; i < argc; ++i)
         if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)

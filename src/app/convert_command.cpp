@@ -8,29 +8,27 @@
 #include <iterator>
 #include <string>
 
-#include "cli_help.h"
 #include "notation/formats.h"
 #include "read_file.h"
 
 namespace hisha::app {
 
-namespace {
-const char* const USAGE =
+const char* const CONVERT_USAGE =
     "usage: hisha convert [--to FORMAT] [--encoding utf-8|sjis] IN [OUT]\n"
     "  FORMAT: kif kifu ki2 ki2u csa csa2.2 psn western xshogi sfen usi\n"
     "  IN/OUT may be '-' (standard input/output); without --to the format comes from OUT's\n"
     "  extension, else KIF. .kif and .ki2 files are written in Shift_JIS unless --encoding says.\n"
     "  example: hisha convert game.kif game.csa\n";
 
+namespace {
+
 int usage() {
-    std::fputs(USAGE, stderr);
+    std::fputs(CONVERT_USAGE, stderr);
     return 2;
 }
 }  // namespace
 
 int convert_command(int argc, char** argv) {
-    if (asks_help(argc, argv))
-        return print_help(USAGE);
     std::string to, encoding, in, out;
     for (int i = 0; i < argc; ++i) {
         std::string a = argv[i];
@@ -99,5 +97,7 @@ int convert_command(int argc, char** argv) {
     }
     return 0;
 }
+
+const Subcommand CONVERT = {"convert", convert_command, CONVERT_USAGE};
 
 }  // namespace hisha::app

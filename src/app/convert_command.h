@@ -1,6 +1,8 @@
 // The `convert` subcommand of `hisha`.
 #pragma once
 
+#include "cli_help.h"
+
 namespace hisha::app {
-int convert_command(int argc, char** argv);
-}
+extern const Subcommand CONVERT;
+}  // namespace hisha::app

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 #include <unistd.h>
+#include <utility>
 
 #include "protocol/csa_client.h"
 #include "protocol/engine_player.h"
@@ -83,28 +84,27 @@ Arg apply_option(const std::string& a, const std::string& v, protocol::CsaClient
     for (const IntOption& o : INT_OPTIONS)
         if (a == o.name)
             return to_int(v, o.lo, o.hi, opt.*o.field) ? Arg::Ok : Arg::Bad;
-    bool ok = true;
-    if (a == "--host")
-        opt.host = v;
-    else if (a == "--user")
-        opt.user = v;
-    else if (a == "--password")
-        opt.password = v;
-    else if (a == "--engine")
-        spec.command = v;
-    else if (a == "--option") {
+    const std::pair<const char*, std::string*> text_options[] = {
+        {"--host", &opt.host},       {"--user", &opt.user}, {"--password", &opt.password},
+        {"--engine", &spec.command}, {"--log", &log_path},
+    };
+    for (auto [name, field] : text_options)
+        if (a == name) {
+            *field = v;
+            return Arg::Ok;
+        }
+    if (a == "--option") {
         auto eq = v.find('=');
-        ok = eq != std::string::npos && eq > 0;
-        if (ok)
-            spec.options.emplace_back(v.substr(0, eq), v.substr(eq + 1));
-    } else if (a == "--log")
-        log_path = v;
-    else if (a == "--comments") {
-        ok = v == "on" || v == "off";
+        if (eq == std::string::npos || eq == 0)
+            return Arg::Bad;
+        spec.options.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+        return Arg::Ok;
+    }
+    if (a == "--comments") {
         opt.comments = v == "on";
-    } else
-        return Arg::Unknown;
-    return ok ? Arg::Ok : Arg::Bad;
+        return v == "on" || v == "off" ? Arg::Ok : Arg::Bad;
+    }
+    return Arg::Unknown;
 }
 
 // The arguments, read and checked: -1 to go on, else the exit status (0 after --help, 2 when
@@ -213,5 +213,7 @@ int csa_command(int argc, char** argv) {
     }
     return 0;
 }
+
+const Subcommand CSA = {"csa", csa_command, nullptr};
 
 }  // namespace hisha::app

@@ -2,6 +2,8 @@
 // Hisha's engine or any USI engine.
 #pragma once
 
+#include "cli_help.h"
+
 namespace hisha::app {
-int csa_command(int argc, char** argv);
+extern const Subcommand CSA;  // reads its own --help
 }

@@ -8,6 +8,7 @@
 
 #include "bench_command.h"
 #include "book_command.h"
+#include "cli_help.h"
 #include "convert_command.h"
 #include "core/version.h"
 #include "csa_command.h"
@@ -42,6 +43,7 @@ void usage() {
         "       hisha --version                              the version\n"
         "       hisha help                                   this text");
 }
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -49,30 +51,12 @@ int main(int argc, char** argv) {
         std::printf("hisha %s\n", hisha::version());
         return 0;
     }
-    if (argc >= 2 && std::strcmp(argv[1], "perft") == 0)
-        return hisha::app::perft_command(argc - 2, argv + 2);
-    if (argc >= 2 && std::strcmp(argv[1], "convert") == 0)
-        return hisha::app::convert_command(argc - 2, argv + 2);
-    if (argc >= 2 && std::strcmp(argv[1], "selfplay") == 0)
-        return hisha::app::selfplay_command(argc - 2, argv + 2);
-    if (argc >= 2 && std::strcmp(argv[1], "tune") == 0)
-        return hisha::app::tune_command(argc - 2, argv + 2);
-    if (argc >= 2 && std::strcmp(argv[1], "gensfen") == 0)
-        return hisha::app::gensfen_command(argc - 2, argv + 2);
-    if (argc >= 2 && std::strcmp(argv[1], "nnue") == 0)
-        return hisha::app::nnue_command(argc - 2, argv + 2);
-    if (argc >= 2 && std::strcmp(argv[1], "tsume") == 0)
-        return hisha::app::tsume_command(argc - 2, argv + 2);
-    if (argc >= 2 && std::strcmp(argv[1], "bench") == 0)
-        return hisha::app::bench_command(argc - 2, argv + 2);
-    if (argc >= 2 && std::strcmp(argv[1], "csa") == 0)
-        return hisha::app::csa_command(argc - 2, argv + 2);
-    if (argc >= 2 && std::strcmp(argv[1], "book") == 0)
-        return hisha::app::book_command(argc - 2, argv + 2);
-    if (argc >= 2 && std::strcmp(argv[1], "match") == 0)
-        return hisha::app::match_command(argc - 2, argv + 2);
-    if (argc >= 2 && std::strcmp(argv[1], "openings") == 0)
-        return hisha::app::openings_command(argc - 2, argv + 2);
+    using namespace hisha::app;
+    const Subcommand subcommands[] = {PERFT, CONVERT, SELFPLAY, TUNE, GENSFEN, NNUE,
+                                      TSUME, BENCH,   CSA,      BOOK, MATCH,   OPENINGS};
+    for (const Subcommand& c : subcommands)
+        if (argc >= 2 && std::strcmp(argv[1], c.name) == 0)
+            return c.usage && asks_help(argc - 2, argv + 2) ? print_help(c.usage) : c.run(argc - 2, argv + 2);
     if (argc >= 2 && std::strcmp(argv[1], "usi") == 0) {
         hisha::protocol::UsiEngine usi(std::cin, std::cout);
         return usi.run();

@@ -102,10 +102,14 @@ bool parse_sprt(Parser& p, MatchConfig& c) {
         std::string kv = p.next();
         std::string k = kv.substr(0, kv.find('=')), v = kv.substr(kv.find('=') + 1);
         double x = std::strtod(v.c_str(), nullptr);
-        if (k == "elo0") s.elo0 = x;
-        else if (k == "elo1") s.elo1 = x;
-        else if (k == "alpha") s.alpha = x;
-        else if (k == "beta") s.beta = x;
+        if (k == "elo0")
+            s.elo0 = x;
+        else if (k == "elo1")
+            s.elo1 = x;
+        else if (k == "alpha")
+            s.alpha = x;
+        else if (k == "beta")
+            s.beta = x;
         else {
             p.error = "--sprt: unknown parameter " + k;
             return false;
@@ -157,15 +161,24 @@ bool parse_resign(Parser& p, MatchConfig& c) {
 bool parse_option(Parser& p, const std::string& flag, MatchConfig& c, Pending& pending) {
     std::string v;
     auto& s = c.settings;
-    if (flag == "--engine") return parse_engine(p, c);
-    if (flag == "--sprt") return parse_sprt(p, c);
-    if (flag == "--resign") return parse_resign(p, c);
-    if (flag == "--games") return p.number(flag, c.games, 1);
-    if (flag == "--concurrency") return p.number(flag, c.concurrency, 1);
-    if (flag == "--max-plies") return p.number(flag, s.rules.max_plies, 0);
-    if (flag == "--move-timeout") return p.number(flag, s.move_timeout_ms, 1);
-    if (flag == "--grace") return p.number(flag, s.grace_ms, 0);
-    if (flag == "--opening-plies") return p.number(flag, pending.opening_plies, 0);
+    if (flag == "--engine")
+        return parse_engine(p, c);
+    if (flag == "--sprt")
+        return parse_sprt(p, c);
+    if (flag == "--resign")
+        return parse_resign(p, c);
+    if (flag == "--games")
+        return p.number(flag, c.games, 1);
+    if (flag == "--concurrency")
+        return p.number(flag, c.concurrency, 1);
+    if (flag == "--max-plies")
+        return p.number(flag, s.rules.max_plies, 0);
+    if (flag == "--move-timeout")
+        return p.number(flag, s.move_timeout_ms, 1);
+    if (flag == "--grace")
+        return p.number(flag, s.grace_ms, 0);
+    if (flag == "--opening-plies")
+        return p.number(flag, pending.opening_plies, 0);
     if (flag == "--gauntlet" || flag == "--round-robin") {
         c.tournament = flag == "--gauntlet" ? match::Tournament::Gauntlet : match::Tournament::RoundRobin;
         return true;
@@ -190,10 +203,14 @@ bool parse_option(Parser& p, const std::string& flag, MatchConfig& c, Pending& p
     }
     if (!p.value(flag, v))
         return false;
-    if (flag == "--out") c.out_dir = v;
-    else if (flag == "--log") pending.log = v;
-    else if (flag == "--openings") pending.openings.push_back(v);
-    else if (flag == "--at-max" && (v == "draw" || v == "count")) s.rules.limit_counts_impasse = v == "count";
+    if (flag == "--out")
+        c.out_dir = v;
+    else if (flag == "--log")
+        pending.log = v;
+    else if (flag == "--openings")
+        pending.openings.push_back(v);
+    else if (flag == "--at-max" && (v == "draw" || v == "count"))
+        s.rules.limit_counts_impasse = v == "count";
     else if (flag == "--option" || flag == "--tc" || flag == "--margin") {
         auto colon = v.find(':'), eq = v.find('=');
         bool named = colon != std::string::npos && (eq == std::string::npos || colon < eq);
@@ -201,7 +218,9 @@ bool parse_option(Parser& p, const std::string& flag, MatchConfig& c, Pending& p
             p.error = "--option wants NAME:KEY=VALUE";
             return false;
         }
-        (flag == "--option" ? pending.options : flag == "--tc" ? pending.tcs : pending.margins)
+        (flag == "--option" ? pending.options
+         : flag == "--tc"   ? pending.tcs
+                            : pending.margins)
             .emplace_back(named ? v.substr(0, colon) : "", named ? v.substr(colon + 1) : v);
     } else {
         p.error = flag == "--at-max" ? "--at-max wants draw or count" : "unknown option " + flag;
@@ -345,5 +364,7 @@ int match_command(int argc, char** argv) {
     std::cout << "\n" << match::format_results(result, config);
     return 0;
 }
+
+const Subcommand MATCH = {"match", match_command, nullptr};
 
 }  // namespace hisha::app

@@ -1,6 +1,8 @@
 // The `match` subcommand of `hisha`: engine-against-engine matches and tournaments.
 #pragma once
 
+#include "cli_help.h"
+
 namespace hisha::app {
-int match_command(int argc, char** argv);
+extern const Subcommand MATCH;  // reads its own --help
 }

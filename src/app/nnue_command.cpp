@@ -21,8 +21,6 @@
 
 namespace hisha::app {
 
-namespace {
-
 const char* const GENSFEN_USAGE =
     "usage: hisha gensfen --out FILE [--positions N] [--games N] [--time SECONDS] [--depth D | --nodes N]\n"
     "                     [--threads T] [--random-moves K] [--random-max-ply P] [--max-plies N]\n"
@@ -42,6 +40,8 @@ const char* const NNUE_USAGE =
     "       hisha nnue eval NET DATA        the net's value (side to move, cp) of each record's position\n"
     "       hisha nnue info NET             a net file's header\n"
     "  formats in docs/nnue.md; the trainer is tools/nnue/train.py\n";
+
+namespace {
 
 
 std::string clock_text(double seconds) {
@@ -112,8 +112,6 @@ void report_progress(const engine::nnue::GensfenOptions& o, const engine::nnue::
 }  // namespace
 
 int gensfen_command(int argc, char** argv) {
-    if (asks_help(argc, argv))
-        return print_help(GENSFEN_USAGE);
     engine::nnue::GensfenOptions o;
     std::string openings_file;
     for (int i = 0; i < argc; ++i) {
@@ -334,8 +332,6 @@ int info(const std::string& net_path) {
 }  // namespace
 
 int nnue_command(int argc, char** argv) {
-    if (asks_help(argc, argv))
-        return print_help(NNUE_USAGE);
     std::string sub = argc >= 1 ? argv[0] : "";
     if (sub == "features" && argc == 3)
         return features(argv[1], argv[2]);
@@ -346,5 +342,8 @@ int nnue_command(int argc, char** argv) {
     std::fprintf(stderr, "hisha nnue: expected features DATA OUT, eval NET DATA or info NET\n%s", NNUE_USAGE);
     return 2;
 }
+
+const Subcommand GENSFEN = {"gensfen", gensfen_command, GENSFEN_USAGE};
+const Subcommand NNUE = {"nnue", nnue_command, NNUE_USAGE};
 
 }  // namespace hisha::app

@@ -2,7 +2,9 @@
 // tools the trainer (tools/nnue/) uses.
 #pragma once
 
+#include "cli_help.h"
+
 namespace hisha::app {
-int gensfen_command(int argc, char** argv);
-int nnue_command(int argc, char** argv);
-}
+extern const Subcommand GENSFEN;
+extern const Subcommand NNUE;
+}  // namespace hisha::app

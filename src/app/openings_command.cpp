@@ -225,4 +225,6 @@ int openings_command(int argc, char** argv) {
     return 0;
 }
 
+const Subcommand OPENINGS = {"openings", openings_command, nullptr};
+
 }  // namespace hisha::app

@@ -1,6 +1,8 @@
 // The `openings` subcommand of `hisha`: a balanced opening set for matches.
 #pragma once
 
+#include "cli_help.h"
+
 namespace hisha::app {
-int openings_command(int argc, char** argv);
+extern const Subcommand OPENINGS;  // reads its own --help
 }

@@ -6,22 +6,18 @@
 #include <cstdlib>
 #include <string>
 
-#include "cli_help.h"
 #include "core/movegen.h"
 #include "core/position.h"
 
 namespace hisha::app {
 
-namespace {
-const char* const USAGE = "usage: hisha perft DEPTH [--sfen SFEN] [--divide]\n"
-                          "  counts the leaves of the legal move tree from the start position (or SFEN) to DEPTH;\n"
-                          "  --divide first prints one line per root move; the last line is nodes=N time_ms=T nps=X\n"
-                          "  example: hisha perft 5\n";
-}  // namespace
+const char* const PERFT_USAGE =
+    "usage: hisha perft DEPTH [--sfen SFEN] [--divide]\n"
+    "  counts the leaves of the legal move tree from the start position (or SFEN) to DEPTH;\n"
+    "  --divide first prints one line per root move; the last line is nodes=N time_ms=T nps=X\n"
+    "  example: hisha perft 5\n";
 
 int perft_command(int argc, char** argv) {
-    if (asks_help(argc, argv))
-        return print_help(USAGE);
     int depth = -1;
     std::string sfen(core::START_SFEN);
     bool divide = false;
@@ -34,12 +30,12 @@ int perft_command(int argc, char** argv) {
         else if (depth < 0 && !a.empty() && a.find_first_not_of("0123456789") == std::string::npos && a.size() < 4)
             depth = std::atoi(a.c_str());
         else {
-            std::fprintf(stderr, "hisha perft: unexpected argument '%s'\n%s", a.c_str(), USAGE);
+            std::fprintf(stderr, "hisha perft: unexpected argument '%s'\n%s", a.c_str(), PERFT_USAGE);
             return 2;
         }
     }
     if (depth < 0) {
-        std::fprintf(stderr, "%s", USAGE);
+        std::fprintf(stderr, "%s", PERFT_USAGE);
         return 2;
     }
     core::Position pos;
@@ -68,5 +64,7 @@ int perft_command(int argc, char** argv) {
     std::printf("nodes=%llu time_ms=%.0f nps=%.0f\n", (unsigned long long)nodes, ms, nps);
     return 0;
 }
+
+const Subcommand PERFT = {"perft", perft_command, PERFT_USAGE};
 
 }  // namespace hisha::app

@@ -1,6 +1,8 @@
 // The `perft` subcommand of `hisha`.
 #pragma once
 
+#include "cli_help.h"
+
 namespace hisha::app {
-int perft_command(int argc, char** argv);
-}
+extern const Subcommand PERFT;
+}  // namespace hisha::app

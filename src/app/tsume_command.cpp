@@ -12,7 +12,6 @@
 #include <sstream>
 #include <string>
 
-#include "cli_help.h"
 #include "notation/formats.h"
 #include "notation/usi.h"
 #include "read_file.h"
@@ -21,20 +20,22 @@
 
 namespace hisha::app {
 
+const char* const TSUME_USAGE =
+    "usage: hisha tsume [--time-limit S] [--cpu-time] [--nodes N] [--memory MB]\n"
+    "                   [--convention ordinary|tsume] [--stats] [--verify] [FILE|-]\n"
+    "  one problem per line (SFEN or `position ...`; # starts a comment), or a record file\n"
+    "  (KIF, KI2, CSA, PSN ...) whose start position is the problem. Prints per problem:\n"
+    "  mate <plies> <usi moves> | nomate | timeout. --cpu-time: the limit counts CPU time, not\n"
+    "  wall time. --stats adds nodes and time on stderr;\n"
+    "  --verify replays each mating line through the rules and reports `verify ok` or\n"
+    "  `verify error <reason>` on stderr.\n"
+    "  example: echo '4k4/9/4P4/9/9/9/9/9/4K4 b G 1' | hisha tsume -\n";
+
 namespace {
 
-const char* const USAGE = "usage: hisha tsume [--time-limit S] [--cpu-time] [--nodes N] [--memory MB]\n"
-                          "                   [--convention ordinary|tsume] [--stats] [--verify] [FILE|-]\n"
-                          "  one problem per line (SFEN or `position ...`; # starts a comment), or a record file\n"
-                          "  (KIF, KI2, CSA, PSN ...) whose start position is the problem. Prints per problem:\n"
-                          "  mate <plies> <usi moves> | nomate | timeout. --cpu-time: the limit counts CPU time, not\n"
-                          "  wall time. --stats adds nodes and time on stderr;\n"
-                          "  --verify replays each mating line through the rules and reports `verify ok` or\n"
-                          "  `verify error <reason>` on stderr.\n"
-                          "  example: echo '4k4/9/4P4/9/9/9/9/9/4K4 b G 1' | hisha tsume -\n";
 
 int usage() {
-    std::fputs(USAGE, stderr);
+    std::fputs(TSUME_USAGE, stderr);
     return 2;
 }
 
@@ -149,8 +150,6 @@ int solve_file(const std::string& path, const Options& opt) {
 }  // namespace
 
 int tsume_command(int argc, char** argv) {
-    if (asks_help(argc, argv))
-        return print_help(USAGE);
     Options opt;
     std::string in = "-";
     for (int i = 0; i < argc; ++i) {
@@ -191,5 +190,7 @@ int tsume_command(int argc, char** argv) {
         solve_line(line, opt);
     return 0;
 }
+
+const Subcommand TSUME = {"tsume", tsume_command, TSUME_USAGE};
 
 }  // namespace hisha::app

@@ -1,6 +1,8 @@
 // The `tsume` subcommand of `hisha`: solves mating problems, one per line or one record file.
 #pragma once
 
+#include "cli_help.h"
+
 namespace hisha::app {
-int tsume_command(int argc, char** argv);
-}
+extern const Subcommand TSUME;
+}  // namespace hisha::app

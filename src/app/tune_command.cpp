@@ -21,21 +21,21 @@
 
 namespace hisha::app {
 
-
-namespace {
-
 const char* const SELFPLAY_USAGE =
     "usage: hisha selfplay --games N [--nodes K] [--threads T] [--seed S] [--random-plies P] --out FILE\n"
     "  plays the engine against itself and appends quiet positions with the game's result and the\n"
     "  search's score to FILE (for hisha tune)\n"
     "  example: hisha selfplay --games 100 --nodes 20000 --out data.txt\n";
 
+const char* const TUNE_USAGE =
+    "usage: hisha tune DATA... [--epochs N] [--rate R] [--min-count N] [--l2 L] "
+    "[--lambda L] [--validation FRACTION] [--out PARAMS] [--emit-header PATH]\n"
+    "  fits the evaluation's parameters to the results in DATA (hisha selfplay) and reports\n"
+    "  the loss before and after on held-out games\n"
+    "  example: hisha tune data.txt --emit-header src/engine/tuned_params.h\n";
 
-}  // namespace
 
 int selfplay_command(int argc, char** argv) {
-    if (asks_help(argc, argv))
-        return print_help(SELFPLAY_USAGE);
     engine::SelfPlayOptions o;
     std::string out;
     for (int i = 0; i < argc; ++i) {
@@ -100,12 +100,6 @@ int selfplay_command(int argc, char** argv) {
 
 namespace {
 
-const char* const TUNE_USAGE =
-    "usage: hisha tune DATA... [--epochs N] [--rate R] [--min-count N] [--l2 L] "
-    "[--lambda L] [--validation FRACTION] [--out PARAMS] [--emit-header PATH]\n"
-    "  fits the evaluation's parameters to the results in DATA (hisha selfplay) and reports\n"
-    "  the loss before and after on held-out games\n"
-    "  example: hisha tune data.txt --emit-header src/engine/tuned_params.h\n";
 
 struct TuneArgs {
     engine::TuneOptions options;
@@ -226,8 +220,6 @@ void write_tuned_header(const std::string& path, const engine::EvalParams& p, st
 }  // namespace
 
 int tune_command(int argc, char** argv) {
-    if (asks_help(argc, argv))
-        return print_help(TUNE_USAGE);
     TuneArgs t;
     if (auto status = parse_tune_args(argc, argv, t))
         return *status;
@@ -269,5 +261,8 @@ int tune_command(int argc, char** argv) {
         write_tuned_header(t.header, p, samples.size(), before, after);
     return 0;
 }
+
+const Subcommand SELFPLAY = {"selfplay", selfplay_command, SELFPLAY_USAGE};
+const Subcommand TUNE = {"tune", tune_command, TUNE_USAGE};
 
 }  // namespace hisha::app

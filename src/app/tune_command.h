@@ -1,7 +1,9 @@
 // The `selfplay` and `tune` subcommands of `hisha` (evaluation tuning).
 #pragma once
 
+#include "cli_help.h"
+
 namespace hisha::app {
-int selfplay_command(int argc, char** argv);
-int tune_command(int argc, char** argv);
-}
+extern const Subcommand SELFPLAY;
+extern const Subcommand TUNE;
+}  // namespace hisha::app
