@@ -138,21 +138,19 @@ TEST(TextHelpExamples, TheCommandListItsAbbreviationsAndHelpTopics) {
 // drop), a move without PLAY, and the modern rule the help now states: a move that leaves the
 // king in check is refused.
 TEST(TextHelpExamples, EveryNotationExamplePlayedInAGame) {
-    auto [srv, alice, bob] = AliceAndBob(temp_db("help_examples_notation"));
+    auto [srv, alice, bob] = TwoPlayers(temp_db("help_examples_notation"));
     start_and_load_game(*alice, *bob, "bob", 1);  // bob is Black
     EXPECT_TRUE(has(bob->cmd("p-7f"), "Error: a move is played with the PLAY command: PLAY p-7f"));
     EXPECT_TRUE(has(play(*bob, "p-7f"), "you played P-7f"));  // Black's pawn from 7g
     alice->drain();
     play_line(*alice, *bob, {"P-3d", "P-2f"});
     EXPECT_TRUE(has(alice->cmd("PLAY G-5b"), "Error: G-5b: ambiguous: G4a-5b, G6a-5b"));
-    EXPECT_TRUE(has(play(*alice, "G4a-5b"), "you played G4a-5b"));
-    bob->drain();
+    play_move(*alice, *bob, "G4a-5b");
     std::string q = bob->cmd("PLAY Bx2b+", "> ");  // the promotion given: no Promote? question
     EXPECT_TRUE(has(q, "Play Bx2b+? <p,o,n,y>")) << q;
     EXPECT_TRUE(has(bob->cmd("y"), "you played Bx2b+"));
     alice->drain();
-    EXPECT_TRUE(has(play(*alice, "Sx2b"), "you played Sx2b"));
-    bob->drain();
+    play_move(*alice, *bob, "Sx2b");
     EXPECT_TRUE(has(bob->cmd("PLAY B*4b+"), "Error: a drop cannot promote"));
     EXPECT_TRUE(has(bob->cmd("PLAY B8h*4b"), "Error: a drop has no origin square"));
     std::string check = play(*bob, "B*4b");
@@ -175,8 +173,7 @@ TEST(TextHelpExamples, EveryNotationExamplePlayedInAGame) {
     bob->drain();
     play_line(*bob, *alice, {"P-7f", "P-7d", "B-5e", "P-9d", "Bx8b+", "Sx8b"});
     EXPECT_TRUE(has(bob->cmd("PLAY R*1d="), "Error: a drop cannot promote"));
-    EXPECT_TRUE(has(play(*bob, "R*1d"), "you played R*1d"));
-    alice->drain();
+    play_move(*bob, *alice, "R*1d");
     play_line(*alice, *bob, {"K-4b", "Rx1c+", "P-5d"});
     // H and D are the horse and the dragon; +R (+S5bx4a's form) names the promoted piece.
     q = bob->cmd("PLAY D1cx1a", "> ");
@@ -206,7 +203,7 @@ TEST(TextHelpExamples, EveryNotationExamplePlayedInAGame) {
 // BOARD -o, MOVES with -n and without: the More prompt's p, o, <enter>, y, q; the whole game
 // must be loaded before a playing command after quitting the list midway; PLAY's p and o.
 TEST(TextHelpExamples, BoardFromEitherSideAndTheMovesPrompt) {
-    auto [srv, alice, bob] = AliceAndBob(temp_db("help_examples_moves"));
+    auto [srv, alice, bob] = TwoPlayers(temp_db("help_examples_moves"));
     start_and_load_game(*alice, *bob, "bob", 1);  // bob is Black
     // 24 plies: the list (a title and a line a move) is longer than a screen of 20 lines.
     play_line(*bob, *alice,
@@ -252,9 +249,7 @@ TEST(TextHelpExamples, BoardFromEitherSideAndTheMovesPrompt) {
 
 // NEW's four examples and forms, each answered by who may and may not, and REMOVE.
 TEST(TextHelpExamples, NewExamplesAndRemove) {
-    ServerProcess srv(temp_db("help_examples_new"));
-    auto alice = text_login(srv, "alice");
-    auto erkki = text_login(srv, "erkki.expert");
+    auto [srv, alice, erkki] = TwoPlayers(temp_db("help_examples_new"), "alice", "erkki.expert");
     auto nilkki = text_login(srv, "nilkki.nuisance");
     auto bart = text_login(srv, "bart.beginner");
 
@@ -319,7 +314,7 @@ TEST(TextHelpExamples, NewExamplesAndRemove) {
 // undone while the opponent has not seen it; RESIGN's confirmation and a resignation undone
 // before the opponent has seen it, not after; UNDO's other refusals; SAY to an absent opponent.
 TEST(TextHelpExamples, HandicapResignAndUndoCases) {
-    auto [srv, alice, bob] = AliceAndBob(temp_db("help_examples_undo"));
+    auto [srv, alice, bob] = TwoPlayers(temp_db("help_examples_undo"));
     start_and_load_game(*alice, *bob, "bob", 1);  // bob is Black
     text_quit(alice);                             // alice sees nothing from now on
     bob->cmd("B 1");
@@ -345,10 +340,8 @@ TEST(TextHelpExamples, HandicapResignAndUndoCases) {
     EXPECT_TRUE(has(welcome, "From bob") && has(welcome, "good luck")) << welcome;
     EXPECT_TRUE(has(alice->cmd("B 1"), "White (alice) to move."));
     EXPECT_TRUE(has(alice->cmd("U"), "Error: the last move is your opponent's (UNDO -o undoes it)"));
-    EXPECT_TRUE(has(play(*alice, "P-3d"), "you played P-3d"));
-    bob->drain();
-    EXPECT_TRUE(has(play(*bob, "P-7f"), "you played P-7f"));
-    alice->drain();
+    play_move(*alice, *bob, "P-3d");
+    play_move(*bob, *alice, "P-7f");
     text_quit(alice);
 
     // RESIGN: anything but "yes" keeps the game; an unseen resignation can be undone.
@@ -372,9 +365,7 @@ TEST(TextHelpExamples, HandicapResignAndUndoCases) {
 // SAY's and TELL's examples, TELL . and `.` with and without a blank, a message left for an
 // absent player shown once at the next login and then deleted.
 TEST(TextHelpExamples, MessageExamples) {
-    ServerProcess srv(temp_db("help_examples_messages"));
-    auto alice = text_login(srv, "alice");
-    auto antti = text_login(srv, "antti.karttunen");
+    auto [srv, alice, antti] = TwoPlayers(temp_db("help_examples_messages"), "alice", "antti.karttunen");
     EXPECT_TRUE(has(alice->cmd("TELL ANTTI.KARTTUNEN There's a bug in the command xxx."), "Told antti.karttunen."));
     EXPECT_TRUE(has(antti->read_until("xxx."), "alice tells you: There's a bug in the command xxx."));
     antti->drain();
@@ -457,7 +448,7 @@ TEST(TextHelpExamples, UserAndWhoWithPatterns) {
 // PSTYLE, BSTYLE 0/1/2 and STYLE as its synonym, bad values refused, and the settings kept for
 // the next login.
 TEST(TextHelpExamples, SetCommandsAndTheirPersistence) {
-    auto [srv, alice, bob] = AliceAndBob(temp_db("help_examples_set"));
+    auto [srv, alice, bob] = TwoPlayers(temp_db("help_examples_set"));
     start_and_load_game(*alice, *bob, "bob", 1);
     std::string attrs = alice->cmd("SET BLACK ?");
     EXPECT_TRUE(has(attrs, "Attributes:") && has(attrs, "REV") && has(attrs, "NONE")) << attrs;

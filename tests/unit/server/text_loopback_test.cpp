@@ -91,7 +91,7 @@ TEST(TextLoopback, HelpSaysWhatTheServerDoes) {
 }
 
 TEST(TextLoopback, ChallengesUndoMessagesAndOtherPeoplesGames) {
-    auto [srv, alice, bob] = AliceAndBob(temp_db("text_game"));
+    auto [srv, alice, bob] = TwoPlayers(temp_db("text_game"));
     auto carol = text_login(srv, "carol");
     EXPECT_TRUE(has(alice->cmd("NEW !carol P-7f Not for carol!"), "Challenge 1 added"));
     EXPECT_TRUE(has(carol->cmd("NEW"), "No new games"));
@@ -176,13 +176,11 @@ TEST(TextLoopback, ChallengesUndoMessagesAndOtherPeoplesGames) {
 
 TEST(TextLoopback, CorrespondenceGamePlayedToMateAcrossARestart) {
     std::string db = temp_db("text_restart");
-    auto [srv, alice, bob] = AliceAndBob(db);
+    auto [srv, alice, bob] = TwoPlayers(db);
     start_game_as_white(*alice, *bob, "bob");  // bob is Black
     EXPECT_TRUE(has(alice->cmd("B 1"), "Black (bob) to move"));
-    EXPECT_TRUE(has(play(*bob, "P-7f"), "you played P-7f"));
-    alice->drain();
-    EXPECT_TRUE(has(play(*alice, "G4a-4b"), "you played G-4b"));
-    bob->drain();
+    play_move(*bob, *alice, "P-7f");
+    play_move(*alice, *bob, "G4a-4b", "G-4b");
     EXPECT_TRUE(has(play(*bob, "Bx3c+"), "you played Bx3c+"));
 
     srv.restart();  // same SQLite file
@@ -192,12 +190,9 @@ TEST(TextLoopback, CorrespondenceGamePlayedToMateAcrossARestart) {
     EXPECT_TRUE(has(alice->cmd("B"), "White (alice) to move"));
     EXPECT_TRUE(has(alice->cmd("B 1"), "White (alice) to move"));
     EXPECT_TRUE(has(bob->cmd("B 1"), "3 moves"));
-    EXPECT_TRUE(has(play(*alice, "G-7b"), "you played G-7b"));
-    bob->drain();
-    EXPECT_TRUE(has(play(*bob, "+Bx4b"), "you played +Bx4b"));
-    alice->drain();
-    EXPECT_TRUE(has(play(*alice, "K-6a"), "you played K-6a"));
-    bob->drain();
+    play_move(*alice, *bob, "G-7b");
+    play_move(*bob, *alice, "+Bx4b");
+    play_move(*alice, *bob, "K-6a");
     std::string mate = play(*bob, "G*5b");
     EXPECT_TRUE(has(mate, "White's king is checked by 5b.")) << mate;
     EXPECT_TRUE(has(mate, "Game over: Black wins by checkmate")) << mate;
@@ -233,7 +228,7 @@ TEST(TextLoopback, EngineBotsAcceptChallengesAndReply) {
 // SET BSTYLE 2 draws kanji; SET KANJI 0/2/3 sends them as UTF-8, EUC-JP or Shift_JIS (bytes
 // checked); SET PSTYLE names the checked king in romaji or kanji.
 TEST(TextLoopback, KanjiBoardsInEachEncodingAndPieceNameStyles) {
-    auto [srv, alice, bob] = AliceAndBob(temp_db("text_kanji"));
+    auto [srv, alice, bob] = TwoPlayers(temp_db("text_kanji"));
     start_game_as_white(*alice, *bob, "bob");  // bob is Black
     EXPECT_TRUE(has(alice->cmd("SET BSTYLE 2"), "BSTYLE set to 2"));
     const std::string pawn_utf8 = "\xe6\xad\xa9", pawn_euc = "\xca\xe2", pawn_sjis = "\x95\xe0";
@@ -275,7 +270,7 @@ TEST(TextLoopback, KanjiBoardsInEachEncodingAndPieceNameStyles) {
 // UNDO of one's own move the opponent has not seen (offline), played again and taken back
 // again: only a move the opponent undid is locked once replayed.
 TEST(TextLoopback, AnUnseenMoveMayBeTakenBackAgainAfterBeingReplayed) {
-    auto [srv, alice, bob] = AliceAndBob(temp_db("text_undo_unseen"));
+    auto [srv, alice, bob] = TwoPlayers(temp_db("text_undo_unseen"));
     start_game_as_white(*alice, *bob, "bob");  // bob is Black
     text_quit(alice);
     EXPECT_TRUE(has(play(*bob, "P-7f"), "you played P-7f"));
@@ -291,7 +286,7 @@ TEST(TextLoopback, AnUnseenMoveMayBeTakenBackAgainAfterBeingReplayed) {
 // A real-time game from the text protocol: NEW ... TIME, clocks in BOARD and GAMES, moves
 // played without the confirmation question (it would spend the mover's clock).
 TEST(TextLoopback, RealTimeGameFromTheTextProtocol) {
-    auto [srv, alice, bob] = AliceAndBob(temp_db("text_realtime"));
+    auto [srv, alice, bob] = TwoPlayers(temp_db("text_realtime"));
     EXPECT_TRUE(has(alice->cmd("NEW bob P-7f TIME nonsense"), "Error: usage: NEW ... TIME"));
     std::string posted = alice->cmd("NEW bob P-7f TIME 10+30 a quick one");
     EXPECT_TRUE(has(posted, "Challenge 1 added: you play Black, open to bob, 600-30.")) << posted;
@@ -317,9 +312,7 @@ TEST(TextLoopback, RealTimeGameFromTheTextProtocol) {
 // The help file's examples of NEW with a forced first move: White's challenge whose first
 // (Black's) move is the handicap, written W<move> without a space.
 TEST(TextLoopback, NewWithAForcedHandicapAsTheHelpFileWritesIt) {
-    ServerProcess srv(temp_db("text_whandicap"));
-    auto alice = text_login(srv, "alice");
-    auto bart = text_login(srv, "bart.beginner");
+    auto [srv, alice, bart] = TwoPlayers(temp_db("text_whandicap"), "alice", "bart.beginner");
     std::string spaced = alice->cmd("NEW bart.beginner W HANDICAP:L@1a");
     EXPECT_TRUE(has(spaced, "Error: write Black's forced first move right after W")) << spaced;
     std::string posted = alice->cmd("NEW BART.BEGINNER WHANDICAP:L@1a");
@@ -346,7 +339,7 @@ TEST(TextLoopback, NewWithAForcedHandicapAsTheHelpFileWritesIt) {
 // The commands the other tests leave out: HANDICAP as the first move, RESIGN with its
 // confirmation, DECLARE refused, PASSWORD, the REFRESH, STATS, OBSERVE, PUSH and EXIT aliases.
 TEST(TextLoopback, HandicapResignPasswordAndAliases) {
-    auto [srv, alice, bob] = AliceAndBob(temp_db("text_more"));
+    auto [srv, alice, bob] = TwoPlayers(temp_db("text_more"));
     start_game_as_white(*alice, *bob, "bob");  // bob is Black
     EXPECT_TRUE(has(bob->cmd("REFRESH 1"), "Black (bob) to move"));
     EXPECT_TRUE(has(bob->cmd("HANDICAP"), "usage: HANDICAP"));

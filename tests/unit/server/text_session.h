@@ -42,6 +42,15 @@ inline std::string confirmed(LineClient& c, const std::string& command) {
 /// PLAY with its confirmation; the reply to the move.
 inline std::string play(LineClient& c, const std::string& move) { return confirmed(c, "PLAY " + move); }
 
+/// `mover` plays `move` (confirmed): the reply must say "you played <shown>", the move as the
+/// server writes it (`move` itself unless given); then the notices waiting for `opponent` are
+/// dropped.
+inline void play_move(LineClient& mover, LineClient& opponent, const std::string& move, const std::string& shown = {}) {
+    std::string r = play(mover, move);
+    EXPECT_TRUE(has(r, "you played " + (shown.empty() ? move : shown))) << move << ": " << r;
+    opponent.drain();
+}
+
 /// `challenger` offers challenge `num` as White (NEW <opponent> W) and `opponent` accepts it, so
 /// playing Black: game `num` when every challenge was accepted. The challenger's notices are read
 /// up to the acceptance.
@@ -62,14 +71,15 @@ inline void resign(LineClient& c, const std::string& game) {
     EXPECT_TRUE(has(c.cmd("yes"), "You resigned game " + game + "."));
 }
 
-/// A server over the database `db` with alice and bob registered on the text protocol, for
-/// `auto [srv, alice, bob] = AliceAndBob(temp_db("tag"));`.
-struct AliceAndBob {
+/// A server over the database `db` with two players registered on the text protocol, alice and
+/// bob unless named: `auto [srv, alice, bob] = TwoPlayers(temp_db("tag"));`.
+struct TwoPlayers {
     ServerProcess srv;
-    std::unique_ptr<LineClient> alice, bob;
+    std::unique_ptr<LineClient> first, second;
 
-    explicit AliceAndBob(const std::string& db)
-        : srv(db), alice(text_login(srv, "alice")), bob(text_login(srv, "bob")) {}
+    explicit TwoPlayers(const std::string& db, const std::string& first_name = "alice",
+                        const std::string& second_name = "bob")
+        : srv(db), first(text_login(srv, first_name)), second(text_login(srv, second_name)) {}
 };
 
 }  // namespace hisha::server::test
