@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/movegen.h"
+#include "move_errors.h"
 #include "notation/coordinate.h"
 #include "test_files.h"
 #include "test_positions.h"
@@ -98,15 +99,12 @@ TEST(Coordinate, AmbiguousInputListsTheCandidates) {
 
 TEST(Coordinate, SyntaxErrorsNameTheColumn) {
     core::Position start;
-    for (const auto& c : hisha::testing::case_rows(hisha::testing::notation_data("move-errors/coordinate.tsv"), 3)) {
+    for (const auto& c : hisha::testing::move_error_rows("coordinate", 3)) {
         SCOPED_TRACE(c[0]);
         auto r = parse_coordinate(start, c[0], 3, 10);
         ASSERT_FALSE(r);
         EXPECT_EQ(r.error().status, MoveInputStatus::Syntax);
-        EXPECT_EQ(r.error().code, core::ParseErrorCode::BadMove);
-        EXPECT_EQ(r.error().line, 3);
-        EXPECT_EQ(r.error().column, std::stoi(c[1]));
-        EXPECT_EQ(r.error().message, c[2]);
+        hisha::testing::expect_error(r.error(), core::ParseErrorCode::BadMove, 3, std::stoi(c[1]), c[2]);
         auto cands = coordinate_candidates(start, c[0], 3, 10);
         ASSERT_FALSE(cands);
         EXPECT_EQ(cands.error().column, std::stoi(c[1]));
@@ -114,17 +112,13 @@ TEST(Coordinate, SyntaxErrorsNameTheColumn) {
 }
 
 TEST(Coordinate, IllegalMovesGiveTheCoreReason) {
-    for (const auto& c :
-         hisha::testing::case_rows(hisha::testing::notation_data("move-errors/coordinate-illegal.tsv"), 3)) {
+    for (const auto& c : hisha::testing::move_error_rows("coordinate-illegal", 3)) {
         SCOPED_TRACE(c[1]);
         auto pos = pos_of(c[0]);
         auto r = parse_coordinate(*pos, c[1], 6, 2);
         ASSERT_FALSE(r);
         EXPECT_EQ(r.error().status, MoveInputStatus::Illegal);
-        EXPECT_EQ(r.error().code, core::ParseErrorCode::IllegalMove);
-        EXPECT_EQ(r.error().line, 6);
-        EXPECT_EQ(r.error().column, 2);
-        EXPECT_EQ(r.error().message, c[2]);
+        hisha::testing::expect_error(r.error(), core::ParseErrorCode::IllegalMove, 6, 2, c[2]);
         EXPECT_TRUE(r.error().candidates.empty());
     }
 }
@@ -138,14 +132,9 @@ TEST(Coordinate, WritesGnuShogiOutputForm) {
 }
 
 TEST(Coordinate, EveryLegalMoveRoundTrips) {
-    const char* sfens[] = {
-        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
-        "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
-        "k+n7/sg7/9/9/9/9/+r5K1g/7L1/2LN1R1+Bb b RBGSNLP 1",
-        PROMO,
-    };
-    for (const char* sfen : sfens) {
+    std::vector<std::string> sfens = hisha::testing::VARIED_SFENS;
+    sfens.push_back(PROMO);
+    for (const std::string& sfen : sfens) {
         auto pos = pos_of(sfen);
         for (const auto& sm : core::MoveList<core::LEGAL, true>(*pos)) {
             core::Move m = sm.move;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/movegen.h"
+#include "move_errors.h"
 #include "notation/usi.h"
 #include "test_files.h"
 #include "test_positions.h"
@@ -36,11 +37,6 @@ std::vector<std::string> perft_sfens() {
     return out;
 }
 
-void expect_error(const ParseError& e, core::ParseErrorCode code, int column, const std::string& message) {
-    EXPECT_EQ(e.code, code) << e.to_string();
-    EXPECT_EQ(e.column, column) << e.to_string();
-    EXPECT_EQ(e.message, message);
-}
 
 }  // namespace
 
@@ -68,12 +64,11 @@ TEST(UsiMove, ReadsBoardMovesPromotionsAndDrops) {
 
 TEST(UsiMove, MalformedMovesNameTheColumn) {
     core::Position start;
-    for (const auto& c : hisha::testing::case_rows(hisha::testing::notation_data("move-errors/usi.tsv"), 3)) {
+    for (const auto& c : hisha::testing::move_error_rows("usi", 3)) {
         auto r = parse_usi_move(start, c[0]);
         ASSERT_FALSE(r) << c[0];
         SCOPED_TRACE(c[0]);
-        expect_error(r.error(), core::ParseErrorCode::BadMove, std::stoi(c[1]), c[2]);
-        EXPECT_EQ(r.error().line, 1);
+        hisha::testing::expect_error(r.error(), core::ParseErrorCode::BadMove, 1, std::stoi(c[1]), c[2]);
     }
     // Columns count from where the move stands in its line.
     auto r = parse_usi_move(start, "7j7f", 3, 10);
@@ -84,13 +79,12 @@ TEST(UsiMove, MalformedMovesNameTheColumn) {
 
 TEST(UsiMove, IllegalMovesGiveTheCoreReason) {
     core::Position start;
-    for (const auto& c : hisha::testing::case_rows(hisha::testing::notation_data("move-errors/usi-illegal.tsv"), 3)) {
+    for (const auto& c : hisha::testing::move_error_rows("usi-illegal", 3)) {
         auto pos = pos_of(c[0]);
         auto r = parse_usi_move(*pos, c[1], 7, 4);
         ASSERT_FALSE(r) << c[0] << " " << c[1];
         SCOPED_TRACE(c[1]);
-        expect_error(r.error(), core::ParseErrorCode::IllegalMove, 4, c[2]);
-        EXPECT_EQ(r.error().line, 7);
+        hisha::testing::expect_error(r.error(), core::ParseErrorCode::IllegalMove, 7, 4, c[2]);
     }
 }
 

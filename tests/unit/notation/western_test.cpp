@@ -4,12 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <random>
 #include <set>
 #include <sstream>
 
 #include "core/movegen.h"
 #include "core/rules.h"
+#include "move_errors.h"
 #include "notation/psn.h"
 #include "notation/western.h"
 #include "test_files.h"
@@ -149,42 +149,31 @@ TEST(Western, PlusAfterAMoveThatCannotPromoteIsACheckMark) {
 
 TEST(Western, SyntaxErrorsNameTheColumn) {
     core::Position start;
-    for (const auto& c : hisha::testing::case_rows(hisha::testing::notation_data("move-errors/western.tsv"), 3)) {
+    for (const auto& c : hisha::testing::move_error_rows("western", 3)) {
         SCOPED_TRACE(c[0]);
         auto r = parse_western(start, c[0], 9, 5);
         ASSERT_FALSE(r);
-        EXPECT_EQ(r.error().code, core::ParseErrorCode::BadMove);
-        EXPECT_EQ(r.error().line, 9);
-        EXPECT_EQ(r.error().column, std::stoi(c[1]));
-        EXPECT_EQ(r.error().message, c[2]);
+        hisha::testing::expect_error(r.error(), core::ParseErrorCode::BadMove, 9, std::stoi(c[1]), c[2]);
         EXPECT_FALSE(looks_like_move(c[0]));
     }
 }
 
 TEST(Western, IllegalAndAmbiguousMovesSayWhy) {
-    for (const auto& c :
-         hisha::testing::case_rows(hisha::testing::notation_data("move-errors/western-illegal.tsv"), 4)) {
-        SCOPED_TRACE(c[1]);
+    for (const auto& c : hisha::testing::move_error_rows("western-illegal", 4)) {
+        SCOPED_TRACE(c[1] + " (" + c[2] + ")");
         auto pos = pos_of(c[0]);
         auto r = parse_western(*pos, c[1], 12, 3);
         ASSERT_FALSE(r);
-        EXPECT_EQ(r.error().code, c[2] == "BadMove" ? core::ParseErrorCode::BadMove : core::ParseErrorCode::IllegalMove)
-            << c[2];
-        EXPECT_EQ(r.error().line, 12);
-        EXPECT_EQ(r.error().column, 3);
-        EXPECT_EQ(r.error().message, c[3]);
+        hisha::testing::expect_error(
+            r.error(), c[2] == "BadMove" ? core::ParseErrorCode::BadMove : core::ParseErrorCode::IllegalMove, 12, 3,
+            c[3]);
     }
 }
 
 TEST(Western, EveryLegalMoveRoundTrips) {
-    const char* sfens[] = {
-        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
-        "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
-        "k+n7/sg7/9/9/9/9/+r5K1g/7L1/2LN1R1+Bb b RBGSNLP 1",
-        MIXED,
-    };
-    for (const char* sfen : sfens) {
+    std::vector<std::string> sfens = hisha::testing::VARIED_SFENS;
+    sfens.push_back(MIXED);
+    for (const std::string& sfen : sfens) {
         auto pos = pos_of(sfen);
         for (const auto& sm : core::MoveList<core::LEGAL, true>(*pos)) {
             std::string text = write_western(*pos, sm.move);
@@ -194,21 +183,13 @@ TEST(Western, EveryLegalMoveRoundTrips) {
         }
     }
     // And along random games, where promoted pieces and full hands turn up.
-    std::mt19937 rng(81);
-    for (int game = 0; game < 30; ++game) {
-        core::Position pos;
-        for (int ply = 0; ply < 200; ++ply) {
-            core::MoveList<core::LEGAL, true> moves(pos);
-            if (moves.size() == 0)
-                break;
-            for (const auto& sm : moves) {
-                auto back = parse_western(pos, write_western(pos, sm.move));
-                ASSERT_TRUE(back) << pos.sfen() << " " << write_western(pos, sm.move);
-                ASSERT_EQ(*back, sm.move) << pos.sfen() << " " << write_western(pos, sm.move);
-            }
-            pos.play((moves.begin() + rng() % moves.size())->move);
+    hisha::testing::random_games(81, 30, 200, [](const core::Position& pos, int) {
+        for (const auto& sm : core::MoveList<core::LEGAL, true>(pos)) {
+            auto back = parse_western(pos, write_western(pos, sm.move));
+            ASSERT_TRUE(back) << pos.sfen() << " " << write_western(pos, sm.move);
+            ASSERT_EQ(*back, sm.move) << pos.sfen() << " " << write_western(pos, sm.move);
         }
-    }
+    });
 }
 
 // The GNU Shogi manual's sample game, typed in as the seed prints it (no-break spaces and all).
