@@ -1,8 +1,12 @@
 // USI command handling.
 #include "usi_engine.h"
 
+#include <cstdint>
 #include <iostream>
+#include <map>
 #include <sstream>
+#include <string_view>
+#include <variant>
 
 #include "core/movegen.h"
 #include "core/version.h"
@@ -175,30 +179,20 @@ void UsiEngine::cmd_go(std::istringstream& args) {
     std::string token;
     bool mate = false;
     std::string mate_limit = "infinite";
-    auto num = [&](auto& target) {
+    // The numeric arguments, each read into its limit (a negative number as 0).
+    const std::map<std::string_view, std::variant<int*, std::uint64_t*>> numbers = {
+        {"btime", &l.time[BLACK]}, {"wtime", &l.time[WHITE]}, {"byoyomi", &l.byoyomi},
+        {"binc", &l.inc[BLACK]},   {"winc", &l.inc[WHITE]},   {"movestogo", &l.moves_to_go},
+        {"movetime", &l.movetime}, {"depth", &l.depth},       {"nodes", &l.nodes},
+    };
+    auto read_number = [&](auto* target) {
         long long v = 0;
         if (args >> v)
-            target = std::remove_reference_t<decltype(target)>(std::max(0LL, v));
+            *target = std::remove_pointer_t<decltype(target)>(std::max(0LL, v));
     };
     while (args >> token) {
-        if (token == "btime")
-            num(l.time[BLACK]);
-        else if (token == "wtime")
-            num(l.time[WHITE]);
-        else if (token == "byoyomi")
-            num(l.byoyomi);
-        else if (token == "binc")
-            num(l.inc[BLACK]);
-        else if (token == "winc")
-            num(l.inc[WHITE]);
-        else if (token == "movestogo")
-            num(l.moves_to_go);
-        else if (token == "movetime")
-            num(l.movetime);
-        else if (token == "depth")
-            num(l.depth);
-        else if (token == "nodes")
-            num(l.nodes);
+        if (auto n = numbers.find(token); n != numbers.end())
+            std::visit(read_number, n->second);
         else if (token == "infinite")
             l.infinite = true;
         else if (token == "ponder")

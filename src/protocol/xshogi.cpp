@@ -1,8 +1,6 @@
 // xshogi protocol lines.
 #include "xshogi.h"
 
-#include <array>
-
 #include "core/version.h"
 
 namespace hisha::protocol::xshogi {
@@ -11,16 +9,37 @@ std::string banner() { return std::string("Hisha ") + version() + " (GNU Shogi c
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+// What xshogi acts on, in HandleMachineMove's order of tests: a line that starts with `text`
+// (or holds it anywhere), and what xshogi makes of it. After a Fatal one it shuts the program down.
+enum Where { AtStart, Anywhere };
+struct Trigger {
+    std::string_view text;
+    Where where;
+    LineKind kind;
+};
+constexpr Trigger TRIGGERS[] = {
+    {"warning:", AtStart, LineKind::Warning},
+    {"unknown host", Anywhere, LineKind::Fatal},
+    {"No remote directory", Anywhere, LineKind::Fatal},
+    {"not found", Anywhere, LineKind::Fatal},
+    {"No such file", Anywhere, LineKind::Fatal},
+    {"Permission denied", Anywhere, LineKind::Fatal},
+    {"Illegal move", AtStart, LineKind::Illegal},
+    {"GNU Shogi", Anywhere, LineKind::Banner},
+    {"Hint:", AtStart, LineKind::Hint},
+    {"Clocks:", AtStart, LineKind::Clocks},
+    {"Black", AtStart, LineKind::BlackWins},
+    {"White", AtStart, LineKind::WhiteWins},
+    {"Repetition", AtStart, LineKind::Draw},
+    {"Draw", AtStart, LineKind::Draw},
+    {"opponent mates!", AtStart, LineKind::BlackWins},  // depends on the mode; significant either way
+    {"computer mates!", AtStart, LineKind::BlackWins},
+    {"...", Anywhere, LineKind::Move},
+};
 
-// Substrings after which xshogi shuts the program down (HandleMachineMove, first test).
-constexpr std::array<std::string_view, 5> FATAL = {"unknown host", "No remote directory", "not found", "No such file",
-                                                   "Permission denied"};
-// Prefixes xshogi acts on.
-constexpr std::array<std::string_view, 10> PREFIXES = {
-    "warning:", "Illegal move", "Hint:",           "Clocks:",         "Black",
-    "White",    "Repetition",   "opponent mates!", "computer mates!", "Draw"};
+bool fires(const Trigger& t, std::string_view line) {
+    return t.where == Anywhere ? line.find(t.text) != std::string_view::npos : line.starts_with(t.text);
+}
 
 void replace_all(std::string& s, std::string_view from, std::string_view to) {
     for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
@@ -41,8 +60,9 @@ std::string engine_move_line(int n, core::Move m, int ms) {
 
 std::string illegal_move_line(std::string_view reason, std::string_view input) {
     std::string r(reason);
-    for (auto f : FATAL)
-        replace_all(r, f, "missing");
+    for (const auto& t : TRIGGERS)
+        if (t.kind == LineKind::Fatal)
+            replace_all(r, t.text, "missing");
     return "Illegal move (" + r + ") " + std::string(input);
 }
 
@@ -82,29 +102,9 @@ std::string result_line(const core::GameResult& r) {
 }
 
 LineKind classify(std::string_view line) {
-    if (starts_with(line, "warning:"))
-        return LineKind::Warning;
-    for (auto f : FATAL)
-        if (contains(line, f))
-            return LineKind::Fatal;
-    if (starts_with(line, "Illegal move"))
-        return LineKind::Illegal;
-    if (contains(line, "GNU Shogi"))
-        return LineKind::Banner;
-    if (starts_with(line, "Hint:"))
-        return LineKind::Hint;
-    if (starts_with(line, "Clocks:"))
-        return LineKind::Clocks;
-    if (starts_with(line, "Black"))
-        return LineKind::BlackWins;
-    if (starts_with(line, "White"))
-        return LineKind::WhiteWins;
-    if (starts_with(line, "Repetition") || starts_with(line, "Draw"))
-        return LineKind::Draw;
-    if (starts_with(line, "opponent mates!") || starts_with(line, "computer mates!"))
-        return LineKind::BlackWins;  // depends on the mode; significant either way
-    if (contains(line, "..."))
-        return LineKind::Move;
+    for (const auto& t : TRIGGERS)
+        if (fires(t, line))
+            return t.kind;
     return LineKind::Noise;
 }
 
@@ -115,14 +115,16 @@ bool significant(std::string_view line) {
 
 std::string noise(std::string_view line) {
     std::string s(line);
-    for (auto f : FATAL) {
-        std::string lowered(f);
+    for (const auto& t : TRIGGERS) {
+        if (t.kind != LineKind::Fatal)
+            continue;
+        std::string lowered(t.text);
         lowered[0] = char(lowered[0] | 0x20);
-        replace_all(s, f, lowered == f ? std::string("missing") : lowered);
+        replace_all(s, t.text, lowered == t.text ? std::string("missing") : lowered);
     }
     replace_all(s, "...", ". . .");
-    for (auto p : PREFIXES)
-        if (starts_with(s, p))
+    for (const auto& t : TRIGGERS)
+        if (t.where == AtStart && fires(t, s))
             return "# " + s;
     return s;
 }
