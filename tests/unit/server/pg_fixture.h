@@ -8,6 +8,7 @@
 #include <cctype>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "pg_cluster.h"
 #include "server_process.h"
@@ -39,6 +40,15 @@ protected:
 
     static inline std::unique_ptr<PgCluster> cluster_;
     static inline std::string why_;
+};
+
+/// Two hisha-server processes on the database `url` (a fresh one), each with the CSA registration
+/// open: `auto [url, a, b] = TwoServers(fresh_db());`.
+struct TwoServers {
+    std::string url;
+    ServerProcess a, b;
+
+    explicit TwoServers(std::string db) : url(std::move(db)), a(url, open_csa()), b(url, open_csa()) {}
 };
 
 }  // namespace hisha::server::test

@@ -164,8 +164,7 @@ TEST_F(Postgres, WhoOnEveryServerListsThePlayersOfAllOfThem) {
 // A password changed on one server is the password on the other; so are the counts after a game
 // (each server starts a change to a player from the stored row, not from its copy).
 TEST_F(Postgres, APlayerChangedOnOneServerIsChangedOnTheOther) {
-    std::string url = fresh_db();
-    ServerProcess a(url, open_csa()), b(url, open_csa());
+    auto [url, a, b] = TwoServers(fresh_db());
     auto alice = text_login(a, "alice", true);
     auto bob = text_login(b, "bob", true);
     text_login(b, "alice", false)->cmd("QUIT", "\n");  // B holds alice's row now
@@ -211,8 +210,7 @@ TEST_F(Postgres, APlayerChangedOnOneServerIsChangedOnTheOther) {
 
 // A challenge posted on server A is listed on B and accepted there; the game starts on both.
 TEST_F(Postgres, AChallengePostedOnOneServerIsAcceptedOnAnother) {
-    std::string url = fresh_db();
-    ServerProcess a(url, open_csa()), b(url, open_csa());
+    auto [url, a, b] = TwoServers(fresh_db());
     auto alice = text_login(a, "alice", true);
     auto bob = text_login(b, "bob", true);
     EXPECT_TRUE(has(alice->cmd("NEW bob W"), "Challenge 1 added"));
@@ -248,8 +246,7 @@ TEST_F(Postgres, AChallengePostedOnOneServerIsAcceptedOnAnother) {
 // Two servers accept the same challenge at the same moment: one game is made, the other
 // player is told the challenge is gone. Several rounds; the database has one game per challenge.
 TEST_F(Postgres, ServersRacingForOneChallengeMakeOneGame) {
-    std::string url = fresh_db();
-    ServerProcess a(url, open_csa()), b(url, open_csa());
+    auto [url, a, b] = TwoServers(fresh_db());
     auto alice = text_login(a, "alice", true);
     auto bob = text_login(a, "bob", true);
     auto carol = text_login(b, "carol", true);
@@ -288,8 +285,7 @@ TEST_F(Postgres, ServersRacingForOneChallengeMakeOneGame) {
 // version, or it already heard of the move) and that server reloads the game. Both servers
 // then show the same game, and the database holds each turn once.
 TEST_F(Postgres, ServersRacingForOneTurnApplyOneMove) {
-    std::string url = fresh_db();
-    ServerProcess a(url, open_csa()), b(url, open_csa());
+    auto [url, a, b] = TwoServers(fresh_db());
     auto alice = text_login(a, "alice", true);
     auto bob_a = text_login(a, "bob", true);
     auto bob_b = text_login(b, "bob", false);
@@ -345,8 +341,7 @@ TEST_F(Postgres, ServersRacingForOneTurnApplyOneMove) {
 // through A are judged on the game as stored, not refused as "changed on another server":
 // only who has seen what changed there, not the moves.
 TEST_F(Postgres, WhatIsSeenThroughOneServerCountsForAMoveOrAnUndoThroughTheOther) {
-    std::string url = fresh_db();
-    ServerProcess a(url, open_csa()), b(url, open_csa());
+    auto [url, a, b] = TwoServers(fresh_db());
     auto alice = text_login(a, "alice", true);
     auto bob_b = text_login(b, "bob", true);
     EXPECT_TRUE(has(alice->cmd("NEW bob P-7f"), "Challenge 1 added"));  // alice Black, 7g7f forced
@@ -435,8 +430,7 @@ TEST_F(Postgres, ABotRunsOnOneServerAndTheOtherTakesItOverWhenItDies) {
 // Two CSA clients log in with the same game name, one on each server: they are paired, agree,
 // and play; the moves cross between the servers.
 TEST_F(Postgres, CsaPlayersOnTwoServersArePaired) {
-    std::string url = fresh_db();
-    ServerProcess a(url, open_csa()), b(url, open_csa());
+    auto [url, a, b] = TwoServers(fresh_db());
     LineClient alice(a.ports.at("csa")), bob(b.ports.at("csa"));
     alice.send_line("LOGIN alice cross-600-10-B,secret", "\n");
     alice.read_until("LOGIN:alice OK\n");
@@ -466,8 +460,7 @@ TEST_F(Postgres, CsaPlayersOnTwoServersArePaired) {
 // GAMES (text), %%LIST (CSA x1) and /api/games on one server list the games in play on the
 // other too, with their moves so far; a game that ends there drops off.
 TEST_F(Postgres, TheGamesInPlayOnEveryServerAreListedOnEach) {
-    std::string url = fresh_db();
-    ServerProcess a(url, open_csa()), b(url, open_csa());
+    auto [url, a, b] = TwoServers(fresh_db());
     LineClient carol(a.ports.at("csa")), dave(a.ports.at("csa"));
     start_csa_game(carol, "carol", dave, "dave", "list-600-0");
     csa_plies(carol, dave, {"+7776FU", "-3334FU"});

@@ -151,8 +151,7 @@ TEST_F(Postgres, ServerPlaysACsaGameAndKeepsItAcrossARestart) {
 // Two hisha-server processes on one database: a player on each side of a game, a spectator and
 // a SHOUT; every move made on one server reaches the other through LISTEN/NOTIFY.
 TEST_F(Postgres, TwoServersOnOneDatabaseSeeEachOthersLiveEvents) {
-    std::string url = fresh_db();
-    ServerProcess a(url, open_csa()), b(url, open_csa());
+    auto [url, a, b] = TwoServers(fresh_db());
     auto alice = text_login(a, "alice", true);
     {
         auto bob_on_a = text_login(a, "bob", true);
