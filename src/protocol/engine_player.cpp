@@ -371,6 +371,28 @@ MoveReply InternalPlayer::think(const core::Game& game, const MoveRequest& reque
 
 }  // namespace
 
+// --- ChildEnginePlayer
+
+ChildEnginePlayer::ChildEnginePlayer(EngineSpec spec, int quit_grace_ms)
+    : spec_(std::move(spec)), command_(strip_driver_prefix(spec_.command)), quit_grace_ms_(quit_grace_ms) {}
+
+bool ChildEnginePlayer::send(const std::string& line) {
+    if (spec_.log)
+        spec_.log(spec_.name + " > " + line);
+    return child_.write_line(line);
+}
+
+void ChildEnginePlayer::log_received(const std::string& line) const {
+    if (spec_.log)
+        spec_.log(spec_.name + " < " + line);
+}
+
+void ChildEnginePlayer::quit() {
+    if (child_.running())
+        send("quit");
+    child_.terminate(quit_grace_ms_);
+}
+
 std::unique_ptr<EnginePlayer> make_player(const EngineSpec& spec) {
     switch (driver_of(spec.command)) {
     case DriverKind::Internal: return std::make_unique<InternalPlayer>(spec);

@@ -1,8 +1,8 @@
 // EnginePlayer: what the match referee needs from an engine, whatever its protocol: start
 // it, begin a game, ask for a move under limits with a deadline, tell it the result, stop it.
 // The drivers are UsiClient (any USI engine), XshogiClient (GNU Shogi's own protocol) and
-// InternalPlayer (Hisha's engine in this process). ChildProcess, shared by the first two,
-// runs an engine program on pipes and reads its lines with deadlines.
+// InternalPlayer (Hisha's engine in this process). The first two derive from ChildEnginePlayer,
+// whose ChildProcess runs an engine program on pipes and reads its lines with deadlines.
 #pragma once
 
 #include <sys/types.h>
@@ -143,6 +143,34 @@ private:
     int in_fd_ = -1, out_fd_ = -1;
     std::optional<int> status_;
     LineReader reader_{{.last_line_at_eof = true}};
+};
+
+/// What the drivers of engine programs (UsiClient, XshogiClient) share: the program as a child
+/// process, its spec and command (without the driver prefix), what it calls itself, the lines
+/// exchanged with it (logged), and quit: `quit`, then the process ends after a grace period.
+class ChildEnginePlayer : public EnginePlayer {
+public:
+    ~ChildEnginePlayer() override { quit(); }
+
+    const std::string& name() const override { return spec_.name; }
+    std::string identity() const override { return identity_.empty() ? spec_.name : identity_; }
+    bool running() const override { return child_.running(); }
+    void quit() final;
+
+protected:
+    ChildEnginePlayer(EngineSpec spec, int quit_grace_ms);
+    /// Writes a line to the engine (logged); false when it is gone.
+    bool send(const std::string& line);
+    /// Logs a line the engine wrote.
+    void log_received(const std::string& line) const;
+
+    EngineSpec spec_;
+    std::string command_;
+    mutable ChildProcess child_;
+    std::string identity_;  // what the engine calls itself (`id name`, the banner) once started
+
+private:
+    int quit_grace_ms_;
 };
 
 /// Milliseconds since `t0`.

@@ -60,17 +60,7 @@ bool parse_bestmove(const std::string& line, MoveReply& reply) {
     return true;
 }
 
-UsiClient::UsiClient(EngineSpec spec) : spec_(std::move(spec)), command_(strip_driver_prefix(spec_.command)) {}
-
-UsiClient::~UsiClient() { quit(); }
-
-bool UsiClient::running() const { return child_.running(); }
-
-bool UsiClient::send(const std::string& line) {
-    if (spec_.log)
-        spec_.log(spec_.name + " > " + line);
-    return child_.write_line(line);
-}
+UsiClient::UsiClient(EngineSpec spec) : ChildEnginePlayer(std::move(spec), 1000) {}
 
 bool UsiClient::wait_for(const std::string& word, int timeout_ms, std::string& failure) {
     auto deadline = SteadyClock::now() + std::chrono::milliseconds(timeout_ms);
@@ -86,10 +76,9 @@ bool UsiClient::wait_for(const std::string& word, int timeout_ms, std::string& f
             return false;
         case ChildProcess::Read::Line: break;
         }
-        if (spec_.log)
-            spec_.log(spec_.name + " < " + line);
+        log_received(line);
         if (starts_with_word(line, "id name"))
-            id_name_ = line.size() > 8 ? line.substr(8) : "";
+            identity_ = line.size() > 8 ? line.substr(8) : "";
         else if (starts_with_word(line, "option")) {
             std::istringstream in(line);
             std::string w, n;
@@ -207,8 +196,7 @@ MoveReply UsiClient::read_bestmove(SteadyClock::time_point t0, const MoveRequest
         case ChildProcess::Read::Eof: return crashed(t0, "while thinking");
         case ChildProcess::Read::Line: break;
         }
-        if (spec_.log)
-            spec_.log(spec_.name + " < " + line);
+        log_received(line);
         if (starts_with_word(line, "info")) {
             note_info(line, reply);
         } else if (starts_with_word(line, "bestmove")) {
@@ -239,8 +227,7 @@ MoveReply UsiClient::after_deadline(SteadyClock::time_point t0, const MoveReques
         case ChildProcess::Read::Eof: return crashed(t0, "while thinking");
         case ChildProcess::Read::Line: break;
         }
-        if (spec_.log)
-            spec_.log(spec_.name + " < " + line);
+        log_received(line);
         if (starts_with_word(line, "bestmove")) {
             reply.elapsed_ms = elapsed_ms_since(t0);
             parse_bestmove(line, reply);
@@ -260,12 +247,6 @@ void UsiClient::game_over(const core::GameResult& result, core::Color me) {
                                                             : "lose";
     if (word)
         send(std::string("gameover ") + word);
-}
-
-void UsiClient::quit() {
-    if (child_.running())
-        send("quit");
-    child_.terminate(1000);
 }
 
 }  // namespace hisha::protocol

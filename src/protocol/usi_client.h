@@ -12,25 +12,19 @@
 
 namespace hisha::protocol {
 
-class UsiClient final : public EnginePlayer {
+class UsiClient final : public ChildEnginePlayer {
 public:
     explicit UsiClient(EngineSpec spec);
-    ~UsiClient() override;
 
-    const std::string& name() const override { return spec_.name; }
-    std::string identity() const override { return id_name_.empty() ? spec_.name : id_name_; }
     core::Result<void, std::string> start() override;
-    bool running() const override;
     core::Result<void, std::string> new_game(const GameSetup& setup) override;
     MoveReply think(const core::Game& game, const MoveRequest& request) override;
     void game_over(const core::GameResult& result, core::Color me) override;
-    void quit() override;
 
     /// Option names the engine declared (`option name X ...`).
     const std::vector<std::string>& declared_options() const { return declared_; }
 
 private:
-    bool send(const std::string& line);
     /// Reads lines until one starts with `word`; false on timeout or end of output.
     bool wait_for(const std::string& word, int timeout_ms, std::string& failure);
     MoveReply read_bestmove(SteadyClock::time_point t0, const MoveRequest& request);
@@ -38,10 +32,6 @@ private:
     MoveReply crashed(SteadyClock::time_point t0, const std::string& when);
     void note_info(const std::string& line, MoveReply& reply) const;
 
-    EngineSpec spec_;
-    std::string command_;
-    mutable ChildProcess child_;
-    std::string id_name_;
     std::vector<std::string> declared_;
 };
 

@@ -57,23 +57,13 @@ std::vector<std::string> edit_lines(const core::Position& pos) {
 
 }  // namespace
 
-XshogiClient::XshogiClient(EngineSpec spec) : spec_(std::move(spec)), command_(strip_driver_prefix(spec_.command)) {}
-
-XshogiClient::~XshogiClient() { quit(); }
-
-bool XshogiClient::running() const { return child_.running(); }
+XshogiClient::XshogiClient(EngineSpec spec) : ChildEnginePlayer(std::move(spec), 500) {}
 
 std::string XshogiClient::option(const std::string& key, const std::string& fallback) const {
     for (const auto& [k, v] : spec_.options)
         if (k == key)
             return v;
     return fallback;
-}
-
-bool XshogiClient::send(const std::string& line) {
-    if (spec_.log)
-        spec_.log(spec_.name + " > " + line);
-    return child_.write_line(line);
 }
 
 // Reads a line, dropping the prompt `depth = ` that 1.4.2 prints without a newline.
@@ -83,8 +73,7 @@ bool XshogiClient::read(std::string& line, SteadyClock::time_point deadline, Chi
         return false;
     while (line.rfind("depth = ", 0) == 0)
         line.erase(0, 8);
-    if (spec_.log)
-        spec_.log(spec_.name + " < " + line);
+    log_received(line);
     return true;
 }
 
@@ -105,7 +94,7 @@ core::Result<void, std::string> XshogiClient::launch(const std::string& time_arg
     ChildProcess::Read status;
     while (read(line, deadline, status))
         if (line.find("GNU Shogi") != std::string::npos) {
-            banner_ = line;
+            identity_ = line;
             send("beep");  // a toggle, on by default: silence it as xshogi does
             if (option("random", "on") != "off")
                 send("random");
@@ -317,11 +306,5 @@ MoveReply XshogiClient::read_move(const core::Game& game, SteadyClock::time_poin
 }
 
 void XshogiClient::game_over(const core::GameResult&, core::Color) {}
-
-void XshogiClient::quit() {
-    if (child_.running())
-        send("quit");
-    child_.terminate(500);
-}
 
 }  // namespace hisha::protocol

@@ -21,24 +21,18 @@
 
 namespace hisha::protocol {
 
-class XshogiClient final : public EnginePlayer {
+class XshogiClient final : public ChildEnginePlayer {
 public:
     explicit XshogiClient(EngineSpec spec);
-    ~XshogiClient() override;
 
-    const std::string& name() const override { return spec_.name; }
-    std::string identity() const override { return banner_.empty() ? spec_.name : banner_; }
     core::Result<void, std::string> start() override;
-    bool running() const override;
     core::Result<void, std::string> new_game(const GameSetup& setup) override;
     MoveReply think(const core::Game& game, const MoveRequest& request) override;
     void game_over(const core::GameResult& result, core::Color me) override;
-    void quit() override;
 
 private:
     core::Result<void, std::string> launch(const std::string& time_args);
     core::Result<std::string, std::string> level_command(const engine::Limits& limits) const;
-    bool send(const std::string& line);
     bool read(std::string& line, SteadyClock::time_point deadline, ChildProcess::Read& status);
     void drain();
     bool note_claim(const std::string& line);
@@ -50,15 +44,11 @@ private:
     MoveReply failure(MoveReply::Kind kind, SteadyClock::time_point t0, std::string detail);
     std::string option(const std::string& key, const std::string& fallback) const;
 
-    EngineSpec spec_;
-    std::string command_;
-    mutable ChildProcess child_;
-    std::string banner_;
-    std::string claim_;        // a game-over line it printed ("Drawn game!")
+    std::string claim_;  // a game-over line it printed ("Drawn game!")
     core::Color color_ = core::BLACK;
-    bool clocked_ = false;     // a clock control: send `time`/`otime` before each move
-    bool engaged_ = false;     // it has been told to play (black/white + go) in this game
-    std::size_t known_ = 0;    // moves of the game it has seen
+    bool clocked_ = false;   // a clock control: send `time`/`otime` before each move
+    bool engaged_ = false;   // it has been told to play (black/white + go) in this game
+    std::size_t known_ = 0;  // moves of the game it has seen
 };
 
 }  // namespace hisha::protocol
