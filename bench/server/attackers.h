@@ -14,6 +14,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace bench {
 
@@ -30,23 +31,22 @@ inline const char* attack_name(AttackKind k) {
     return "";
 }
 
-// What an answer says, from the server's words (the same on every port).
+// What an answer says, from the server's words (the same on every port): the first of these
+// words found names it.
 inline std::string outcome_of(std::string_view answer) {
-    auto has = [&](const char* s) { return answer.find(s) != std::string_view::npos; };
-    if (has("server busy"))
-        return "busy";
-    if (has("too many failed logins from your address"))
-        return "limited:backoff_address";
-    if (has("too many failed logins for this account"))
-        return "limited:backoff_account";
-    if (has("too many login attempts from your address"))
-        return "limited:login_per_address";
-    if (has("too many login attempts for this account"))
-        return "limited:login_per_account";
-    if (has("too many new accounts"))
-        return "limited:register_per_address";
-    if (has("created") || has("\"token\""))
-        return "registered";
+    static constexpr std::pair<std::string_view, const char*> WORDS[] = {
+        {"server busy", "busy"},
+        {"too many failed logins from your address", "limited:backoff_address"},
+        {"too many failed logins for this account", "limited:backoff_account"},
+        {"too many login attempts from your address", "limited:login_per_address"},
+        {"too many login attempts for this account", "limited:login_per_account"},
+        {"too many new accounts", "limited:register_per_address"},
+        {"created", "registered"},
+        {"\"token\"", "registered"},
+    };
+    for (auto& [words, outcome] : WORDS)
+        if (answer.find(words) != std::string_view::npos)
+            return outcome;
     return "checked";  // the password was hashed or checked: refused, or taken
 }
 

@@ -17,6 +17,8 @@
 #include <thread>
 
 #include "core/game.h"
+#include "core/text.h"
+#include "csa_players.h"
 #include "notation/usi.h"
 #include "protocol/csa_client.h"
 #include "server/store/store.h"
@@ -30,12 +32,10 @@ using protocol::parse_game_summary;
 
 namespace {
 
+// The lines of `text` (text::lines), as parse_game_summary takes them.
 std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);)
-        out.push_back(l);
-    return out;
+    auto lines = hisha::text::lines(text);
+    return {lines.begin(), lines.end()};
 }
 
 const char* EVEN_POSITION = "BEGIN Position\n"
@@ -411,8 +411,7 @@ TEST(CsaServerRules, HandicapGameNamesTakeBlacksPieces) {
     EXPECT_TRUE(has(s, "P8 *  *  *  *  *  *  *  *  * \n")) << s;
     EXPECT_TRUE(has(s, "To_Move:+\n"));
     EXPECT_TRUE(has(s, "P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\nEND Position"));
-    auto parsed =
-        parse_game_summary(lines_of(s.substr(s.find('\n') + 1, s.rfind("END Game_Summary") - s.find('\n') - 1)));
+    auto parsed = parse_summary_read(s);
     ASSERT_TRUE(parsed) << parsed.error();
     EXPECT_EQ(parsed->start_sfen, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/9/LNSGKGSNL b - 1");
     std::string lance = server::service::Service::csa_start_sfen("hclance_x-60-0");

@@ -5,7 +5,11 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "core/text.h"
+#include "protocol/csa_client.h"
 #include "server_process.h"
 
 namespace hisha::server::test {
@@ -47,6 +51,20 @@ inline std::unique_ptr<LineClient> csa_x1_login(int port, const std::string& nam
     std::string answer = c->read_until("+OK x1\n");
     EXPECT_NE(answer.find("LOGIN:" + name + " OK"), std::string::npos) << answer;
     return c;
+}
+
+/// A Game_Summary as a client reads it (its BEGIN Game_Summary line to its END line), parsed.
+inline core::Result<protocol::CsaSummary, std::string> parse_summary_read(const std::string& read) {
+    std::vector<std::string> inside;
+    bool begun = false;
+    for (std::string_view line : hisha::text::lines(read)) {
+        if (line == "END Game_Summary")
+            break;
+        if (begun)
+            inside.emplace_back(line);
+        begun = begun || line == "BEGIN Game_Summary";
+    }
+    return protocol::parse_game_summary(inside);
 }
 
 }  // namespace hisha::server::test

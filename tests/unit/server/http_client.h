@@ -65,16 +65,7 @@ struct Http {
     /// A request with headers by name (Host is 127.0.0.1:port, as a browser sends it).
     http::response<http::string_body> call(http::verb verb, const std::string& target, const std::string& body,
                                            const Headers& headers) {
-        http::request<http::string_body> req{verb, target, 11};
-        req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
-        for (auto& [name, value] : headers)
-            req.set(name, value);
-        if (!body.empty()) {
-            req.set(http::field::content_type, "application/json");
-            req.body() = body;
-        }
-        req.prepare_payload();
-        http::write(stream, req);
+        write_request(verb, target, body, "127.0.0.1:" + std::to_string(port), {}, headers);
         return receive();
     }
 
@@ -88,12 +79,19 @@ struct Http {
     /// The request alone (its response read later with receive()).
     void send(http::verb verb, const std::string& target, const std::string& body = {}, const std::string& token = {},
               std::initializer_list<std::pair<http::field, std::string>> headers = {}) {
+        write_request(verb, target, body, "127.0.0.1", token, headers);
+    }
+    /// Writes a request: its Host, the bearer token when given, `headers` (by name or by field)
+    /// and a JSON body when given.
+    template <typename HeaderList>
+    void write_request(http::verb verb, const std::string& target, const std::string& body, const std::string& host,
+                       const std::string& token, const HeaderList& headers) {
         http::request<http::string_body> req{verb, target, 11};
-        req.set(http::field::host, "127.0.0.1");
+        req.set(http::field::host, host);
         if (!token.empty())
             req.set(http::field::authorization, "Bearer " + token);
-        for (auto& [field, value] : headers)
-            req.set(field, value);
+        for (auto& [name, value] : headers)
+            req.set(name, value);
         if (!body.empty()) {
             req.set(http::field::content_type, "application/json");
             req.body() = body;

@@ -15,6 +15,7 @@
 #include <set>
 #include <thread>
 
+#include "csa_players.h"
 #include "http_client.h"
 #include "server/service/service.h"
 #include "server/store/store.h"
@@ -22,6 +23,8 @@
 #include "test_util.h"
 
 using namespace hisha::server::test;
+using hisha::core::BLACK;
+using hisha::core::WHITE;
 using hisha::server::UserRow;
 
 namespace {
@@ -76,14 +79,6 @@ void login(Engine& e, ServerProcess& srv) {
     e.c = std::make_unique<LineClient>(srv.ports.at("csa"));
     e.c->send_line("LOGIN " + e.name + " " + GAME_NAME + ",secret", "\n");
     EXPECT_TRUE(has(e.c->read_until("\n"), "LOGIN:" + e.name + " OK"));
-}
-
-std::string field(const std::string& summary, const std::string& key) {
-    auto at = summary.find("\n" + key + ":");
-    if (at == std::string::npos)
-        return {};
-    at += key.size() + 2;
-    return summary.substr(at, summary.find('\n', at) - at);
 }
 
 // Plays one game of the round: both agree, two plies each way (one more when the loser is
@@ -197,13 +192,17 @@ TEST(TournamentLoopback, ARoundPairsFourEnginesByRatingAndPublishesRatingsAndRec
 
     // By rating: alpha-bravo and charlie-delta, each summary naming both.
     auto opponents = [&](const std::string& a, const std::string& b) {
-        const std::string& s = engines[a].summary;
-        std::set<std::string> names{field(s, "Name+"), field(s, "Name-")};
-        EXPECT_EQ(names, (std::set<std::string>{a, b})) << s;
-        EXPECT_EQ(field(s, "Total_Time"), "300");
-        EXPECT_EQ(field(s, "Byoyomi"), "10");
-        EXPECT_TRUE(has(field(s, "Game_ID"), "+tour-300-10+")) << s;
-        return field(s, "Name+");
+        const std::string& read = engines[a].summary;
+        auto s = parse_summary_read(read);
+        EXPECT_TRUE(s) << s.error() << "\n" << read;
+        if (!s)
+            return std::string();
+        std::set<std::string> names{s->names[BLACK], s->names[WHITE]};
+        EXPECT_EQ(names, (std::set<std::string>{a, b})) << read;
+        EXPECT_EQ(s->time[BLACK].total, 300);
+        EXPECT_EQ(s->time[BLACK].byoyomi, 10);
+        EXPECT_TRUE(has(s->game_id, "+tour-300-10+")) << read;
+        return s->names[BLACK];
     };
     std::string ab_black = opponents("alpha", "bravo"), cd_black = opponents("charlie", "delta");
     opponents("bravo", "alpha");
@@ -219,9 +218,10 @@ TEST(TournamentLoopback, ARoundPairsFourEnginesByRatingAndPublishesRatingsAndRec
     // The odd one's next round: a newcomer logs in and meets echo, who waited.
     engines["foxtrot"].name = "foxtrot";
     login(engines["foxtrot"], srv);
-    std::string s = engines["echo"].c->read_until("END Game_Summary\n", 8000);
-    EXPECT_EQ((std::set<std::string>{field(s, "Name+"), field(s, "Name-")}),
-              (std::set<std::string>{"echo", "foxtrot"}));
+    std::string read = engines["echo"].c->read_until("END Game_Summary\n", 8000);
+    auto s = parse_summary_read(read);
+    ASSERT_TRUE(s) << s.error() << "\n" << read;
+    EXPECT_EQ((std::set<std::string>{s->names[BLACK], s->names[WHITE]}), (std::set<std::string>{"echo", "foxtrot"}));
 }
 
 TEST(TournamentLoopback, BadTournamentValuesAreRefusedNamingTheOptionAndTheValue) {
