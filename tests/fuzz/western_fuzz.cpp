@@ -40,21 +40,22 @@ void check_move(std::string_view line) {
     FUZZ_CHECK(back.has_value() && *back == *m);
 }
 
+// A diagram reader (bytes -> an SFEN) and its writer: what the reader refuses, it refuses at a
+// line; what it reads is a position whose written diagram reads back to the same SFEN.
+template <class Read, class Write>
+void check_diagram(std::string_view bytes, Read read, Write write) {
+    if (auto sfen = read(bytes)) {
+        core::Position pos;
+        FUZZ_CHECK(pos.set(*sfen, core::SfenRules::Relaxed).has_value());
+        auto again = read(write(pos));
+        FUZZ_CHECK(again.has_value() && *again == *sfen);
+    } else
+        FUZZ_CHECK(sfen.error().line > 0);
+}
+
 void check_diagrams(std::string_view bytes) {
-    if (auto sfen = read_diagram(bytes)) {
-        core::Position pos;
-        FUZZ_CHECK(pos.set(*sfen, core::SfenRules::Relaxed).has_value());
-        auto again = read_diagram(write_diagram(pos));
-        FUZZ_CHECK(again.has_value() && *again == *sfen);
-    } else
-        FUZZ_CHECK(sfen.error().line > 0);
-    if (auto sfen = read_xshogi_position(bytes)) {
-        core::Position pos;
-        FUZZ_CHECK(pos.set(*sfen, core::SfenRules::Relaxed).has_value());
-        auto again = read_xshogi_position(write_xshogi_position(pos));
-        FUZZ_CHECK(again.has_value() && *again == *sfen);
-    } else
-        FUZZ_CHECK(sfen.error().line > 0);
+    check_diagram(bytes, read_diagram, [](const core::Position& pos) { return write_diagram(pos); });
+    check_diagram(bytes, read_xshogi_position, [](const core::Position& pos) { return write_xshogi_position(pos); });
 }
 
 }  // namespace

@@ -181,42 +181,38 @@ TEST(Psn, EveryHandicapRoundTrips) {
 }
 
 TEST(Psn, ResultWords) {
+    // The games (or game ends) that give each result.
     struct Case {
-        const char* text;
         core::Winner winner;
         core::EndReason reason;
+        std::vector<std::string> texts;
     };
     using W = core::Winner;
     using R = core::EndReason;
+    const std::string repeated = "1. R-3h R-7b 2. R-2h R-8b 3. R-3h R-7b 4. R-2h R-8b 5. R-3h R-7b 6. R-2h R-8b";
+    const std::string mate = "[SFEN \"4k4/9/4P4/9/9/9/9/9/4K4 b G 1\"]\n";
     const Case cases[] = {
-        {"1. P-7f Resigns", W::Black, R::Resignation},
-        {"1. P-7f P-3d resign", W::White, R::Resignation},
-        {"1. P-7f Black wins", W::Black, R::None},
-        {"1. P-7f White wins.", W::White, R::None},
-        {"1. P-7f Draw", W::Draw, R::None},
-        {"1. P-7f 1-0", W::Black, R::None},
-        {"1. P-7f 0-1", W::White, R::None},
-        {"1. P-7f 1/2-1/2", W::Draw, R::None},
-        {"1. P-7f *", W::None, R::None},
-        {"1. P-7f Jishogi", W::Draw, R::ImpasseCount},
-        {"[Result \"0-1\"]\n1. P-7f", W::White, R::None},
-        {"[Result \"1-0\"]\n1. P-7f Resigns", W::Black, R::Resignation},
-        {"1. R-3h R-7b 2. R-2h R-8b 3. R-3h R-7b 4. R-2h R-8b 5. R-3h R-7b 6. R-2h R-8b Sennichite", W::Draw,
-         R::Sennichite},
-        {"1. R-3h R-7b 2. R-2h R-8b 3. R-3h R-7b 4. R-2h R-8b 5. R-3h R-7b 6. R-2h R-8b Draw", W::Draw, R::Sennichite},
-        {"[SFEN \"4k4/9/4P4/9/9/9/9/9/4K4 b G 1\"]\n1. G*5b Black wins", W::Black, R::Checkmate},
-        {"[SFEN \"4k4/9/4P4/9/9/9/9/9/4K4 b G 1\"]\n[Result \"1-0\"]\n1. G*5b", W::Black, R::Checkmate},
+        {W::Black, R::Resignation, {"1. P-7f Resigns", "[Result \"1-0\"]\n1. P-7f Resigns"}},
+        {W::White, R::Resignation, {"1. P-7f P-3d resign"}},
+        {W::Black, R::None, {"1. P-7f Black wins", "1. P-7f 1-0"}},
+        {W::White, R::None, {"1. P-7f White wins.", "1. P-7f 0-1", "[Result \"0-1\"]\n1. P-7f"}},
+        {W::Draw, R::None, {"1. P-7f Draw", "1. P-7f 1/2-1/2"}},
+        {W::None, R::None, {"1. P-7f *"}},
+        {W::Draw, R::ImpasseCount, {"1. P-7f Jishogi"}},
+        {W::Draw, R::Sennichite, {repeated + " Sennichite", repeated + " Draw"}},
+        {W::Black, R::Checkmate, {mate + "1. G*5b Black wins", mate + "[Result \"1-0\"]\n1. G*5b"}},
     };
-    for (const auto& c : cases) {
-        SCOPED_TRACE(c.text);
-        GameRecord rec = must_read(c.text);
-        EXPECT_EQ(rec.result.winner, c.winner);
-        EXPECT_EQ(rec.result.reason, c.reason);
-        // What PSN can say about the result survives its own round trip.
-        GameRecord back = must_read(write_psn(rec));
-        EXPECT_EQ(back.result.winner, rec.result.winner);
-        EXPECT_EQ(back.result.reason, rec.result.reason);
-    }
+    for (const auto& c : cases)
+        for (const std::string& text : c.texts) {
+            SCOPED_TRACE(text);
+            GameRecord rec = must_read(text);
+            EXPECT_EQ(rec.result.winner, c.winner);
+            EXPECT_EQ(rec.result.reason, c.reason);
+            // What PSN can say about the result survives its own round trip.
+            GameRecord back = must_read(write_psn(rec));
+            EXPECT_EQ(back.result.winner, rec.result.winner);
+            EXPECT_EQ(back.result.reason, rec.result.reason);
+        }
 }
 
 TEST(Psn, ToleratesWhatRealFilesDo) {
