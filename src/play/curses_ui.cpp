@@ -19,17 +19,6 @@ namespace {
 constexpr int BOARD_LEFT = 1;
 constexpr int MOVES_LEFT = 53;
 
-std::vector<std::string> split_lines(std::string_view text) {
-    std::vector<std::string> out;
-    while (true) {
-        std::size_t nl = text.find('\n');
-        out.emplace_back(text.substr(0, nl));
-        if (nl == std::string_view::npos)
-            return out;
-        text.remove_prefix(nl + 1);
-    }
-}
-
 }  // namespace
 
 CursesUi::~CursesUi() { finish(); }
@@ -71,7 +60,7 @@ void CursesUi::put(int row, int col, std::string_view text, int max_width) {
 }
 
 void CursesUi::note(std::string text) {
-    for (auto& l : split_lines(text))
+    for (auto& l : message_lines(text))
         messages_.push_back(std::move(l));
     while (messages_.size() > 50)
         messages_.pop_front();
@@ -157,7 +146,7 @@ void CursesUi::redraw() {
 }
 
 void CursesUi::message(std::string_view text) {
-    auto lines = split_lines(text);
+    auto lines = message_lines(text);
     if (lines.size() > 3) {
         overlay_ = std::move(lines);
         overlay_top_ = 0;

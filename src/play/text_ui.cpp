@@ -15,16 +15,6 @@ namespace xs = protocol::xshogi;
 
 namespace {
 
-void for_each_line(std::string_view text, const std::function<void(std::string_view)>& f) {
-    while (true) {
-        std::size_t nl = text.find('\n');
-        f(text.substr(0, nl));
-        if (nl == std::string_view::npos)
-            return;
-        text.remove_prefix(nl + 1);
-    }
-}
-
 std::string score_text(int v) {
     if (engine::is_mate_score(v))
         return v > 0 ? "mate" + std::to_string(engine::VALUE_MATE - v)
@@ -67,47 +57,65 @@ std::string post_line(const Session& s, const engine::SearchInfo& info) {
 
 std::string result_text(const GameResult& r) { return xs::result_line(r); }
 
-// --- RawUi
-
-void RawUi::start(const Session&) {
-    out_ << xs::banner() << " -- help: commands, rules: the rules of shogi\n" << std::flush;
+std::vector<std::string> message_lines(std::string_view text) {
+    std::vector<std::string> out;
+    while (true) {
+        std::size_t nl = text.find('\n');
+        out.emplace_back(text.substr(0, nl));
+        if (nl == std::string_view::npos)
+            return out;
+        text.remove_prefix(nl + 1);
+    }
 }
 
-void RawUi::message(std::string_view text) { out_ << text << "\n" << std::flush; }
+// --- LineUi
+
+void LineUi::line(std::string_view l) { out_ << l << "\n" << std::flush; }
+
+void LineUi::message(std::string_view text) {
+    for (const auto& l : message_lines(text))
+        note(l);
+}
+
+void LineUi::show_board(const Session& s) {
+    for (const auto& l : board_text(s))
+        note(l);
+}
+
+void LineUi::game_over(const Session&, const GameResult& r) { line(result_text(r)); }
+
+void LineUi::thinking(const Session& s, const engine::SearchInfo& info, bool post) {
+    if (post)
+        note(post_line(s, info));
+}
+
+// --- RawUi
+
+void RawUi::start(const Session&) { line(xs::banner() + " -- help: commands, rules: the rules of shogi"); }
 
 void RawUi::show_board(const Session& s) {
-    out_ << "\n";
-    for (const auto& l : board_text(s))
-        out_ << l << "\n";
-    out_ << std::flush;
+    line("");
+    LineUi::show_board(s);
 }
 
 void RawUi::move_made(const Session& s, const MoveReport& m) {
     if (!m.by_engine)
         return;
-    out_ << "My move is: " << m.text << "\n";
+    line("My move is: " + m.text);
     show_board(s);
 }
 
 void RawUi::illegal(std::string_view input, std::string_view reason) {
-    out_ << "Illegal move (" << reason << ") " << input << "\n" << std::flush;
+    line("Illegal move (" + std::string(reason) + ") " + std::string(input));
 }
 
-void RawUi::game_over(const Session&, const GameResult& r) { out_ << result_text(r) << "\n" << std::flush; }
-
 void RawUi::hint(std::string_view move_text, Move m) {
-    out_ << (m.is_ok() ? "Hint: " + std::string(move_text) : std::string("I have no idea.")) << "\n" << std::flush;
+    line(m.is_ok() ? "Hint: " + std::string(move_text) : std::string("I have no idea."));
 }
 
 void RawUi::time_set(bool opponent, int centiseconds, int moves) {
-    out_ << (opponent ? "Opponent's clock: " : "Computer's clock: ") << format_clock(centiseconds * 10)
-         << (moves ? " for " + std::to_string(moves) + " moves" : "") << "\n"
-         << std::flush;
-}
-
-void RawUi::thinking(const Session& s, const engine::SearchInfo& info, bool post) {
-    if (post)
-        out_ << post_line(s, info) << "\n" << std::flush;
+    line((opponent ? "Opponent's clock: " : "Computer's clock: ") + format_clock(centiseconds * 10)
+         + (moves ? " for " + std::to_string(moves) + " moves" : ""));
 }
 
 void RawUi::prompt(const Session&, std::string_view question) {
@@ -121,22 +129,11 @@ void RawUi::beep() {
 
 // --- XshogiUi
 
-void XshogiUi::line(const std::string& l) { out_ << l << "\n" << std::flush; }
-
-void XshogiUi::noise(std::string_view text) {
-    for_each_line(text, [this](std::string_view l) { line(xs::noise(l)); });
-}
+void XshogiUi::note(std::string_view l) { line(xs::noise(l)); }
 
 void XshogiUi::start(const Session&) {
     if (banner_)
         line(xs::banner());
-}
-
-void XshogiUi::message(std::string_view text) { noise(text); }
-
-void XshogiUi::show_board(const Session& s) {
-    for (const auto& l : board_text(s))
-        line(xs::noise(l));
 }
 
 void XshogiUi::move_made(const Session&, const MoveReport& m) {
@@ -148,19 +145,12 @@ void XshogiUi::move_made(const Session&, const MoveReport& m) {
 
 void XshogiUi::illegal(std::string_view input, std::string_view reason) { line(xs::illegal_move_line(reason, input)); }
 
-void XshogiUi::game_over(const Session&, const GameResult& r) { line(xs::result_line(r)); }
-
 void XshogiUi::hint(std::string_view, Move m) { line(xs::hint_line(m)); }
 
 void XshogiUi::clocks_set(int black_ms, int white_ms) { line(xs::clocks_line(black_ms, white_ms)); }
 
 void XshogiUi::time_set(bool opponent, int centiseconds, int moves) {
     line(xs::time_ack(opponent, centiseconds, moves));
-}
-
-void XshogiUi::thinking(const Session& s, const engine::SearchInfo& info, bool post) {
-    if (post)
-        line(xs::noise(post_line(s, info)));
 }
 
 }  // namespace hisha::play

@@ -1,4 +1,4 @@
-// The two line-oriented displays. RawUi is GNU Shogi's -R for dumb terminals and scripts:
+// The two line-oriented displays, both LineUis. RawUi is GNU Shogi's -R for dumb terminals and scripts:
 // prompts, "My move is: ...", and the board after the computer's moves and on `bd`.
 // XshogiUi speaks the protocol xshogi reads (src/protocol/xshogi): no prompts, no board
 // unless asked, every informational line made harmless.
@@ -18,51 +18,65 @@ std::vector<std::string> board_text(const Session& s);
 std::string post_line(const Session& s, const engine::SearchInfo& info);
 /// How the game ended, in the words xshogi and GNU Shogi use ("Black mates!", ...).
 std::string result_text(const core::GameResult& r);
+/// The lines of a message, split at LF (a final LF leaves an empty last line).
+std::vector<std::string> message_lines(std::string_view text);
 
-class RawUi : public Ui {
+/// A display that writes whole lines to a stream. Messages, the board and post mode's search
+/// reports are informational lines, which each display writes its own way (note); the result
+/// is a line of its own.
+class LineUi : public Ui {
 public:
-    RawUi(std::ostream& out, bool terminal) : out_(out), terminal_(terminal) {}
-    DisplayMode mode() const override { return DisplayMode::Raw; }
-    void start(const Session&) override;
     void message(std::string_view text) override;
     void show_board(const Session& s) override;
+    void game_over(const Session& s, const core::GameResult& r) override;
+    void thinking(const Session& s, const engine::SearchInfo& info, bool post) override;
+
+protected:
+    explicit LineUi(std::ostream& out) : out_(out) {}
+    /// Writes `l` and a newline, flushed.
+    void line(std::string_view l);
+    /// Writes an informational line.
+    virtual void note(std::string_view l) = 0;
+
+    std::ostream& out_;
+};
+
+class RawUi : public LineUi {
+public:
+    RawUi(std::ostream& out, bool terminal) : LineUi(out), terminal_(terminal) {}
+    DisplayMode mode() const override { return DisplayMode::Raw; }
+    void start(const Session&) override;
+    void show_board(const Session& s) override;  // with a blank line above
     void move_made(const Session& s, const MoveReport& m) override;
     void illegal(std::string_view input, std::string_view reason) override;
-    void game_over(const Session& s, const core::GameResult& r) override;
     void hint(std::string_view move_text, core::Move m) override;
     void clocks_set(int, int) override {}
     void time_set(bool opponent, int centiseconds, int moves) override;
-    void thinking(const Session& s, const engine::SearchInfo& info, bool post) override;
     void prompt(const Session& s, std::string_view question) override;
     void beep() override;
 
 private:
-    std::ostream& out_;
+    void note(std::string_view l) override { line(l); }
     bool terminal_;
 };
 
-class XshogiUi : public Ui {
+class XshogiUi : public LineUi {
 public:
     /// `banner`: start() writes the banner (false when it was written before the first line was read).
-    XshogiUi(std::ostream& out, bool banner = true) : out_(out), banner_(banner) {}
+    XshogiUi(std::ostream& out, bool banner = true) : LineUi(out), banner_(banner) {}
     DisplayMode mode() const override { return DisplayMode::Xshogi; }
     void start(const Session&) override;
-    void message(std::string_view text) override;
-    void show_board(const Session& s) override;
     void move_made(const Session& s, const MoveReport& m) override;
     void illegal(std::string_view input, std::string_view reason) override;
-    void game_over(const Session& s, const core::GameResult& r) override;
     void hint(std::string_view move_text, core::Move m) override;
     void clocks_set(int black_ms, int white_ms) override;
     void time_set(bool opponent, int centiseconds, int moves) override;
-    void thinking(const Session& s, const engine::SearchInfo& info, bool post) override;
     void prompt(const Session&, std::string_view) override {}
     void beep() override {}
 
 private:
-    void line(const std::string& l);
-    void noise(std::string_view text);
-    std::ostream& out_;
+    /// Made harmless: xshogi acts on nothing in it.
+    void note(std::string_view l) override;
     bool banner_;
 };
 
