@@ -10,28 +10,13 @@
 
 #include "core/movegen.h"
 #include "core/position.h"
+#include "test_util.h"
 
 using namespace hisha::core;
+using hisha::test::position;
+using hisha::test::usi;
 
 namespace {
-
-std::unique_ptr<Position> pos_from(const std::string& sfen) {
-    auto p = std::make_unique<Position>();
-    auto r = p->set(sfen);
-    EXPECT_TRUE(r.has_value()) << sfen << ": " << (r ? "" : r.error().to_string());
-    return p;
-}
-
-Square parse_square(char f, char r) { return make_square(File(f - '1'), Rank(r - 'a')); }
-
-// "7g7f", "2c2b+", "P*5b" in pos (the piece is read from the board; no legality check).
-Move usi(const Position& pos, const std::string& s) {
-    if (s.size() == 4 && s[1] == '*') {
-        const std::string letters = " PLNSBRG";
-        return pos.make_drop(PieceType(letters.find(s[0])), parse_square(s[2], s[3]));
-    }
-    return pos.make_move(parse_square(s[0], s[1]), parse_square(s[2], s[3]), s.size() == 5 && s[4] == '+');
-}
 
 template <GenType T, bool All = false>
 std::vector<std::string> moves_of(const Position& pos) {
@@ -45,6 +30,25 @@ std::vector<std::string> moves_of(const Position& pos) {
 template <GenType T, bool All = false>
 bool generates(const Position& pos, const std::string& m) {
     return MoveList<T, All>(pos).contains(usi(pos, m));
+}
+
+// Which moves of a position the legal generators give: `always` both the normal and the
+// complete one (which adds the non-promotions that are never better), `only_complete` only the
+// complete one, `never` neither.
+struct Generated {
+    std::vector<std::string> always, only_complete, never;
+};
+void expect_generated(const Position& pos, const Generated& g) {
+    for (const auto& m : g.always) {
+        EXPECT_TRUE(generates<LEGAL>(pos, m)) << m;
+        EXPECT_TRUE((generates<LEGAL, true>(pos, m))) << m;
+    }
+    for (const auto& m : g.only_complete) {
+        EXPECT_FALSE(generates<LEGAL>(pos, m)) << m;
+        EXPECT_TRUE((generates<LEGAL, true>(pos, m))) << m;
+    }
+    for (const auto& m : g.never)
+        EXPECT_FALSE((generates<LEGAL, true>(pos, m))) << m;
 }
 
 std::string joined(const std::vector<std::string>& v) {
@@ -80,7 +84,7 @@ TEST(Movegen, StartPositionStages) {
 TEST(Movegen, RookInHandStages) {
     // King: 4i 6i 4h 5h 6h. Rook drops on the 79 empty squares, 15 of them checking 5a
     // (5b..5h on the file, 9a..6a and 4a..1a on the rank).
-    auto pos = pos_from("4k4/9/9/9/9/9/9/9/4K4 b R 1");
+    auto pos = position("4k4/9/9/9/9/9/9/9/4K4 b R 1");
     EXPECT_EQ((MoveList<LEGAL>(*pos).size()), 84u);
     EXPECT_EQ((MoveList<LEGAL, true>(*pos).size()), 84u);
     EXPECT_EQ((MoveList<QUIETS>(*pos).size()), 84u);
@@ -95,7 +99,7 @@ TEST(Movegen, RookInHandStages) {
 TEST(Movegen, CapturesStageHoldsCapturesAndPromotions) {
     // Black pawn 2d (promotes on 2c), Black silver 6d takes the pawn on 6c or moves into the
     // zone; White pawn 6c.
-    auto pos = pos_from("4k4/9/3p5/3S3P1/9/9/9/9/4K4 b - 1");
+    auto pos = position("4k4/9/3p5/3S3P1/9/9/9/9/4K4 b - 1");
     // Silver 6d: 6c (capture, +/=), 5c, 7c (+/=), 5e, 7e (plain). Pawn: 2c+ (2c= with All).
     EXPECT_EQ(moves_of<CAPTURES>(*pos), (std::vector<std::string>{"2d2c+", "6d5c+", "6d6c", "6d6c+", "6d7c+"}));
     EXPECT_EQ((moves_of<CAPTURES, true>(*pos)), moves_of<CAPTURES>(*pos));
@@ -109,7 +113,7 @@ TEST(Movegen, CapturesStageHoldsCapturesAndPromotions) {
 }
 
 TEST(Movegen, PawnNonPromotionOnlyWithAll) {
-    auto pos = pos_from("4k4/9/9/7P1/9/9/9/9/4K4 b - 1");
+    auto pos = position("4k4/9/9/7P1/9/9/9/9/4K4 b - 1");
     EXPECT_EQ((MoveList<LEGAL>(*pos).size()), 6u);
     EXPECT_EQ((MoveList<LEGAL, true>(*pos).size()), 7u);
     EXPECT_TRUE(generates<LEGAL>(*pos, "2d2c+"));
@@ -120,7 +124,7 @@ TEST(Movegen, PawnNonPromotionOnlyWithAll) {
 
 TEST(Movegen, RookNonPromotionOnlyWithAll) {
     // Rook 9h: 9g..9a (9c 9b 9a in the zone), 9i, 8h..1h. King 5i: 4i 6i 4h 5h 6h.
-    auto pos = pos_from("4k4/9/9/9/9/9/9/R8/4K4 b - 1");
+    auto pos = position("4k4/9/9/9/9/9/9/R8/4K4 b - 1");
     EXPECT_EQ((MoveList<LEGAL>(*pos).size()), 21u);
     EXPECT_EQ((MoveList<LEGAL, true>(*pos).size()), 24u);
     for (const char* m : {"9h9a", "9h9b", "9h9c"}) {
@@ -136,7 +140,7 @@ TEST(Movegen, RookNonPromotionOnlyWithAll) {
 
 TEST(Movegen, BishopNonPromotionOnlyWithAll) {
     // Bishop 5e: 16 squares, six in the zone (3c 2b 1a 7c 8b 9a). Checks: 3c and 7c.
-    auto pos = pos_from("4k4/9/9/9/4B4/9/9/9/4K4 b - 1");
+    auto pos = position("4k4/9/9/9/4B4/9/9/9/4K4 b - 1");
     EXPECT_EQ((MoveList<LEGAL>(*pos).size()), 21u);
     EXPECT_EQ((MoveList<LEGAL, true>(*pos).size()), 27u);
     EXPECT_FALSE(generates<LEGAL>(*pos, "5e3c"));
@@ -144,7 +148,7 @@ TEST(Movegen, BishopNonPromotionOnlyWithAll) {
     EXPECT_EQ(moves_of<CHECKS>(*pos), (std::vector<std::string>{"5e3c+", "5e7c+"}));
     EXPECT_EQ((moves_of<CHECKS, true>(*pos)), (std::vector<std::string>{"5e3c", "5e3c+", "5e7c", "5e7c+"}));
     // A bishop in the zone promotes on every move, also out of the zone: 12 squares from 3c.
-    auto out = pos_from("k8/9/6B2/9/9/9/9/9/4K4 b - 1");
+    auto out = position("k8/9/6B2/9/9/9/9/9/4K4 b - 1");
     EXPECT_EQ((MoveList<LEGAL>(*out).size()), 12u + 5u);
     EXPECT_EQ((MoveList<LEGAL, true>(*out).size()), 24u + 5u);
     EXPECT_TRUE(generates<LEGAL>(*out, "3c9i+"));
@@ -154,7 +158,7 @@ TEST(Movegen, BishopNonPromotionOnlyWithAll) {
 TEST(Movegen, PromotionFromTheZoneOutwards) {
     // Black silver 4c leaves the zone: 4c3d/4c5d may promote (from the zone), 4c4d is a
     // straight step back that silvers cannot make.
-    auto pos = pos_from("k8/9/5S3/9/9/9/9/9/4K4 b - 1");
+    auto pos = position("k8/9/5S3/9/9/9/9/9/4K4 b - 1");
     for (const char* m : {"4c3d", "4c3d+", "4c5d", "4c5d+", "4c4b", "4c4b+", "4c3b", "4c3b+", "4c5b", "4c5b+"})
         EXPECT_TRUE(generates<LEGAL>(*pos, m)) << m;
     EXPECT_FALSE(generates<LEGAL>(*pos, "4c4d"));
@@ -163,24 +167,13 @@ TEST(Movegen, PromotionFromTheZoneOutwards) {
 
 TEST(Movegen, ForcedPromotionOfPawnLanceKnight) {
     // Black: pawn 1b, lance 9i (free file), knights 8d (to 7b/9b) and 2e (to 1c/3c).
-    auto pos = pos_from("4k4/8P/9/1N7/7N1/9/9/9/L3K4 b - 1");
-    // Pawn 1b: only 1a+.
-    EXPECT_TRUE(generates<LEGAL>(*pos, "1b1a+"));
-    EXPECT_FALSE((generates<LEGAL, true>(*pos, "1b1a")));
-    // Lance 9i: 9a+ only, 9b+ (9b unpromoted only with All), 9c both.
-    EXPECT_FALSE((generates<LEGAL, true>(*pos, "9i9a")));
-    EXPECT_TRUE(generates<LEGAL>(*pos, "9i9a+"));
-    EXPECT_FALSE(generates<LEGAL>(*pos, "9i9b"));
-    EXPECT_TRUE((generates<LEGAL, true>(*pos, "9i9b")));
-    EXPECT_TRUE(generates<LEGAL>(*pos, "9i9c"));
-    EXPECT_TRUE(generates<LEGAL>(*pos, "9i9c+"));
-    // Knight 8d to rank b: promotion only; knight 2e to rank c: both.
-    for (const char* m : {"8d7b", "8d9b"}) {
-        EXPECT_FALSE((generates<LEGAL, true>(*pos, m))) << m;
-        EXPECT_TRUE(generates<LEGAL>(*pos, std::string(m) + "+")) << m;
-    }
-    for (const char* m : {"2e1c", "2e3c", "2e1c+", "2e3c+"})
-        EXPECT_TRUE(generates<LEGAL>(*pos, m)) << m;
+    auto pos = position("4k4/8P/9/1N7/7N1/9/9/9/L3K4 b - 1");
+    // Pawn 1b: only 1a+. Lance 9i: 9a+ only, 9b+ (9b unpromoted only in the complete list), 9c
+    // both. Knight 8d to rank b: promotion only; knight 2e to rank c: both.
+    expect_generated(*pos,
+                     {.always = {"1b1a+", "9i9a+", "9i9c", "9i9c+", "8d7b+", "8d9b+", "2e1c", "2e3c", "2e1c+", "2e3c+"},
+                      .only_complete = {"9i9b"},
+                      .never = {"1b1a", "9i9a", "8d7b", "8d9b"}});
     // No generated move leaves a dead piece, in either mode.
     for (const ScoredMove& sm : MoveList<LEGAL, true>(*pos)) {
         Move m = sm.move;
@@ -196,26 +189,16 @@ TEST(Movegen, ForcedPromotionOfPawnLanceKnight) {
 
 TEST(Movegen, ForcedPromotionForWhite) {
     // White: pawn 9h (to 9i), lance 1f (to 1g 1h 1i), knight 2f (to 1h/3h), knight 8e (to 7g/9g).
-    auto w = pos_from("4k4/9/9/9/1n7/7nl/9/p8/4K4 w - 1");
-    EXPECT_TRUE(generates<LEGAL>(*w, "9h9i+"));
-    EXPECT_FALSE((generates<LEGAL, true>(*w, "9h9i")));
-    EXPECT_TRUE(generates<LEGAL>(*w, "1f1i+"));
-    EXPECT_FALSE((generates<LEGAL, true>(*w, "1f1i")));
-    EXPECT_FALSE(generates<LEGAL>(*w, "1f1h"));
-    EXPECT_TRUE((generates<LEGAL, true>(*w, "1f1h")));
-    EXPECT_TRUE(generates<LEGAL>(*w, "1f1g"));
-    EXPECT_TRUE(generates<LEGAL>(*w, "1f1g+"));
-    for (const char* m : {"2f1h", "2f3h"}) {
-        EXPECT_FALSE((generates<LEGAL, true>(*w, m))) << m;
-        EXPECT_TRUE(generates<LEGAL>(*w, std::string(m) + "+")) << m;
-    }
-    for (const char* m : {"8e7g", "8e9g", "8e7g+", "8e9g+"})
-        EXPECT_TRUE(generates<LEGAL>(*w, m)) << m;
+    auto w = position("4k4/9/9/9/1n7/7nl/9/p8/4K4 w - 1");
+    expect_generated(*w,
+                     {.always = {"9h9i+", "1f1i+", "1f1g", "1f1g+", "2f1h+", "2f3h+", "8e7g", "8e9g", "8e7g+", "8e9g+"},
+                      .only_complete = {"1f1h"},
+                      .never = {"9h9i", "1f1i", "2f1h", "2f3h"}});
 }
 
 TEST(Movegen, DropsAvoidDeadSquaresAndTwoPawns) {
     // Black holds P L N; a Black pawn on file 5. White holds p l n.
-    auto pos = pos_from("4k4/9/9/9/9/4P4/9/9/4K4 b LNPlnp 1");
+    auto pos = position("4k4/9/9/9/9/4P4/9/9/4K4 b LNPlnp 1");
     for (const ScoredMove& sm : MoveList<LEGAL, true>(*pos)) {
         Move m = sm.move;
         if (!m.is_drop())
@@ -237,7 +220,7 @@ TEST(Movegen, DropsAvoidDeadSquaresAndTwoPawns) {
     EXPECT_EQ(reason(*pos, "G*4c"), IllegalMove::NotInHand);
     EXPECT_EQ(reason(*pos, "P*5a"), IllegalMove::Occupied);
     // White: no pawn, lance on rank i, no knight on ranks h, i.
-    auto w = pos_from("4k4/9/9/9/9/4P4/9/9/4K4 w LNPlnp 1");
+    auto w = position("4k4/9/9/9/9/4P4/9/9/4K4 w LNPlnp 1");
     EXPECT_EQ(reason(*w, "P*4i"), IllegalMove::DeadPiece);
     EXPECT_EQ(reason(*w, "L*4i"), IllegalMove::DeadPiece);
     EXPECT_EQ(reason(*w, "N*4h"), IllegalMove::DeadPiece);
@@ -249,7 +232,7 @@ TEST(Movegen, DropsAvoidDeadSquaresAndTwoPawns) {
 
 TEST(Movegen, PawnDropMateIsExcludedButPawnPushMateIsNot) {
     // White king 1a boxed in by its own knight 2a and pawn 2b; Black gold 2c guards 1b.
-    auto drop = pos_from("7nk/7p1/7G1/9/9/9/9/9/4K4 b P 1");
+    auto drop = position("7nk/7p1/7G1/9/9/9/9/9/4K4 b P 1");
     Move p1b = usi(*drop, "P*1b");
     EXPECT_TRUE(drop->pawn_drop_mates(SQ_12));
     EXPECT_FALSE((MoveList<LEGAL>(*drop).contains(p1b)));
@@ -264,7 +247,7 @@ TEST(Movegen, PawnDropMateIsExcludedButPawnPushMateIsNot) {
     EXPECT_TRUE(drop->is_legal(usi(*drop, "P*1c")));  // not a check
 
     // The same mate given by a pawn push is legal, promoted or (All) not.
-    auto push = pos_from("7nk/7p1/7GP/9/9/9/9/9/4K4 b - 1");
+    auto push = position("7nk/7p1/7GP/9/9/9/9/9/4K4 b - 1");
     EXPECT_TRUE(generates<LEGAL>(*push, "1c1b+"));
     EXPECT_TRUE((generates<LEGAL, true>(*push, "1c1b")));
     for (const char* m : {"1c1b", "1c1b+"}) {
@@ -276,7 +259,7 @@ TEST(Movegen, PawnDropMateIsExcludedButPawnPushMateIsNot) {
     }
 
     // Without the guard the king takes the pawn: the drop is legal.
-    auto free_pawn = pos_from("7nk/7p1/9/9/9/9/9/9/4K4 b P 1");
+    auto free_pawn = position("7nk/7p1/9/9/9/9/9/9/4K4 b P 1");
     EXPECT_FALSE(free_pawn->pawn_drop_mates(SQ_12));
     EXPECT_TRUE(generates<LEGAL>(*free_pawn, "P*1b"));
     EXPECT_TRUE(generates<CHECKS>(*free_pawn, "P*1b"));
@@ -284,19 +267,19 @@ TEST(Movegen, PawnDropMateIsExcludedButPawnPushMateIsNot) {
 
 TEST(Movegen, PawnDropMateWithPinnedDefender) {
     // White gold 2a could take the pawn on 1b but is pinned by the rook 9a: mate, excluded.
-    auto pinned = pos_from("R6gk/7p1/7G1/9/9/9/9/9/4K4 b P 1");
+    auto pinned = position("R6gk/7p1/7G1/9/9/9/9/9/4K4 b P 1");
     EXPECT_TRUE(pinned->pawn_drop_mates(SQ_12));
     EXPECT_FALSE(generates<LEGAL>(*pinned, "P*1b"));
     EXPECT_EQ(reason(*pinned, "P*1b"), IllegalMove::DropPawnMate);
     // Without the rook the gold takes: legal.
-    auto unpinned = pos_from("7gk/7p1/7G1/9/9/9/9/9/4K4 b P 1");
+    auto unpinned = position("7gk/7p1/7G1/9/9/9/9/9/4K4 b P 1");
     EXPECT_FALSE(unpinned->pawn_drop_mates(SQ_12));
     EXPECT_TRUE(generates<LEGAL>(*unpinned, "P*1b"));
 }
 
 TEST(Movegen, PawnDropMateForWhite) {
     // The first position rotated: Black king 9i, own knight 8i and pawn 8h, White gold 8g.
-    auto pos = pos_from("4k4/9/9/9/9/9/1g7/1P7/KN7 w p 1");
+    auto pos = position("4k4/9/9/9/9/9/1g7/1P7/KN7 w p 1");
     EXPECT_TRUE(pos->pawn_drop_mates(SQ_98));
     EXPECT_FALSE((generates<LEGAL, true>(*pos, "P*9h")));
     EXPECT_EQ(reason(*pos, "P*9h"), IllegalMove::DropPawnMate);
@@ -305,7 +288,7 @@ TEST(Movegen, PawnDropMateForWhite) {
 
 TEST(Movegen, PinnedRookMovesOnlyAlongThePin) {
     // Black rook 5h pinned by White rook 5e to the king 5i.
-    auto pos = pos_from("4k4/9/9/9/4r4/9/9/4R4/4K4 b - 1");
+    auto pos = position("4k4/9/9/9/4r4/9/9/4R4/4K4 b - 1");
     EXPECT_TRUE(pos->pinned(BLACK).test(SQ_58));
     EXPECT_EQ((moves_of<LEGAL, true>(*pos)),
               (std::vector<std::string>{"5h5e", "5h5f", "5h5g", "5i4h", "5i4i", "5i6h", "5i6i"}));
@@ -316,10 +299,10 @@ TEST(Movegen, PinnedRookMovesOnlyAlongThePin) {
 
 TEST(Movegen, PinnedSilverMovesOnlyAlongThePin) {
     // Silver 4h pinned on the diagonal 5i-1e: only 3g stays on it.
-    auto far = pos_from("4k4/9/9/9/8b/9/9/5S3/4K4 b - 1");
+    auto far = position("4k4/9/9/9/8b/9/9/5S3/4K4 b - 1");
     EXPECT_EQ((moves_of<LEGAL, true>(*far)), (std::vector<std::string>{"4h3g", "5i4i", "5i5h", "5i6h", "5i6i"}));
     // Silver 2f next to the pinner: it may take it or step back along the line.
-    auto near = pos_from("4k4/9/9/9/8b/7S1/9/9/4K4 b - 1");
+    auto near = position("4k4/9/9/9/8b/7S1/9/9/4K4 b - 1");
     auto moves = moves_of<LEGAL, true>(*near);
     for (const char* m : {"2f1e", "2f3g"})
         EXPECT_TRUE(std::count(moves.begin(), moves.end(), m)) << m << " in " << joined(moves);
@@ -329,7 +312,7 @@ TEST(Movegen, PinnedSilverMovesOnlyAlongThePin) {
 
 TEST(Movegen, SingleCheckEvasions) {
     // White rook 5e checks 5i: king to 4i 6i 4h 6h (5h stays on the file), gold drops 5f 5g 5h.
-    auto pos = pos_from("k8/9/9/9/4r4/9/9/9/4K4 b G 1");
+    auto pos = position("k8/9/9/9/4r4/9/9/9/4K4 b G 1");
     ASSERT_TRUE(pos->in_check());
     EXPECT_EQ((moves_of<LEGAL, true>(*pos)),
               (std::vector<std::string>{"5i4h", "5i4i", "5i6h", "5i6i", "G*5f", "G*5g", "G*5h"}));
@@ -341,7 +324,7 @@ TEST(Movegen, SingleCheckEvasions) {
 TEST(Movegen, DoubleCheckOnlyKingMoves) {
     // White rook 5e and knight 4g both check 5i. The gold 4h could take the knight or block on
     // 5h and the pawn could be dropped on the file, but only king moves escape a double check.
-    auto pos = pos_from("k8/9/9/9/4r4/9/5n3/5G3/4K4 b P 1");
+    auto pos = position("k8/9/9/9/4r4/9/5n3/5G3/4K4 b P 1");
     ASSERT_TRUE(pos->in_check());
     EXPECT_EQ(pos->checkers().popcount(), 2);
     EXPECT_EQ((moves_of<LEGAL, true>(*pos)), (std::vector<std::string>{"5i4i", "5i6h", "5i6i"}));
@@ -384,7 +367,7 @@ TEST(Movegen, MaxMovesPositionsFitAMoveList) {
     // Strict positions): 599 moves, one below MAX_MOVES.
     for (auto [sfen, n] : {std::pair{"R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1", 593u},
                            std::pair{"R8/2K1S1SS1/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1", 599u}}) {
-        auto pos = pos_from(sfen);
+        auto pos = position(sfen);
         EXPECT_EQ((count_unbounded<LEGAL, true>(*pos)), std::size_t(n)) << sfen;
         EXPECT_LE((count_unbounded<NON_EVASIONS, true>(*pos)), std::size_t(MAX_MOVES)) << sfen;
     }
@@ -414,7 +397,7 @@ TEST(Movegen, PawnDropsAgainstAKingInTheCorner) {
     // 79 empty squares; pawn drops everywhere but the dropping side's last rank (71); the
     // side to move's king has 3 steps. No drop can check a king on its own back rank corner.
     for (const char* sfen : {"8K/9/9/9/9/9/9/9/k8 w p 1", "8K/9/9/9/9/9/9/9/k8 b P 1"}) {
-        auto pos = pos_from(sfen);
+        auto pos = position(sfen);
         EXPECT_EQ((count_unbounded<LEGAL, true>(*pos)), 74u) << sfen;
         EXPECT_EQ((count_unbounded<LEGAL, false>(*pos)), 74u) << sfen;
     }
