@@ -157,6 +157,17 @@ async function register(browser, base, name, drop) {
   return page;
 }
 
+/// Fills the fields of the form `form` by name, in order (an input typed into, a select chosen
+/// from), and presses its button named `button`.
+async function submitForm(page, form, fields, button) {
+  for (const [name, value] of Object.entries(fields)) {
+    const field = `${form} :is(input, select)[name=${name}]`;
+    if ((await page.locator(field).evaluate((e) => e.tagName)) === 'SELECT') await page.selectOption(field, value);
+    else await page.fill(field, value);
+  }
+  await page.click(`${form} button[name=${button}]`);
+}
+
 /// Logs `name` in through the form of a page showing it.
 async function login(page, name) {
   await page.waitForSelector('form.login', { timeout: T });
@@ -208,11 +219,7 @@ async function main() {
     });
     const bob = await register(browser, base, 'bob');
     // Alice posts a challenge to Bob, taking White (so Bob, as Black, moves first).
-    await alice.fill('#new-challenge input[name=pattern]', 'bob');
-    await alice.selectOption('#new-challenge select[name=color]', 'white');
-    await alice.selectOption('#new-challenge select[name=time_control]', '600-30');
-    await alice.fill('#new-challenge input[name=comment]', 'a friendly game');
-    await alice.click('#new-challenge button[name=post]');
+    await submitForm(alice, '#new-challenge', { pattern: 'bob', color: 'white', time_control: '600-30', comment: 'a friendly game' }, 'post');
     await bob.waitForSelector('#challenges li.challenge button[name=accept]', { timeout: T });
     await shot(bob, 'lobby-challenge');
     await bob.click('#challenges li.challenge button[name=accept]');
@@ -264,9 +271,7 @@ async function main() {
     dropGameStarted = true;
     await alice.goto(base);
     await alice.waitForSelector('#my-games li', { state: 'attached', timeout: T }); // the lobby's first refresh
-    await alice.fill('#new-challenge input[name=pattern]', 'bob');
-    await alice.selectOption('#new-challenge select[name=color]', 'black');
-    await alice.click('#new-challenge button[name=post]');
+    await submitForm(alice, '#new-challenge', { pattern: 'bob', color: 'black' }, 'post');
     await bob.goto(base);
     await bob.waitForSelector('#challenges li.challenge button[name=accept]', { timeout: T });
     await bob.click('#challenges li.challenge button[name=accept]');
@@ -280,10 +285,7 @@ async function main() {
     // --- the engine, then a server restart under the page
     await bob.goto(base);
     await bob.waitForSelector('#play-engine select[name=bot] option', { state: 'attached', timeout: T });
-    await bob.selectOption('#play-engine select[name=bot]', 'hisha-test');
-    await bob.selectOption('#play-engine select[name=engine_color]', 'black');
-    await bob.selectOption('#play-engine select[name=engine_tc]', 'corr-3');
-    await bob.click('#play-engine button[name=start-engine]');
+    await submitForm(bob, '#play-engine', { bot: 'hisha-test', engine_color: 'black', engine_tc: 'corr-3' }, 'start-engine');
     await bob.waitForSelector('.game-page sg-board', { timeout: T });
     const engineGame = bob.url();
     await bob.check('input[name=speech]');
@@ -462,15 +464,10 @@ async function main() {
     await alice.click('#me a.admin-link');
     await alice.waitForSelector('.admin table.admin-connections tbody tr', { timeout: T });
     assert.match(await alice.textContent('.admin table.admin-connections'), /bob/, 'bob is listed as connected');
-    await alice.fill('form.admin-announce input[name=text]', 'Maintenance at noon');
-    await alice.click('form.admin-announce button[name=announce]');
+    await submitForm(alice, 'form.admin-announce', { text: 'Maintenance at noon' }, 'announce');
     await bob.waitForFunction(() => [...document.querySelectorAll('.toast')].some((t) => /Maintenance at noon/.test(t.textContent)), null, { timeout: T });
     await shot(bob, 'announcement');
-    await alice.selectOption('form.admin-ban select[name=kind]', 'user');
-    await alice.fill('form.admin-ban input[name=target]', 'bob');
-    await alice.fill('form.admin-ban input[name=duration]', '1h');
-    await alice.fill('form.admin-ban input[name=reason]', 'testing the ban');
-    await alice.click('form.admin-ban button[name=ban]');
+    await submitForm(alice, 'form.admin-ban', { kind: 'user', target: 'bob', duration: '1h', reason: 'testing the ban' }, 'ban');
     await bob.waitForSelector('form.login', { timeout: T });
     await alice.waitForSelector('.admin table.admin-bans tr[data-ban="user bob"]', { timeout: T });
     await alice.waitForFunction(() => /ban/.test(document.querySelector('.admin table.admin-audit')?.textContent || ''), null, { timeout: T });
@@ -504,9 +501,7 @@ async function main() {
     // --- two engines play each other; the page watches (last: the bots keep the CPU busy)
     await alice.goto(base);
     await alice.waitForSelector('#two-engines select[name=two_black] option', { state: 'attached', timeout: T });
-    await alice.selectOption('#two-engines select[name=two_black]', 'hisha-test');
-    await alice.selectOption('#two-engines select[name=two_white]', 'hisha-rival');
-    await alice.click('#two-engines button[name=start-two]');
+    await submitForm(alice, '#two-engines', { two_black: 'hisha-test', two_white: 'hisha-rival' }, 'start-two');
     await alice.waitForSelector('.game-page sg-board', { timeout: T });
     await waitPlies(alice, 4);
     await shot(alice, 'two-engines');
