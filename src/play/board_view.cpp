@@ -3,6 +3,7 @@
 
 #include "core/names.h"
 #include "kanji.h"
+#include "notation/coordinate.h"
 
 namespace hisha::play {
 
@@ -16,8 +17,6 @@ constexpr EnumName<PieceStyle> PIECE_STYLE_NAMES[] = {
     {PieceStyle::Kanji, "kanji"},
 };
 
-char letter(PieceType pt) { return " PLNSBRGK"[unpromote(pt) == KING ? KING : unpromote(pt)]; }
-
 // Files from left to right and ranks from top to bottom as the viewer sees them.
 File file_at(int column, bool reverse) { return File(reverse ? column : 8 - column); }
 Rank rank_at(int row, bool reverse) { return Rank(reverse ? 8 - row : row); }
@@ -27,14 +26,14 @@ std::string ascii_cell(Piece pc) {
         return "    ";
     std::string s = is_promoted(type_of(pc)) ? "+" : " ";
     s += color_of(pc) == WHITE ? 'w' : 'b';
-    s += letter(type_of(pc));
+    s += notation::piece_letter(type_of(pc));
     return s + " ";
 }
 
 std::string letter_cell(Piece pc) {
     if (pc == NO_PIECE)
         return " . ";
-    char c = letter(type_of(pc));
+    char c = notation::piece_letter(type_of(pc));
     if (color_of(pc) == WHITE)
         c = char(c - 'A' + 'a');
     return std::string(is_promoted(type_of(pc)) ? "+" : " ") + c + " ";
@@ -116,7 +115,7 @@ std::string hand_text(Hand h, PieceStyle style) {
         if (style == PieceStyle::Kanji)
             out += kanji::piece(pt) + (n > 1 ? kanji::count(n) : "");
         else
-            out += (n > 1 ? std::to_string(n) : "") + letter(pt);
+            out += (n > 1 ? std::to_string(n) : "") + notation::piece_letter(pt);
     }
     if (out.empty())
         return style == PieceStyle::Kanji ? "なし" : "-";
