@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "core/handicap.h"
 #include "notation/usi.h"
@@ -63,14 +65,15 @@ TEST(UsiClient, Bestmove) {
 }
 
 TEST(EnginePlayer, DriverChoice) {
-    EXPECT_EQ(driver_of("hisha"), DriverKind::Internal);
-    EXPECT_EQ(driver_of(" internal "), DriverKind::Internal);
-    EXPECT_EQ(driver_of("build/bin/hisha usi"), DriverKind::Usi);
-    EXPECT_EQ(driver_of("gnushogi"), DriverKind::Xshogi);
-    EXPECT_EQ(driver_of("/usr/games/gnushogi -B book.bbk"), DriverKind::Xshogi);
-    EXPECT_EQ(driver_of("xshogi:./my-gnushogi-clone"), DriverKind::Xshogi);
-    EXPECT_EQ(driver_of("usi:gnushogi-usi-wrapper"), DriverKind::Usi);
-    EXPECT_EQ(driver_of("YaneuraOu"), DriverKind::Usi);
+    // The engine commands that each driver runs.
+    const std::pair<DriverKind, std::vector<std::string>> drivers[] = {
+        {DriverKind::Internal, {"hisha", " internal "}},
+        {DriverKind::Usi, {"build/bin/hisha usi", "usi:gnushogi-usi-wrapper", "YaneuraOu"}},
+        {DriverKind::Xshogi, {"gnushogi", "/usr/games/gnushogi -B book.bbk", "xshogi:./my-gnushogi-clone"}},
+    };
+    for (const auto& [kind, commands] : drivers)
+        for (const std::string& command : commands)
+            EXPECT_EQ(driver_of(command), kind) << command;
     EXPECT_EQ(strip_driver_prefix("usi: ./engine --x"), "./engine --x");
     EXPECT_EQ(strip_driver_prefix("gnushogi"), "gnushogi");
 }

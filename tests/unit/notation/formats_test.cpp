@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "notation/formats.h"
 #include "test_files.h"
@@ -70,13 +71,16 @@ TEST(Formats, EverySharedRecordRoundTripsThroughEveryFormat) {
 }
 
 TEST(Formats, DetectsFormatsFromContent) {
-    EXPECT_EQ(detect_format("position startpos moves 7g7f\n"), Format::Usi);
-    EXPECT_EQ(detect_format("sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n"), Format::Sfen);
-    EXPECT_EQ(detect_format("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n"), Format::Sfen);
-    EXPECT_EQ(detect_format("V2.2\nN+a\nN-b\nPI\n+\n+7776FU\n"), Format::Csa);
-    EXPECT_EQ(detect_format("手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n"), Format::Kif);
-    EXPECT_EQ(detect_format("▲７六歩 △３四歩\n"), Format::Ki2);
-    EXPECT_EQ(detect_format("[Sente \"a\"]\n1. P-7f 2. P-3d\n"), Format::Psn);
+    const std::string start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n";
+    for (const auto& [text, format] : std::initializer_list<std::pair<std::string, Format>>{
+             {"position startpos moves 7g7f\n", Format::Usi},
+             {"sfen " + start, Format::Sfen},
+             {start, Format::Sfen},
+             {"V2.2\nN+a\nN-b\nPI\n+\n+7776FU\n", Format::Csa},
+             {"手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n", Format::Kif},
+             {"▲７六歩 △３四歩\n", Format::Ki2},
+             {"[Sente \"a\"]\n1. P-7f 2. P-3d\n", Format::Psn}})
+        EXPECT_EQ(detect_format(text), format) << text;
     EXPECT_EQ(format_from_extension("game.KIFU"), Format::Kif);
     EXPECT_EQ(format_from_extension("dir.v2/game"), std::nullopt);
     EXPECT_EQ(format_from_name("csa2.2"), Format::Csa22);
