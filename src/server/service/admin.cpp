@@ -9,11 +9,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
-#include <ctime>
 #include <set>
 
 #include "server/service/log.h"
 #include "server/service/service.h"
+#include "server/service/utc_text.h"
 
 namespace hisha::server::service {
 
@@ -80,17 +80,6 @@ bool contains(const Network& net, const Network& a) {
     return (net.bytes[full] & mask) == (a.bytes[full] & mask);
 }
 
-std::string until_text(Millis expires) {
-    if (expires == 0)
-        return "until lifted";
-    std::time_t t = std::time_t(expires / 1000);
-    char buf[32];
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
-    return std::string("until ") + buf;
-}
-
 }  // namespace
 
 // --- durations and addresses
@@ -142,9 +131,7 @@ bool Service::address_in(std::string_view address, std::string_view net) {
 
 // --- bans
 
-void Service::load_bans() {
-    bans_ = store_.bans();
-}
+void Service::load_bans() { bans_ = store_.bans(); }
 
 std::vector<BanRow> Service::bans() {
     if (!bans_)
@@ -221,11 +208,8 @@ void Service::audit(const AdminActor& who, std::string action, std::string targe
     a.target = std::move(target);
     a.detail = std::move(detail);
     a.peer = who.peer;
-    log_event("admin_action", {{"admin", a.admin},
-                               {"peer", a.peer},
-                               {"action", a.action},
-                               {"target", a.target},
-                               {"detail", a.detail}});
+    log_event("admin_action",
+              {{"admin", a.admin}, {"peer", a.peer}, {"action", a.action}, {"target", a.target}, {"detail", a.detail}});
     if (!store_.insert_audit(a))
         log_event("audit_failed", {{"error", store_.last_error()}, {"action", a.action}});
 }
@@ -331,8 +315,8 @@ Reply<int> Service::kick(const AdminActor& who, std::string_view name, std::stri
     int ended = end_sessions([&](const Connection& c) { return c.user_key == key; }, why);
     if (ended == 0)
         return fail(u->name + " is not connected to this server");
-    audit(who, "kick", u->name, std::string(reason) + (reason.empty() ? "" : "; ") + std::to_string(ended)
-                                    + " connection(s) closed");
+    audit(who, "kick", u->name,
+          std::string(reason) + (reason.empty() ? "" : "; ") + std::to_string(ended) + " connection(s) closed");
     return ended;
 }
 

@@ -31,25 +31,6 @@ bool end_caused_by_move(core::EndReason r) {
     }
 }
 
-const char* winner_text(core::Winner w) {
-    switch (w) {
-    case core::Winner::Black: return "black";
-    case core::Winner::White: return "white";
-    case core::Winner::Draw: return "draw";
-    default: return "";
-    }
-}
-
-core::Winner winner_from_text(std::string_view s) {
-    if (s == "black")
-        return core::Winner::Black;
-    if (s == "white")
-        return core::Winner::White;
-    if (s == "draw")
-        return core::Winner::Draw;
-    return core::Winner::None;
-}
-
 }  // namespace
 
 // --- loading and saving
@@ -648,7 +629,7 @@ std::unique_ptr<core::Position> Service::position_at(const GameRow& row, int pli
 
 void Service::end_game(LiveGame& g, core::Winner w, core::EndReason r, std::string detail) {
     g.row.status = r == core::EndReason::Abort ? GameStatus::Aborted : GameStatus::Finished;
-    g.row.winner = winner_text(w);
+    g.row.winner = winner_name(w);
     g.row.reason = reason_name(r);
     log_event("game_end", {{"game", std::to_string(g.row.id)}, {"winner", g.row.winner}, {"reason", g.row.reason}});
     env_.cancel(g.row.id);
@@ -678,7 +659,7 @@ void Service::apply_rating(LiveGame& g, std::vector<UserRow*>& changed) {
     UserRow* w = user_mut(g.row.white);
     if (!b || !w || b == w)
         return;
-    core::Winner win = winner_from_text(g.row.winner);
+    core::Winner win = winner_from_name(g.row.winner);
     double score_b = win == core::Winner::Black ? 1.0 : win == core::Winner::White ? 0.0 : 0.5;
     Rating rb{b->rating, b->deviation, b->volatility}, rw{w->rating, w->deviation, w->volatility};
     Rating nb = glicko2_update(rb, rw, score_b), nw = glicko2_update(rw, rb, 1.0 - score_b);

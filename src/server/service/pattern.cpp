@@ -2,12 +2,10 @@
 // character that `@` refers to along each path (so `?*@` is "same first and last character").
 #include "server/service/pattern.h"
 
-#include <cctype>
+#include "core/text.h"
 
 namespace hisha::server::service {
 namespace {
-
-char fold(char c) { return char(std::toupper(static_cast<unsigned char>(c))); }
 
 // Parses the group starting at pattern[i] == '<'. Returns the index after '>' or npos.
 // `negated`, `begin`, `end` describe the member characters pattern[begin, end).
@@ -29,7 +27,7 @@ std::size_t parse_group(std::string_view p, std::size_t i, bool& negated, std::s
 
 bool group_has(std::string_view p, std::size_t begin, std::size_t end, char c) {
     for (std::size_t k = begin; k < end; ++k)
-        if (fold(p[k]) == fold(c))
+        if (text::to_upper(p[k]) == text::to_upper(c))
             return true;
     return false;
 }
@@ -67,11 +65,11 @@ bool match(std::string_view p, std::size_t pi, std::string_view s, std::size_t s
             last = sc;
             pi = next;
         } else if (pc == '@') {
-            if (last == 0 || fold(last) != fold(sc))
+            if (last == 0 || text::to_upper(last) != text::to_upper(sc))
                 return false;
             ++pi;
         } else {
-            if (fold(pc) != fold(sc))
+            if (text::to_upper(pc) != text::to_upper(sc))
                 return false;
             ++pi;
         }

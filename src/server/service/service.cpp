@@ -8,6 +8,7 @@
 #include <cctype>
 
 #include "core/movegen.h"
+#include "core/text.h"
 #include "notation/csa.h"
 #include "notation/western.h"
 #include "server/service/log.h"
@@ -18,12 +19,7 @@ namespace hisha::server::service {
 using core::BLACK;
 using core::WHITE;
 
-std::string name_key(std::string_view name) {
-    std::string k(name);
-    for (char& c : k)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return k;
-}
+std::string name_key(std::string_view name) { return text::lower(name); }
 
 namespace {
 
@@ -44,6 +40,31 @@ constexpr std::pair<core::EndReason, const char*> REASON_NAMES[] = {
     {core::EndReason::Disconnect, "disconnect"},  // (games lost so before were stored as resignation)
     {core::EndReason::Adjudication, "adjudication"},
 };
+
+constexpr std::pair<core::Winner, const char*> WINNER_NAMES[] = {
+    {core::Winner::None, ""},
+    {core::Winner::Black, "black"},
+    {core::Winner::White, "white"},
+    {core::Winner::Draw, "draw"},
+};
+
+/// The name of `v` in `names` ("" when it has none).
+template <class T, std::size_t N>
+constexpr const char* name_in(const std::pair<T, const char*> (&names)[N], T v) {
+    for (auto& [value, name] : names)
+        if (value == v)
+            return name;
+    return "";
+}
+
+/// The value named `s` in `names`, or `none`.
+template <class T, std::size_t N>
+constexpr T value_named(const std::pair<T, const char*> (&names)[N], std::string_view s, T none) {
+    for (auto& [value, name] : names)
+        if (s == name)
+            return value;
+    return none;
+}
 
 std::string to_hex(const unsigned char* p, std::size_t n) {
     static const char* digits = "0123456789abcdef";
@@ -67,19 +88,10 @@ constexpr Millis SHARED_OFFER_MS = 60'000;
 
 }  // namespace
 
-const char* reason_name(core::EndReason r) {
-    for (auto& [reason, name] : REASON_NAMES)
-        if (reason == r)
-            return name;
-    return "";
-}
-
-core::EndReason reason_from_name(std::string_view s) {
-    for (auto& [reason, name] : REASON_NAMES)
-        if (s == name)
-            return reason;
-    return core::EndReason::None;
-}
+const char* reason_name(core::EndReason r) { return name_in(REASON_NAMES, r); }
+core::EndReason reason_from_name(std::string_view s) { return value_named(REASON_NAMES, s, core::EndReason::None); }
+const char* winner_name(core::Winner w) { return name_in(WINNER_NAMES, w); }
+core::Winner winner_from_name(std::string_view s) { return value_named(WINNER_NAMES, s, core::Winner::None); }
 
 std::optional<core::Color> LiveGame::color_of(std::string_view user) const {
     std::string k = name_key(user);
@@ -700,10 +712,7 @@ void Service::refresh(std::int64_t id) {
     } else if (old_status != ref.row.status && ref.finished()) {
         Event e;
         e.kind = EventKind::GameEnded;
-        e.winner = ref.row.winner == "black" ? core::Winner::Black
-                 : ref.row.winner == "white" ? core::Winner::White
-                 : ref.row.winner == "draw"  ? core::Winner::Draw
-                                             : core::Winner::None;
+        e.winner = winner_from_name(ref.row.winner);
         e.reason = reason_from_name(ref.row.reason);
         e.ply = n;
         emit_local(ref, e);

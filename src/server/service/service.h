@@ -546,5 +546,8 @@ bool password_matches(const std::string& hash, std::string_view pw);
 /// Stable names of end reasons for storage and the JSON API ("checkmate", "time_up" ...).
 const char* reason_name(core::EndReason r);
 core::EndReason reason_from_name(std::string_view s);
+/// The winner as games are stored and the JSON API names it: "black", "white", "draw", "".
+const char* winner_name(core::Winner w);
+core::Winner winner_from_name(std::string_view s);
 
 }  // namespace hisha::server::service
