@@ -116,18 +116,19 @@ AttemptLimits::Verdict AttemptLimits::login(const std::string& address, const st
 }
 
 AttemptLimits::Verdict AttemptLimits::registration(const std::string& address, Millis now) {
-    Entry& e = entry(register_address_, address, now);
-    if (Millis w = bucket_wait(e, policy_.register_per_address, now))
-        return refuse(e, Limit::RegisterAddress, w);
-    take(e, policy_.register_per_address);
-    return {};
+    return one_bucket(register_address_, address, policy_.register_per_address, Limit::RegisterAddress, now);
 }
 
 AttemptLimits::Verdict AttemptLimits::new_game(const std::string& account, Millis now) {
-    Entry& e = entry(new_game_account_, account, now);
-    if (Millis w = bucket_wait(e, policy_.new_game_per_account, now))
-        return refuse(e, Limit::NewGameAccount, w);
-    take(e, policy_.new_game_per_account);
+    return one_bucket(new_game_account_, account, policy_.new_game_per_account, Limit::NewGameAccount, now);
+}
+
+AttemptLimits::Verdict AttemptLimits::one_bucket(Table& t, const std::string& key, const RateLimit& r, Limit l,
+                                                 Millis now) {
+    Entry& e = entry(t, key, now);
+    if (Millis w = bucket_wait(e, r, now))
+        return refuse(e, l, w);
+    take(e, r);
     return {};
 }
 

@@ -26,10 +26,10 @@ struct AttemptPolicy {
     RateLimit login_per_account{10, 10};
     RateLimit register_per_address{30, 10};
     RateLimit new_game_per_account{20, 20};  // challenges, accepted challenges, web games, CSA waits
-    int free_failures_address = 10;  // failed logins in a row from an address before delays
-    int free_failures_account = 3;   // ... and of an account
-    Millis first_delay_ms = 1000;    // the first delay, doubled at each further failure...
-    Millis max_delay_ms = 60'000;    // ...up to this (0: no delays)
+    int free_failures_address = 10;          // failed logins in a row from an address before delays
+    int free_failures_account = 3;           // ... and of an account
+    Millis first_delay_ms = 1000;            // the first delay, doubled at each further failure...
+    Millis max_delay_ms = 60'000;            // ...up to this (0: no delays)
 };
 
 /// The limits, as named in logs, counters and replies.
@@ -91,6 +91,8 @@ private:
     static void take(Entry& e, const RateLimit& r);
     Millis backoff_wait(const Entry& e, int free_failures, Millis now) const;
     Verdict refuse(Entry& e, Limit l, Millis wait);
+    /// An attempt that only `key`'s bucket in `t` limits (`r`; refused as `l`).
+    Verdict one_bucket(Table& t, const std::string& key, const RateLimit& r, Limit l, Millis now);
     Entry& entry(Table& t, const std::string& key, Millis now);
     void forget_idle(Table& t, Millis now);
 
