@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 
+#include "core/text.h"
 #include "core/version.h"
 #include "engine/engine.h"
 #include "engine/value.h"
@@ -75,13 +76,6 @@ Credential credential(const http::request<http::string_body>& req) {
     return {};
 }
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 // Whether the request's Origin is this server: one of `allowed` (--public-origin), or when none
 // is configured an origin whose host and port are the request's Host (a reverse proxy passes
 // the Host on). `absent_ok`: a request without an Origin passes (a browser sends one on every
@@ -90,14 +84,15 @@ bool same_origin(const http::request<http::string_body>& req, const std::vector<
     auto origin_field = req[http::field::origin];
     if (origin_field.empty())
         return absent_ok;
-    std::string origin = lower(std::string_view(origin_field.data(), origin_field.size()));
+    std::string origin = text::lower(std::string_view(origin_field.data(), origin_field.size()));
     if (!allowed.empty())
-        return std::any_of(allowed.begin(), allowed.end(), [&](const std::string& a) { return lower(a) == origin; });
+        return std::any_of(allowed.begin(), allowed.end(),
+                           [&](const std::string& a) { return text::lower(a) == origin; });
     auto scheme = origin.find("://");
     if (scheme == std::string::npos)
         return false;
     auto host = req[http::field::host];
-    return origin.substr(scheme + 3) == lower(std::string_view(host.data(), host.size()));
+    return origin.substr(scheme + 3) == text::lower(std::string_view(host.data(), host.size()));
 }
 
 // The cookie is Secure when the page was loaded over HTTPS (its Origin says so, or the reverse
@@ -105,7 +100,8 @@ bool same_origin(const http::request<http::string_body>& req, const std::vector<
 bool over_https(const http::request<http::string_body>& req) {
     auto origin = req[http::field::origin];
     auto forwarded = req["X-Forwarded-Proto"];
-    return origin.starts_with("https://") || lower(std::string_view(forwarded.data(), forwarded.size())) == "https";
+    return origin.starts_with("https://")
+        || text::lower(std::string_view(forwarded.data(), forwarded.size())) == "https";
 }
 
 }  // namespace
@@ -207,7 +203,7 @@ struct HttpServer::Impl {
     asio::thread_pool solver_pool;
     std::atomic<bool> stop_solver{false};
 
-    double requests_per_second;  // per connection (0: no limit)
+    double requests_per_second;        // per connection (0: no limit)
     std::vector<std::string> origins;  // --public-origin: the page's origins (none: the Host's)
 
     Impl(service::Service& s, asio::io_context& i, std::string dir, double rate, JobQueue::Options job_options,
@@ -237,7 +233,7 @@ struct HttpServer::Impl {
             return {};
         if (req[std::string(proto::CSRF_HEADER)].empty())
             return "cross-site request refused: a request with the session cookie needs the header "
-                   + std::string(proto::CSRF_HEADER) + ": 1";
+                 + std::string(proto::CSRF_HEADER) + ": 1";
         if (!same_origin(req, origins, true))
             return "cross-site request refused: Origin " + std::string(req[http::field::origin])
                  + " is not this server's";
@@ -859,10 +855,10 @@ HttpServer::~HttpServer() = default;
 void HttpServer::start(tcp::acceptor& acceptor) {
     impl_->acceptor = &acceptor;
     impl_->svc.add_status_source([jobs = impl_->jobs](std::vector<std::pair<std::string, std::string>>& out) {
-        out.emplace_back("solver_jobs_running", std::to_string(jobs->running()) + " of "
-                                                    + std::to_string(jobs->options().workers));
-        out.emplace_back("solver_jobs_waiting", std::to_string(jobs->waiting()) + " of "
-                                                    + std::to_string(jobs->options().queue));
+        out.emplace_back("solver_jobs_running",
+                         std::to_string(jobs->running()) + " of " + std::to_string(jobs->options().workers));
+        out.emplace_back("solver_jobs_waiting",
+                         std::to_string(jobs->waiting()) + " of " + std::to_string(jobs->options().queue));
     });
     asio::co_spawn(impl_->ioc, impl_->accept_loop(acceptor), asio::detached);
 }

@@ -353,30 +353,27 @@ bool start_listeners(const ServerOptions& opt, asio::io_context& ioc, Protocols&
         acceptors.push_back(std::move(a));
         return acceptors.back().get();
     };
+    bool ok = true;
+    // A line protocol (text, CSA) on `port`, its sessions made by `factory`.
+    auto serve_lines = [&](int port, const LineLimits& limits, LineSession::Factory factory) {
+        if (auto* a = listen(port, limits.protocol.c_str()))
+            asio::co_spawn(ioc, accept_loop(*a, limits, std::move(factory), reg, opt.max_connections_per_address, svc),
+                           asio::detached);
+        else
+            ok = false;
+    };
     LineLimits text_limits;
     text_limits.idle = std::chrono::seconds(opt.idle_timeout_s);
     text_limits.lines_per_second = opt.commands_per_second;
     text_limits.burst = std::max(10.0, opt.commands_per_second * 3);
-    bool ok = true;
-    if (opt.text_port >= 0) {
-        if (auto* a = listen(opt.text_port, "text"))
-            asio::co_spawn(ioc,
-                           accept_loop(*a, text_limits, protocols.text_factory(), reg, opt.max_connections_per_address, svc),
-                           asio::detached);
-        else
-            ok = false;
-    }
+    if (opt.text_port >= 0)
+        serve_lines(opt.text_port, text_limits, protocols.text_factory());
     if (opt.csa_port >= 0 && protocols.csa_factory()) {
         LineLimits csa_limits = text_limits;
         csa_limits.telnet = false;
         csa_limits.protocol = "csa";
         csa_limits.max_line = 1024;
-        if (auto* a = listen(opt.csa_port, "csa"))
-            asio::co_spawn(ioc,
-                           accept_loop(*a, csa_limits, protocols.csa_factory(), reg, opt.max_connections_per_address, svc),
-                           asio::detached);
-        else
-            ok = false;
+        serve_lines(opt.csa_port, csa_limits, protocols.csa_factory());
     }
     if (opt.http_port >= 0 && protocols.has_http()) {
         if (auto* a = listen(opt.http_port, "http"))
