@@ -3,12 +3,12 @@
 #include "server/proto/json_api.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <optional>
 #include <vector>
 
 #include "core/movegen.h"
+#include "core/text.h"
 #include "core/version.h"
 #include "notation/formats.h"
 #include "notation/usi.h"
@@ -42,9 +42,7 @@ constexpr const char* UNKNOWN_FORMAT = "unknown format (kif kifu ki2 ki2u csa ps
 std::optional<DownloadKind> download_kind(std::string_view name) {
     using notation::Encoding;
     using notation::Format;
-    std::string n(name.empty() ? "kif" : name);
-    for (char& c : n)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
+    std::string n = text::lower(name.empty() ? "kif" : name);
     if (n == "kif")
         return DownloadKind{Format::Kif, Encoding::ShiftJis, "kif"};
     if (n == "kifu")
@@ -123,6 +121,11 @@ std::string query_param(std::string_view query, std::string_view key) {
     return {};
 }
 
+
+// The "type" of each kind of event, in EventKind's order.
+constexpr const char* EVENT_TYPES[] = {"game_offered", "game_rejected", "game_started", "move", "undo",   "game_ended",
+                                       "say",          "shout",         "tell",         "chat", "notice", "announce"};
+static_assert(std::size(EVENT_TYPES) == std::size_t(service::EventKind::Announce) + 1);
 
 const char* status_name(GameStatus s) {
     switch (s) {
@@ -248,11 +251,10 @@ json JsonApi::game_json(const LiveGame& g, bool with_moves) {
 
 json JsonApi::event_json(const service::Event& e) {
     using service::EventKind;
-    json j{{"game", e.game_id}};
+    json j{{"game", e.game_id}, {"type", EVENT_TYPES[std::size_t(e.kind)]}};
     switch (e.kind) {
     case EventKind::Move: {
         // From the facts the service worked out once: nothing is parsed or replayed here.
-        j["type"] = "move";
         j["ply"] = e.ply + 1;
         j["by"] = e.from;
         if (!e.facts)
@@ -277,54 +279,23 @@ json JsonApi::event_json(const service::Event& e) {
         break;
     }
     case EventKind::Undo:
-        j["type"] = "undo";
         j["by"] = e.from;
         j["plies"] = e.ply;
         break;
     case EventKind::GameEnded:
-        j["type"] = "game_ended";
-        j["winner"] = e.winner == core::Winner::Black ? "black"
-                    : e.winner == core::Winner::White ? "white"
-                    : e.winner == core::Winner::Draw  ? "draw"
-                                                      : "";
+        j["winner"] = service::winner_name(e.winner);
         j["reason"] = service::reason_name(e.reason);
         j["detail"] = e.detail;
         break;
+    case EventKind::GameOffered: break;
+    case EventKind::GameRejected: j["by"] = e.from; break;
     case EventKind::GameStarted:
-        j["type"] = "game_started";
-        j["text"] = e.text;
-        break;
-    case EventKind::GameOffered: j["type"] = "game_offered"; break;
-    case EventKind::GameRejected:
-        j["type"] = "game_rejected";
-        j["by"] = e.from;
-        break;
-    case EventKind::Say:
-        j["type"] = "say";
-        j["from"] = e.from;
-        j["text"] = e.text;
-        break;
+    case EventKind::Notice: j["text"] = e.text; break;
+    case EventKind::Say:  // messages: who sent them, and what
     case EventKind::Shout:
-        j["type"] = "shout";
-        j["from"] = e.from;
-        j["text"] = e.text;
-        break;
     case EventKind::Tell:
-        j["type"] = "tell";
-        j["from"] = e.from;
-        j["text"] = e.text;
-        break;
     case EventKind::Chat:
-        j["type"] = "chat";
-        j["from"] = e.from;
-        j["text"] = e.text;
-        break;
-    case EventKind::Notice:
-        j["type"] = "notice";
-        j["text"] = e.text;
-        break;
     case EventKind::Announce:
-        j["type"] = "announce";
         j["from"] = e.from;
         j["text"] = e.text;
         break;
@@ -370,32 +341,17 @@ json JsonApi::position_json(const core::Position& pos) {
 }
 
 std::unique_ptr<core::Position> JsonApi::read_position(const json& in, std::string& error, json* moves_out) {
-    std::string text = str(in, "sfen");
-    auto trim = [](std::string t) {
-        auto b = t.find_first_not_of(" \t\r\n");
-        auto e = t.find_last_not_of(" \t\r\n");
-        return b == std::string::npos ? std::string() : t.substr(b, e - b + 1);
-    };
-    text = trim(text);
+    std::string sfen = text::trim(str(in, "sfen"));
     std::vector<std::string> moves;
-    if (auto at = text.find(" moves"); at != std::string::npos) {
-        std::string rest = text.substr(at + 6);
-        text.resize(at);
-        std::size_t i = 0;
-        while (i < rest.size()) {
-            auto b = rest.find_first_not_of(' ', i);
-            if (b == std::string::npos)
-                break;
-            auto e = rest.find(' ', b);
-            moves.push_back(rest.substr(b, e == std::string::npos ? std::string::npos : e - b));
-            i = e == std::string::npos ? rest.size() : e;
-        }
+    if (auto at = sfen.find(" moves"); at != std::string::npos) {
+        moves = text::words(std::string_view(sfen).substr(at + 6));
+        sfen.resize(at);
     }
     for (const char* prefix : {"position ", "sfen "})
-        if (text.starts_with(prefix))
-            text = trim(text.substr(std::string_view(prefix).size()));
-    if (text.empty() || text == "startpos")
-        text = std::string(core::START_SFEN);
+        if (sfen.starts_with(prefix))
+            sfen = text::trim(sfen.substr(std::string_view(prefix).size()));
+    if (sfen.empty() || sfen == "startpos")
+        sfen = std::string(core::START_SFEN);
     if (auto it = in.find("moves"); it != in.end()) {
         if (!it->is_array()) {
             error = "moves must be an array of USI moves";
@@ -410,7 +366,7 @@ std::unique_ptr<core::Position> JsonApi::read_position(const json& in, std::stri
         }
     }
     auto pos = std::make_unique<core::Position>();
-    if (auto r = pos->set(text, core::SfenRules::Relaxed); !r) {
+    if (auto r = pos->set(sfen, core::SfenRules::Relaxed); !r) {
         error = "bad SFEN: " + r.error().to_string();
         return nullptr;
     }
@@ -588,8 +544,9 @@ HttpReply JsonApi::handle(std::string_view method, std::string_view target, std:
                           std::string_view token, std::string_view peer) {
     std::size_t q = target.find('?');
     std::string_view path = target.substr(0, q);
-    Request r{method, segments(path), q == std::string_view::npos ? "" : target.substr(q + 1), json::object(), token,
-              peer, {}};
+    Request r{
+        method, segments(path), q == std::string_view::npos ? "" : target.substr(q + 1), json::object(), token, peer,
+        {}};
     if (r.seg.empty() || r.seg[0] != "api")
         return error(404, "not found");
     r.seg.erase(r.seg.begin());
@@ -741,10 +698,7 @@ HttpReply JsonApi::post_record_parse(Request& r) {
            {"start_comments", rec->start_comments},
            {"moves", line_json(*pos, rec->moves, core::Move::none())},
            {"result", rec->result.reason == core::EndReason::None ? "" : core::describe(rec->result.reason)},
-           {"winner", rec->result.winner == core::Winner::Black   ? "black"
-                      : rec->result.winner == core::Winner::White ? "white"
-                      : rec->result.winner == core::Winner::Draw  ? "draw"
-                                                                  : ""}};
+           {"winner", service::winner_name(rec->result.winner)}};
     return reply(200, j);
 }
 

@@ -3,6 +3,16 @@
 #include "server/proto/json_api.h"
 #include "server/proto/json_api_util.h"
 
+// The rows of the administrators' status as JSON objects, a field for each member named (an
+// audit entry without its id).
+namespace hisha::server {
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BanRow, kind, target, reason, by, created, expires)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AuditRow, at, admin, action, target, detail, peer)
+namespace service {
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ConnectionInfo, name, protocol, peer, since)
+}
+}  // namespace hisha::server
+
 namespace hisha::server::proto {
 
 using nlohmann::json;
@@ -11,46 +21,18 @@ using namespace json_util;
 namespace {
 // GET /api/admin/status: the connections, the server's figures, the bans and the last 50 audit entries.
 json status_json(service::Service& svc) {
-    json conns = json::array();
-    for (auto& c : svc.connections())
-        conns.push_back({{"name", c.name}, {"protocol", c.protocol}, {"peer", c.peer}, {"since", c.since}});
     json status = json::object();
     for (auto& [k, v] : svc.status())
         status[k] = v;
-    json bans = json::array();
-    for (auto& b : svc.bans())
-        bans.push_back({{"kind", b.kind},
-                        {"target", b.target},
-                        {"reason", b.reason},
-                        {"by", b.by},
-                        {"created", b.created},
-                        {"expires", b.expires}});
-    json audit = json::array();
-    for (auto& a : svc.audit_log(50))
-        audit.push_back({{"at", a.at},
-                         {"admin", a.admin},
-                         {"action", a.action},
-                         {"target", a.target},
-                         {"detail", a.detail},
-                         {"peer", a.peer}});
-    return json{{"connections", conns}, {"status", status}, {"bans", bans}, {"audit", audit}};
-}
-
-// The winner an adjudication names ("black", "white" or "draw"), else None.
-core::Winner winner_named(const std::string& w) {
-    return w == "black" ? core::Winner::Black
-         : w == "white" ? core::Winner::White
-         : w == "draw"  ? core::Winner::Draw
-                        : core::Winner::None;
+    return json{
+        {"connections", svc.connections()}, {"status", status}, {"bans", svc.bans()}, {"audit", svc.audit_log(50)}};
 }
 }  // namespace
 
 HttpReply JsonApi::admin(std::string_view method, const std::vector<std::string>& seg, const json& in,
                          const std::string& me, std::string_view peer) {
     service::AdminActor who{me, std::string(peer)};
-    auto refused = [](const std::string& why) {
-        return error(why == service::NOT_ADMIN ? 403 : 400, why);
-    };
+    auto refused = [](const std::string& why) { return error(why == service::NOT_ADMIN ? 403 : 400, why); };
     bool post = method == "POST";
     auto route = [&](std::initializer_list<const char*> parts) {
         if (seg.size() != parts.size() + 1)
@@ -105,7 +87,7 @@ HttpReply JsonApi::admin(std::string_view method, const std::vector<std::string>
         if (seg[3] == "abort") {
             r = svc_.abort_game(who, *id, str(in, "reason"));
         } else {
-            core::Winner winner = winner_named(str(in, "winner"));
+            core::Winner winner = service::winner_from_name(str(in, "winner"));
             if (winner == core::Winner::None)
                 return error(400, "winner must be \"black\", \"white\" or \"draw\"");
             r = svc_.adjudicate(who, *id, winner, str(in, "reason"));
@@ -120,12 +102,13 @@ HttpReply JsonApi::admin(std::string_view method, const std::vector<std::string>
     }
     if (auto r = svc_.authorize(who, "unknown"); !r)
         return refused(r.error());
-    return error(404, "no such administrators' API: " + std::string(method) + " /api/" + [&] {
-        std::string p;
-        for (auto& s : seg)
-            p += (p.empty() ? "" : "/") + s;
-        return p;
-    }());
+    return error(
+        404, "no such administrators' API: " + std::string(method) + " /api/" + [&] {
+            std::string p;
+            for (auto& s : seg)
+                p += (p.empty() ? "" : "/") + s;
+            return p;
+        }());
 }
 
 }  // namespace hisha::server::proto
