@@ -6,6 +6,7 @@
 
 #include <cctype>
 
+#include "core/text.h"
 #include "notation/coordinate.h"
 
 namespace hisha::server::proto {
@@ -136,16 +137,14 @@ std::string draw_board(const Position& pos, const BoardStyle& st, bool from_whit
 
 namespace {
 constexpr std::pair<const char*, const char*> ATTRIBUTES[] = {
-    {"NONE", ""},     {"BOLD", "1"},    {"U", "4"},       {"UNDERLINE", "4"}, {"BLINK", "5"},
-    {"REV", "7"},     {"REVERSE", "7"}, {"BLACK", "30"},  {"RED", "31"},      {"GREEN", "32"},
-    {"YELLOW", "33"}, {"BLUE", "34"},   {"MAGENTA", "35"}, {"CYAN", "36"},    {"WHITE", "37"},
+    {"NONE", ""},     {"BOLD", "1"},    {"U", "4"},        {"UNDERLINE", "4"}, {"BLINK", "5"},
+    {"REV", "7"},     {"REVERSE", "7"}, {"BLACK", "30"},   {"RED", "31"},      {"GREEN", "32"},
+    {"YELLOW", "33"}, {"BLUE", "34"},   {"MAGENTA", "35"}, {"CYAN", "36"},     {"WHITE", "37"},
 };
 }  // namespace
 
 std::string attribute_code(std::string_view name) {
-    std::string up;
-    for (char c : name)
-        up += char(std::toupper(static_cast<unsigned char>(c)));
+    std::string up = text::upper(name);
     for (auto& [n, code] : ATTRIBUTES)
         if (up == n)
             return code;

@@ -2,12 +2,12 @@
 #include "server/proto/csa_shell.h"
 
 #include <cctype>
-#include <ctime>
 
 #include "core/version.h"
 #include "notation/csa.h"
 #include "server/proto/game_record.h"
 #include "server/service/log.h"
+#include "server/service/utc_text.h"
 
 namespace hisha::server::proto {
 
@@ -29,28 +29,7 @@ bool valid_csa_name(std::string_view s) {
     return true;
 }
 
-bool looks_like_csa_move(std::string_view s) {
-    if (s.size() != 7 || (s[0] != '+' && s[0] != '-'))
-        return false;
-    for (int i = 1; i <= 4; ++i)
-        if (!std::isdigit(static_cast<unsigned char>(s[std::size_t(i)])))
-            return false;
-    return std::isupper(static_cast<unsigned char>(s[5])) && std::isupper(static_cast<unsigned char>(s[6]));
-}
-
-std::string stamp(service::Millis ms) {
-    std::time_t t = std::time_t(ms / 1000);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &tm);
-    return buf;
-}
-
 }  // namespace
-
-CsaShell::CsaShell(service::Service& svc, Output out, std::function<void()> close)
-    : svc_(svc), out_(std::move(out)), close_(std::move(close)) {}
 
 void CsaShell::line(const std::string& text) {
     if (!closed_)
@@ -60,7 +39,7 @@ void CsaShell::line(const std::string& text) {
 std::string CsaShell::game_id(const LiveGame& g) {
     std::string name = g.row.csa_game_name.empty() ? g.row.tc.describe() : g.row.csa_game_name;
     return "hisha-" + std::to_string(g.row.id) + "+" + name + "+" + g.row.black + "+" + g.row.white + "+"
-         + stamp(g.row.created);
+         + service::utc_text(g.row.created, "%Y%m%d%H%M%S");
 }
 
 std::string CsaShell::position_block(const core::Position& pos) {
@@ -105,13 +84,8 @@ void CsaShell::on_disconnect() {
     }
 }
 
-void CsaShell::end_session(const std::string& why) {
-    if (closed_)
-        return;
-    line("##[ERROR] " + why);
-    closed_ = true;  // the connection closes once this is written (a game in play: as a disconnection)
-    close_();
-}
+// (A game in play ends as when the player disconnects.)
+void CsaShell::farewell(const std::string& why) { line("##[ERROR] " + why); }
 
 void CsaShell::on_line(std::string_view text) {
     if (closed_)

@@ -6,27 +6,22 @@
 // the move and relayed only to the clients that monitor the game (%%MONITOR2ON).
 #pragma once
 
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 
-#include "server/proto/line_handler.h"
-#include "server/service/service.h"
+#include "server/proto/shell.h"
 
 namespace hisha::server::proto {
 
-class CsaShell : public service::Listener, public LineHandler, public std::enable_shared_from_this<CsaShell> {
+class CsaShell : public Shell, public std::enable_shared_from_this<CsaShell> {
 public:
-    using Output = std::function<void(std::string)>;
-    CsaShell(service::Service& svc, Output out, std::function<void()> close);
+    using Shell::Shell;
 
-    void start() override {}
     void on_line(std::string_view line) override;
     void on_line_too_long() override;
     void on_disconnect() override;
     void deliver(const service::Event& e) override;
-    void end_session(const std::string& why) override;
 
     /// The CSA Game_ID of a game: hisha-<id>+<game name>+<black>+<white>+<start time>.
     static std::string game_id(const service::LiveGame& g);
@@ -35,6 +30,8 @@ public:
 
 private:
     enum class State { Connected, Waiting, Offered, Resuming, Playing };
+
+    void farewell(const std::string& why) override;
 
     void login(std::string_view line);
     void logged_in(const UserRow& u, const std::string& game_name, int color);
@@ -54,9 +51,6 @@ private:
     void line(const std::string& text);
     bool my_turn() const;
 
-    service::Service& svc_;
-    Output out_;
-    std::function<void()> close_;
     State state_ = State::Connected;
     std::string user_;
     bool x1_ = false;
@@ -66,7 +60,6 @@ private:
     int resume_plies_ = 0;       // Resuming: the moves the Game_Summary listed
     std::string deferred_move_;  // a move sent out of turn (with its comment): played when the turn comes
     std::map<std::int64_t, std::string> monitoring_;  // games monitored (%%MONITOR2ON): id -> Game_ID
-    bool closed_ = false;
 };
 
 }  // namespace hisha::server::proto

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "core/handicap.h"
+#include "core/text.h"
 
 namespace hisha::server::proto {
 
@@ -38,10 +39,7 @@ notation::GameRecord game_record(const service::LiveGame& g) {
             mr.comments.push_back(record_comment(log[i].comment));
         rec.moves.push_back(mr);
     }
-    rec.result.winner = g.row.winner == "black" ? core::Winner::Black
-                      : g.row.winner == "white" ? core::Winner::White
-                      : g.row.winner == "draw"  ? core::Winner::Draw
-                                                : core::Winner::None;
+    rec.result.winner = service::winner_from_name(g.row.winner);
     rec.result.reason = service::reason_from_name(g.row.reason);
     if (rec.result.reason == core::EndReason::Resignation && !log.empty())
         rec.result.actor = log.back().mover;
@@ -56,17 +54,7 @@ std::optional<MoveEval> read_eval(std::string_view c) {
     if (!c.starts_with('*'))
         return std::nullopt;
     c.remove_prefix(1);
-    std::vector<std::string_view> words;
-    for (std::size_t i = 0; i < c.size();) {
-        while (i < c.size() && c[i] == ' ')
-            ++i;
-        std::size_t j = i;
-        while (j < c.size() && c[j] != ' ')
-            ++j;
-        if (j > i)
-            words.push_back(c.substr(i, j - i));
-        i = j;
-    }
+    std::vector<std::string> words = text::words(c);
     if (words.empty())
         return std::nullopt;
     MoveEval e;
@@ -77,16 +65,20 @@ std::optional<MoveEval> read_eval(std::string_view c) {
     if (ec != std::errc() || end != s.data() + s.size())
         return std::nullopt;
     for (std::size_t i = 1; i < words.size(); ++i) {
-        std::string_view w = words[i];
-        bool move = w.size() == 7 && (w[0] == '+' || w[0] == '-');
-        for (std::size_t k = 1; move && k < 7; ++k)
-            move = k <= 4 ? std::isdigit(static_cast<unsigned char>(w[k])) != 0
-                          : std::isupper(static_cast<unsigned char>(w[k])) != 0;
-        if (!move)
+        if (!looks_like_csa_move(words[i]))
             break;  // the line ends at the first word that is not a CSA move
-        e.pv.emplace_back(w);
+        e.pv.push_back(words[i]);
     }
     return e;
+}
+
+bool looks_like_csa_move(std::string_view s) {
+    if (s.size() != 7 || (s[0] != '+' && s[0] != '-'))
+        return false;
+    for (std::size_t i = 1; i <= 4; ++i)
+        if (!std::isdigit(static_cast<unsigned char>(s[i])))
+            return false;
+    return std::isupper(static_cast<unsigned char>(s[5])) && std::isupper(static_cast<unsigned char>(s[6]));
 }
 
 }  // namespace hisha::server::proto

@@ -34,4 +34,7 @@ struct MoveEval {
 };
 std::optional<MoveEval> read_eval(std::string_view move_comment);
 
+/// A move as CSA writes it: a sign, four digits, a piece ("+7776FU").
+bool looks_like_csa_move(std::string_view s);
+
 }  // namespace hisha::server::proto

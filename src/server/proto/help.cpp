@@ -2,29 +2,15 @@
 // "---   BOARD, REFRESH"): a section runs to the next header of the same or a higher level.
 #include "server/proto/help.h"
 
-#include <cctype>
 #include <cstring>
+
+#include "core/text.h"
 
 namespace hisha::server::proto {
 
 extern const char HELP_TEXT[];
 
 namespace {
-
-std::string upper(std::string_view s) {
-    std::string u;
-    for (char c : s)
-        u += char(std::toupper(static_cast<unsigned char>(c)));
-    return u;
-}
-
-std::string trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-        s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-        s.remove_suffix(1);
-    return std::string(s);
-}
 
 std::vector<HelpTopic> parse_topics(std::string_view text) {
     std::vector<HelpTopic> topics;
@@ -46,9 +32,9 @@ std::vector<HelpTopic> parse_topics(std::string_view text) {
             std::string_view title = line.substr(6);
             while (!title.empty()) {
                 auto comma = title.find(',');
-                std::string name = trim(title.substr(0, comma));
+                std::string name = text::trim(title.substr(0, comma));
                 if (!name.empty())
-                    t.names.push_back(upper(name));
+                    t.names.push_back(text::upper(name));
                 if (comma == std::string_view::npos)
                     break;
                 title.remove_prefix(comma + 1);
@@ -79,7 +65,7 @@ const std::vector<HelpTopic>& help_topics() {
 }
 
 std::vector<const HelpTopic*> find_help(std::string_view query) {
-    std::string q = upper(trim(query));
+    std::string q = text::upper(text::trim_view(query));
     std::vector<const HelpTopic*> found;
     if (q.empty())
         return found;

@@ -9,6 +9,7 @@
 #include <ctime>
 #include <utility>
 
+#include "core/text.h"
 #include "core/version.h"
 #include "notation/coordinate.h"
 #include "notation/encoding.h"
@@ -67,6 +68,14 @@ const TextShell::Command COMMANDS[] = {
 };
 
 const char* color_word(core::Color c) { return c == core::BLACK ? "Black" : "White"; }
+
+// Whether the command's word a[i] is `flag` (BOARD -o, MOVES -n, HELP -n); if so, i moves past it.
+bool take_flag(const TextShell::Args& a, std::size_t& i, std::string_view flag) {
+    bool there = i < a.size() && upper(a[i]) == flag;
+    if (there)
+        ++i;
+    return there;
+}
 
 std::string result_text(core::Winner w, core::EndReason r) {
     std::string s;
@@ -133,9 +142,6 @@ std::vector<TextCommandInfo> text_commands() {
     return out;
 }
 
-TextShell::TextShell(service::Service& svc, Output out, std::function<void()> close)
-    : svc_(svc), out_(std::move(out)), close_(std::move(close)) {}
-
 TextShell::~TextShell() = default;
 
 void TextShell::start() {
@@ -149,13 +155,7 @@ void TextShell::on_line_too_long() {
     prompt();
 }
 
-void TextShell::end_session(const std::string& why) {
-    if (closed_)
-        return;
-    send("\r\n*** " + why + "\r\n");
-    closed_ = true;  // nothing more is read or sent; the connection closes once this is written
-    close_();
-}
+void TextShell::farewell(const std::string& why) { send("\r\n*** " + why + "\r\n"); }
 
 void TextShell::on_disconnect() {
     closed_ = true;
@@ -394,29 +394,25 @@ void TextShell::after_login(const UserRow& u) {
     }
 }
 
-void TextShell::cmd_login(const Args& a) {
-    if (!user_.empty())
-        return error("you are logged in as " + user_);
-    if (a.size() != 3)
-        return error("usage: LOGIN <name> <password>");
-    svc_.start_login(peer(), a[1], a[2], when_answered([this](const service::AuthReply& r) {
-                         if (!r.ok())
-                             return error(r.error);
-                         after_login(r.user);
-                     }));
-}
+void TextShell::cmd_login(const Args& a) { log_in(a, false); }
+void TextShell::cmd_register(const Args& a) { log_in(a, true); }
 
-void TextShell::cmd_register(const Args& a) {
+void TextShell::log_in(const Args& a, bool registering) {
     if (!user_.empty())
         return error("you are logged in as " + user_);
     if (a.size() != 3)
-        return error("usage: REGISTER <name> <password>");
-    svc_.start_register(peer(), a[1], a[2], when_answered([this](const service::AuthReply& r) {
-                            if (!r.ok())
-                                return error(r.error);
-                            line("Account " + r.user.name + " created.");
-                            after_login(r.user);
-                        }));
+        return error(registering ? "usage: REGISTER <name> <password>" : "usage: LOGIN <name> <password>");
+    auto answered = when_answered([this, registering](const service::AuthReply& r) {
+        if (!r.ok())
+            return error(r.error);
+        if (registering)
+            line("Account " + r.user.name + " created.");
+        after_login(r.user);
+    });
+    if (registering)
+        svc_.start_register(peer(), a[1], a[2], answered);
+    else
+        svc_.start_login(peer(), a[1], a[2], answered);
 }
 
 void TextShell::cmd_password(const Args& a) {
@@ -506,41 +502,39 @@ void TextShell::show_board(std::int64_t gid, bool other_view) {
     }
 }
 
-void TextShell::cmd_board(const Args& a) {
-    bool other = false;
+const LiveGame* TextShell::game_after_flag(const Args& a, std::string_view flag, bool& flagged) {
     std::size_t i = 1;
-    if (i < a.size() && upper(a[i]) == "-O") {
-        other = true;
-        ++i;
-    }
+    flagged = take_flag(a, i, flag);
     auto gid = game_arg(a, i);
     if (!gid)
+        return nullptr;
+    const LiveGame* g = svc_.game(*gid);
+    if (!g)
+        error("no such game: " + std::to_string(*gid));
+    return g;
+}
+
+void TextShell::cmd_board(const Args& a) {
+    bool other = false;
+    const LiveGame* g = game_after_flag(a, "-O", other);
+    if (!g)
         return;
-    if (!svc_.game(*gid))
-        return error("no such game: " + std::to_string(*gid));
-    current_ = *gid;
+    current_ = g->row.id;
     loaded_ = true;
-    show_board(*gid, other);
-    svc_.mark_seen(user_, *gid);
+    show_board(current_, other);
+    svc_.mark_seen(user_, current_);
 }
 
 void TextShell::cmd_moves(const Args& a) {
     bool nonstop = false;
-    std::size_t i = 1;
-    if (i < a.size() && upper(a[i]) == "-N") {
-        nonstop = true;
-        ++i;
-    }
-    auto gid = game_arg(a, i);
-    if (!gid)
-        return;
-    const LiveGame* g = svc_.game(*gid);
+    const LiveGame* g = game_after_flag(a, "-N", nonstop);
     if (!g)
-        return error("no such game: " + std::to_string(*gid));
-    current_ = *gid;
+        return;
+    std::int64_t id = g->row.id;
+    current_ = id;
     loaded_ = false;
     std::vector<std::string> lines;
-    lines.push_back("Game " + std::to_string(*gid) + ": " + g->row.black + " (Black) vs " + g->row.white + " (White), "
+    lines.push_back("Game " + std::to_string(id) + ": " + g->row.black + " (Black) vs " + g->row.white + " (White), "
                     + g->row.tc.describe());
     for (auto& m : g->log) {
         char num[16];
@@ -552,7 +546,6 @@ void TextShell::cmd_moves(const Args& a) {
     }
     if (g->finished())
         lines.push_back("Game over: " + game_result_text(*g) + ".");
-    std::int64_t id = *gid;
     auto done = [this, id] {
         if (current_ == id) {
             loaded_ = true;
@@ -805,12 +798,8 @@ void TextShell::cmd_watch(const Args& a) {
 }
 
 void TextShell::cmd_help(const Args& a) {
-    bool nonstop = false;
     std::size_t i = 1;
-    if (i < a.size() && upper(a[i]) == "-N") {
-        nonstop = true;
-        ++i;
-    }
+    bool nonstop = take_flag(a, i, "-N");
     std::string topic = rest_of(raw_line_, i);
     if (topic.empty()) {
         topic = "COMMAND-LIST";
@@ -822,14 +811,9 @@ void TextShell::cmd_help(const Args& a) {
             if (up == alias && alias != "?" && alias != "!")
                 up = c.name;
     std::vector<std::string> lines;
-    auto add_text = [&](std::string_view text) {
-        while (!text.empty()) {
-            auto eol = text.find('\n');
-            lines.emplace_back(text.substr(0, eol));
-            if (eol == std::string_view::npos)
-                break;
-            text.remove_prefix(eol + 1);
-        }
+    auto add_text = [&](std::string_view section) {
+        for (std::string_view l : text::lines(section))
+            lines.emplace_back(l);
     };
     if (up == "*") {
         lines = help_index();

@@ -13,15 +13,13 @@
 #include <vector>
 
 #include "server/proto/board.h"
-#include "server/proto/line_handler.h"
-#include "server/service/service.h"
+#include "server/proto/shell.h"
 
 namespace hisha::server::proto {
 
-class TextShell : public service::Listener, public LineHandler, public std::enable_shared_from_this<TextShell> {
+class TextShell : public Shell, public std::enable_shared_from_this<TextShell> {
 public:
-    using Output = std::function<void(std::string)>;
-    TextShell(service::Service& svc, Output out, std::function<void()> close);
+    using Shell::Shell;
     ~TextShell() override;
 
     void start() override;  // greeting and prompt
@@ -29,7 +27,6 @@ public:
     void on_line_too_long() override;
     void on_disconnect() override;
     void deliver(const service::Event& e) override;
-    void end_session(const std::string& why) override;
     bool logged_in() const { return !user_.empty(); }
     const std::string& user() const { return user_; }
     int page_lines = 20;  // the more-prompt's screenful
@@ -74,12 +71,15 @@ public:
     void admin_announce(const Args& a, const service::AdminActor& me);
     void admin_reset_password(const Args& a, const service::AdminActor& me);
     void admin_listing(const Args& a, const service::AdminActor& me);  // CONNECTIONS, QUEUES, AUDIT
-    std::optional<std::int64_t> admin_game_number(const Args& a, std::size_t i);
+    /// The game number of ADMIN ABORT|ADJUDICATE <gid> (a[2]); none, with the usage line
+    /// ADMIN_USAGE[usage] or the error, when there are fewer than `words` words or no number.
+    std::optional<std::int64_t> admin_game_number(const Args& a, std::size_t words, std::size_t usage);
 
 private:
     enum class Mode { Command, ConfirmPlay, Promote, ConfirmResign, LeaveMessage, More };
 
     // --- helpers
+    void farewell(const std::string& why) override;
     void dispatch(std::string_view line);
     void answer(std::string_view line);                                    // a reply in one of the prompt modes
     void leave_prompt(const std::string& message, std::string_view line);  // not a reply: a command
@@ -94,12 +94,17 @@ private:
     void prompt();
     void page(std::vector<std::string> lines, std::function<void()> done = {});
     void more();
+    /// LOGIN or REGISTER <name> <password>: the service checks it off the loop.
+    void log_in(const Args& a, bool registering);
     void after_login(const UserRow& u);
     /// The command waits for a password check: the next lines wait too (and events are held)
     /// until `then` has run with its answer; the prompt follows it.
     service::AuthDone when_answered(std::function<void(const service::AuthReply&)> then);
     void end_command();  // held events, then the prompt
     std::optional<std::int64_t> game_arg(const Args& a, std::size_t i);
+    /// The game of BOARD [-o] [gid] and MOVES [-n] [gid]: `flagged` tells whether `flag` came
+    /// first. None (the error said) when there is no such game.
+    const service::LiveGame* game_after_flag(const Args& a, std::string_view flag, bool& flagged);
     bool load_current(bool need_own);
     void show_board(std::int64_t gid, bool other_view);
     std::string board_text(const core::Position& pos, bool from_white) const;
@@ -111,9 +116,6 @@ private:
     std::string encode(std::string text) const;         // SET KANJI output encoding
     std::string notice(const std::string& text) const;  // a check notice in the PSTYLE piece names
 
-    service::Service& svc_;
-    Output out_;
-    std::function<void()> close_;
     std::string user_;
     Mode mode_ = Mode::Command;
     std::string raw_line_;         // the line being dispatched (for message text)
@@ -130,7 +132,6 @@ private:
     std::size_t pager_pos_ = 0;
     std::function<void()> pager_done_;
     std::int64_t pager_gid_ = 0;
-    bool closed_ = false;
     bool busy_ = false;     // inside a command (or waiting for its answer): events wait for the reply
     bool in_line_ = false;  // inside on_line
     bool waiting_ = false;  // for a password check's answer

@@ -3,6 +3,7 @@
 // log). The rules and the checks are the service's (admin.cpp); this is their wording.
 #include <utility>
 
+#include "core/text.h"
 #include "server/proto/text_shell.h"
 #include "server/proto/text_shell_words.h"
 
@@ -28,8 +29,9 @@ constexpr const char* ADMIN_USAGE[] = {
 
 std::string usage_text(std::size_t i) { return std::string("usage: ") + ADMIN_USAGE[i]; }
 
-std::string until(service::Millis expires) {
-    return expires == 0 ? "until lifted" : "until " + time_text(expires) + " UTC";
+// "1 player", "3 players".
+std::string count_of(std::int64_t n, const std::string& thing) {
+    return std::to_string(n) + " " + thing + (n == 1 ? "" : "s");
 }
 
 }  // namespace
@@ -64,10 +66,14 @@ void TextShell::cmd_admin(const Args& a) {
     error("unknown ADMIN command '" + a[1] + "' (ADMIN HELP lists them)");
 }
 
-std::optional<std::int64_t> TextShell::admin_game_number(const Args& a, std::size_t i) {
-    auto id = a.size() > i ? to_int(a[i]) : std::nullopt;
+std::optional<std::int64_t> TextShell::admin_game_number(const Args& a, std::size_t words, std::size_t usage) {
+    if (a.size() < words) {
+        error(usage_text(usage));
+        return std::nullopt;
+    }
+    auto id = to_int(a[2]);
     if (!id)
-        error("'" + (a.size() > i ? a[i] : std::string()) + "' is not a game number");
+        error("'" + a[2] + "' is not a game number");
     return id;
 }
 
@@ -91,7 +97,7 @@ void TextShell::admin_ban(const Args& a, const service::AdminActor& me) {
     if (!b)
         return error(b.error());
     line("Banned " + b->kind + " " + (kind == service::BanKind::User ? svc_.user(a[3])->name : b->target) + " "
-         + until(b->expires) + (b->reason.empty() ? "" : ": " + b->reason) + ".");
+         + service::until_text(b->expires) + (b->reason.empty() ? "" : ": " + b->reason) + ".");
 }
 
 // ADMIN UNBAN USER|ADDRESS <target>
@@ -112,8 +118,8 @@ void TextShell::admin_bans(const Args&, const service::AdminActor& me) {
     if (bans.empty())
         return line("No bans.");
     for (auto& b : bans)
-        line(pad(b.kind, 8) + pad(b.target, 24) + until(b.expires) + ", by " + b.by + " on " + time_text(b.created)
-             + (b.reason.empty() ? "" : ": " + b.reason));
+        line(pad(b.kind, 8) + pad(b.target, 24) + service::until_text(b.expires) + ", by " + b.by + " on "
+             + time_text(b.created) + (b.reason.empty() ? "" : ": " + b.reason));
 }
 
 void TextShell::admin_kick(const Args& a, const service::AdminActor& me) {
@@ -122,13 +128,11 @@ void TextShell::admin_kick(const Args& a, const service::AdminActor& me) {
     auto n = svc_.kick(me, a[2], rest_of(raw_line_, 3));
     if (!n)
         return error(n.error());
-    line("Closed " + std::to_string(*n) + " connection" + (*n == 1 ? "" : "s") + " of " + a[2] + ".");
+    line("Closed " + count_of(*n, "connection") + " of " + a[2] + ".");
 }
 
 void TextShell::admin_abort(const Args& a, const service::AdminActor& me) {
-    if (a.size() < 3)
-        return error(usage_text(5));
-    auto id = admin_game_number(a, 2);
+    auto id = admin_game_number(a, 3, 5);
     if (!id)
         return;
     if (auto r = svc_.abort_game(me, *id, rest_of(raw_line_, 3)); !r)
@@ -137,22 +141,19 @@ void TextShell::admin_abort(const Args& a, const service::AdminActor& me) {
 }
 
 void TextShell::admin_adjudicate(const Args& a, const service::AdminActor& me) {
-    if (a.size() < 4)
-        return error(usage_text(6));
-    auto id = admin_game_number(a, 2);
+    auto id = admin_game_number(a, 4, 6);
     if (!id)
         return;
-    std::string w = upper(a[3]);
-    core::Winner winner = w == "BLACK" ? core::Winner::Black
-                        : w == "WHITE" ? core::Winner::White
-                        : w == "DRAW"  ? core::Winner::Draw
-                                       : core::Winner::None;
+    core::Winner winner = service::winner_from_name(text::lower(a[3]));
     if (winner == core::Winner::None)
         return error("the result is BLACK, WHITE or DRAW, not '" + a[3] + "'");
     if (auto r = svc_.adjudicate(me, *id, winner, rest_of(raw_line_, 4)); !r)
         return error(r.error());
     line("Game " + std::to_string(*id) + " adjudicated: "
-         + (winner == core::Winner::Draw ? std::string("a draw") : w == "BLACK" ? "Black wins" : "White wins") + ".");
+         + (winner == core::Winner::Draw    ? "a draw"
+            : winner == core::Winner::Black ? "Black wins"
+                                            : "White wins")
+         + ".");
 }
 
 void TextShell::admin_announce(const Args& a, const service::AdminActor& me) {
@@ -161,7 +162,7 @@ void TextShell::admin_announce(const Args& a, const service::AdminActor& me) {
     auto n = svc_.announce(me, rest_of(raw_line_, 2));
     if (!n)
         return error(n.error());
-    line("Announced to " + std::to_string(*n) + " player" + (*n == 1 ? "" : "s") + ".");
+    line("Announced to " + count_of(*n, "player") + ".");
 }
 
 // The new password is hashed off the loop; the answer comes when it is stored.

@@ -1,26 +1,22 @@
 // Small text helpers of the text protocol's shell, shared by its source files.
 #pragma once
 
-#include <cctype>
 #include <charconv>
 #include <cstdint>
-#include <ctime>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "server/service/clock.h"
+#include "core/text.h"
+#include "server/service/utc_text.h"
 
 namespace hisha::server::proto::text_words {
 
-inline std::string upper(std::string_view s) {
-    std::string u;
-    for (char c : s)
-        u += char(std::toupper(static_cast<unsigned char>(c)));
-    return u;
-}
+using text::upper;
 
+/// The words of a command line, split at blanks. Unlike text::words a tab is part of a word:
+/// the shell counts words by blanks alone (rest_of(), the message text after them).
 inline std::vector<std::string> split(std::string_view s) {
     std::vector<std::string> out;
     std::size_t i = 0;
@@ -47,14 +43,7 @@ inline std::optional<std::int64_t> to_int(std::string_view s) {
     return v;
 }
 
-inline std::string time_text(service::Millis ms) {
-    std::time_t t = std::time_t(ms / 1000);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", &tm);
-    return buf;
-}
+inline std::string time_text(service::Millis ms) { return service::utc_text(ms, "%Y-%m-%d %H:%M"); }
 
 /// A column of a listing: `s` padded to `n` characters, and never run into the next column
 /// (a longer value gets one space after it).
