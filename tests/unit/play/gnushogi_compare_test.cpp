@@ -111,8 +111,6 @@ std::string hand_of(const std::string& text) {
     return out;
 }
 
-bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
-
 std::string strip_prompts(std::string l) {
     for (const std::string p : {"Your move is? ", "Enter file name: "})
         for (std::size_t at; (at = l.find(p)) != std::string::npos;)
@@ -138,21 +136,21 @@ Transcript read_transcript(const std::string& text, bool gnu) {
                 last_board = board;
             continue;
         }
-        if (!gnu && starts_with(l, "+---"))
+        if (!gnu && l.starts_with("+---"))
             continue;  // the diagram's lines between ranks
         if (rows != 0 && rows != 9)
             ADD_FAILURE() << "a board of " << rows << " rows in:\n" << text;
         rows = 0;
         board.clear();
-        if (starts_with(l, gnu ? "black " : "Black in hand: "))
+        if (l.starts_with(gnu ? "black " : "Black in hand: "))
             black_hand = hand_of(l.substr(gnu ? 6 : 15));
-        if (starts_with(l, gnu ? "white " : "White in hand: "))
+        if (l.starts_with(gnu ? "white " : "White in hand: "))
             white_hand = hand_of(l.substr(gnu ? 6 : 15));
-        if (starts_with(l, "My move is: "))
+        if (l.starts_with("My move is: "))
             ++t.engine_moves;
         if (l.find("Illegal move (") != std::string::npos) {
             std::string input = l.substr(l.rfind(") ") + 2);
-            if (starts_with(input, "mark"))
+            if (input.starts_with("mark"))
                 t.marks[input] = last_board + " b:" + black_hand + " w:" + white_hand;
             else
                 t.refused.push_back(input);

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <filesystem>
-#include <unistd.h>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <unistd.h>
 #include <vector>
 
 #include "app/gnushogi_args.h"
+#include "core/text.h"
 #include "play/interactive.h"
 
 namespace hisha::play::testing {
@@ -46,9 +48,8 @@ inline std::string run_script(const std::string& input, const std::vector<std::s
 
 inline std::vector<std::string> lines_of(const std::string& text) {
     std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);)
-        out.push_back(l);
+    for (std::string_view l : hisha::text::lines(text))
+        out.emplace_back(l);
     return out;
 }
 

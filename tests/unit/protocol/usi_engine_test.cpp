@@ -7,6 +7,7 @@
 #include <string_view>
 #include <thread>
 
+#include "core/text.h"
 #include "core/version.h"
 #include "protocol/usi_engine.h"
 
@@ -49,10 +50,10 @@ std::vector<std::string> converse(const std::string& script) {
         UsiEngine usi(in, out);
         usi.run();
     }
+    const std::string text = out.str();
     std::vector<std::string> lines;
-    std::istringstream o(out.str());
-    for (std::string l; std::getline(o, l);)
-        lines.push_back(l);
+    for (std::string_view l : hisha::text::lines(text))
+        lines.emplace_back(l);
     return lines;
 }
 // How many of `lines` start with `p`.
