@@ -67,6 +67,7 @@
 #include <vector>
 
 #include "attackers.h"
+#include "core/text.h"
 #include "random_game.h"
 #include "server_child.h"
 
@@ -80,15 +81,7 @@ double cpu_seconds_of(pid_t pid) {  // user + system time of a process, from /pr
     auto rp = s.rfind(')');
     if (rp == std::string::npos)
         return 0;
-    std::vector<std::string> fields;
-    std::size_t i = rp + 2;
-    while (i < s.size()) {
-        auto sp = s.find(' ', i);
-        if (sp == std::string::npos)
-            sp = s.size();
-        fields.push_back(s.substr(i, sp - i));
-        i = sp + 1;
-    }
+    auto fields = hisha::text::words(std::string_view(s).substr(rp + 1));
     // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
     if (fields.size() < 13)
         return 0;

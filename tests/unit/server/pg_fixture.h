@@ -5,11 +5,11 @@
 
 #include <gtest/gtest.h>
 
-#include <cctype>
 #include <memory>
 #include <string>
 #include <utility>
 
+#include "core/text.h"
 #include "pg_cluster.h"
 #include "server_process.h"
 #include "text_session.h"
@@ -30,9 +30,7 @@ protected:
     }
     /// A fresh database named after the running test.
     std::string fresh_db() {
-        std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-        for (char& c : name)
-            c = char(std::tolower(static_cast<unsigned char>(c)));
+        std::string name = text::lower(::testing::UnitTest::GetInstance()->current_test_info()->name());
         std::string url = cluster_->create_database(name);
         EXPECT_FALSE(url.empty()) << "createdb " << name;
         return url;
