@@ -173,6 +173,7 @@ private:
     bool special_seen_ = false;
     std::vector<std::string> pending_comments_;  // before the first move of a variation
     std::optional<std::string> summary_;         // the まで line (KI2 takes its result from it)
+    int summary_line_ = 0;                       // and its line number
 };
 
 Result<GameRecord, ParseError> KakinokiReader::read(std::string_view text) {
@@ -190,7 +191,18 @@ Result<GameRecord, ParseError> KakinokiReader::read(std::string_view text) {
             return core::unexpected(r.error());
     if (summary_ && (format_ == KakinokiFormat::Ki2 || special_seen_)) {
         Color first = start_position(rec_)->side_to_move();
-        auto r = result_from_summary(*summary_, rec_.moves.size() % 2 ? ~first : first);
+        Color stm = rec_.moves.size() % 2 ? ~first : first;
+        auto r = result_from_summary(*summary_, stm);
+        // Resigning and losing on time are the side to move's: a summary that has the side to move
+        // win so contradicts the moves above it (a count that does not match, moves missing).
+        if (r && !special_seen_ && r->winner == core::winner_of(stm)
+            && (r->reason == core::EndReason::Resignation || r->reason == core::EndReason::TimeUp))
+            return core::unexpected(ParseError{ParseErrorCode::BadMove,
+                                               std::string("the summary has the side to move win by ")
+                                                   + (r->reason == core::EndReason::TimeUp ? "time" : "resignation")
+                                                   + " after " + std::to_string(rec_.moves.size())
+                                                   + " moves: moves are missing or the summary is wrong",
+                                               summary_line_, 1});
         if (r && !special_seen_)
             rec_.result = *r;
         // 不戦勝/不戦敗 with "接続切れにより..." after it: the game was lost by a dropped connection.
@@ -218,8 +230,10 @@ Result<void, ParseError> KakinokiReader::read_line(std::string_view line) {
     if (consume(rest, "変化") && (consume(rest, "：") || consume(rest, ":")))
         return read_branch(line, rest);
     if (t.substr(0, 6) == "まで") {
-        if (frames_.size() <= 1)  // a variation's own まで line says nothing about the game
+        if (frames_.size() <= 1) {  // a variation's own まで line says nothing about the game
             summary_ = std::string(t);
+            summary_line_ = line_no_;
+        }
         return {};
     }
     BodReader probe;

@@ -181,6 +181,14 @@ TEST(Ki2Errors, MessagesWithLineAndColumn) {
         {"   1 ７六歩(77)\n", "line 1, col 1: a KIF move line in a KI2 record"},
         {"先手：a\n▲７六歩 x\n", "line 2, col 6: ▲７六歩 x: unexpected text"},
         {"手合割：その他\n▲７六歩\n", "line 1, col 1: 手合割：その他 without a board diagram"},
+        // The side to move cannot win by resignation or on time (found by ki2_fuzz: the writer
+        // had no way to say it, and the KIF written from it read back with the other winner).
+        {"まで2手で先手の勝ち\n",
+         "line 1, col 1: the summary has the side to move win by resignation after 0 moves: moves are missing or "
+         "the summary is wrong"},
+        {"▲７六歩 △３四歩\nまで2手で時間切れにより先手の勝ち\n",
+         "line 2, col 1: the summary has the side to move win by time after 2 moves: moves are missing or the "
+         "summary is wrong"},
     };
     for (const auto& c : cases)
         EXPECT_EQ(testing::error_of([](const std::string& t) { return read_ki2(t); }, c.text), c.message) << c.text;
