@@ -321,11 +321,7 @@ Reply<void> Service::start_agreed(LiveGame& g) {
         g.row.status = GameStatus::Offered;
         return r;
     }
-    arm_timer(g);
-    Event e;
-    e.kind = EventKind::GameStarted;
-    emit_game(g, e);
-    flush();
+    start_clock_and_announce(g);
     return {};
 }
 

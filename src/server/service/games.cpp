@@ -184,13 +184,16 @@ Reply<std::int64_t> Service::create_game(std::string_view black, std::string_vie
     auto id = insert_game(std::move(row), std::move(first));
     if (!id)
         return id;
-    LiveGame& g = *games_[*id];
+    start_clock_and_announce(*games_[*id]);
+    return id;
+}
+
+void Service::start_clock_and_announce(LiveGame& g) {
     arm_timer(g);
     Event e;
     e.kind = EventKind::GameStarted;
     emit_game(g, e);
     flush();
-    return id;
 }
 
 // --- moves

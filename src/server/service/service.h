@@ -466,6 +466,8 @@ private:
     void finalize_if_seen(LiveGame& g, std::vector<UserRow*>& changed);
     void apply_rating(LiveGame& g, std::vector<UserRow*>& changed);
     void arm_timer(LiveGame& g);
+    /// A game begins: its clock runs and its players hear of it (GameStarted).
+    void start_clock_and_announce(LiveGame& g);
     void emit_game(const LiveGame& g, Event e);
     void emit_local(const LiveGame& g, Event e);  // to this server's connections only
     void publish_pending();
