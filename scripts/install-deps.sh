@@ -48,6 +48,8 @@ PACKAGES=(
     chromium
     fonts-ipafont-gothic
     fonts-ipafont-mincho
+    # scripts/screenshots.sh: the guide's pictures made small (a palette of at most 256 colours)
+    pngquant
 )
 
 is_installed() {
