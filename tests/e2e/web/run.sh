@@ -5,18 +5,13 @@
 set -euo pipefail
 server=$1 web=$2 out=$3 kif=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
-chromium=${HISHA_CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+source "$here/setup.sh"
 if [[ -z "$chromium" ]]; then
     echo "web test: no chromium (scripts/install-deps.sh installs Debian's chromium)" >&2
     [[ -n "${CI:-}" ]] && exit 1
     exit 77
 fi
-if [[ ! -d "$here/node_modules/playwright-core" ]]; then
-    (cd "$here" && npm ci --no-audit --no-fund --silent)
-fi
-if [[ ! -d "$web/node_modules/vite" ]]; then
-    (cd "$web" && npm ci --no-audit --no-fund --silent)
-fi
+web_e2e_npm "$web"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # A fresh build of the page into the scratch directory (web/dist may be in use by `make run`).

@@ -9,55 +9,18 @@
 // of another browser.
 // Screenshots of every step go to --out. Prints the first page load time (navigation timing).
 import { chromium } from 'playwright-core';
-import { spawn, execFileSync } from 'node:child_process';
-import { createServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
 import path from 'node:path';
+import { T, parseArgs, freePort, HishaServer, registerOn, login, submitForm, squareCenter, play, plies, waitPlies } from './helpers.mjs';
 
-const args = {};
-for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+const args = parseArgs(process.argv);
 const out = args.out;
-const T = 20000; // generous waits: the machine may be busy
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-let server;
-let serverLog = '';
-async function startServer(port) {
-  server = spawn(args.server, [
-    '--db', `sqlite:${path.join(args.work, 'web.db')}`, '--http-port', String(port), '--text-port', '-1', '--csa-port', '-1',
-    '--password-cost', 'min', '--static', args.static, '--bots', 'hisha-test=0,hisha-rival=0',
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
-  server.stdout.on('data', (d) => (serverLog += d));
-  server.stderr.on('data', (d) => (serverLog += d));
-  for (let i = 0; i < 200; i++) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/api/who`);
-      if (r.ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('hisha-server did not start:\n' + serverLog);
-}
-/// Stops the server; its exit code (null when a signal ended it).
-async function stopServer(signal = 'SIGKILL') {
-  if (server.exitCode !== null || server.signalCode !== null) return server.exitCode;
-  const done = new Promise((r) => server.once('exit', (code) => r(code)));
-  server.kill(signal);
-  return done;
-}
+const server = new HishaServer({ bin: args.server, db: path.join(args.work, 'web.db'), staticDir: args.static, bots: 'hisha-test=0,hisha-rival=0' });
+const startServer = (port) => server.start(port);
+const stopServer = (signal) => server.stop(signal);
 
 let step = 0;
 const started = Date.now();
@@ -66,61 +29,6 @@ async function shot(page, name) {
   const file = path.join(out, `${String(step).padStart(2, '0')}-${name}.png`);
   await page.screenshot({ path: file });
   console.log(`screenshot ${file} (at ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-}
-
-/// The centre of a square (USI "7g") on the page's board, whichever way it is turned.
-async function squareCenter(page, sq) {
-  const box = await page.locator('sg-board').boundingBox();
-  const gote = await page.locator('.sg-wrap.orientation-gote').count();
-  const file = Number(sq[0]);
-  const rank = sq.charCodeAt(1) - 97;
-  const col = gote ? file - 1 : 9 - file;
-  const row = gote ? 8 - rank : rank;
-  return { x: box.x + ((col + 0.5) * box.width) / 9, y: box.y + ((row + 0.5) * box.height) / 9 };
-}
-
-/// Waits for the page to draw two frames (shogiground follows a drag in animation frames).
-async function frames(page) {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
-
-/// A drag as a hand makes it, over several frames: shogiground starts a drag in an animation
-/// frame after the pointer moved, so a button released before any frame was drawn (all the
-/// events at once on a busy machine) would be a click, not a move.
-async function drag(page, from, to) {
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  await frames(page);
-  await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
-  await frames(page);
-  await page.mouse.move(to.x, to.y, { steps: 4 });
-  await frames(page);
-  await page.mouse.up();
-}
-
-/// Plays a USI move by dragging; "+" answers the promotion prompt, a drop drags from the hand.
-async function play(page, usi) {
-  const to = await squareCenter(page, usi.slice(2, 4));
-  if (usi[1] === '*') {
-    const role = { P: 'pawn', L: 'lance', N: 'knight', S: 'silver', G: 'gold', B: 'bishop', R: 'rook' }[usi[0]];
-    const piece = page.locator(`sg-hand-wrap.hand-bottom piece.${role}`);
-    const b = await piece.boundingBox();
-    await drag(page, { x: b.x + b.width / 2, y: b.y + b.height / 2 }, to);
-  } else {
-    await drag(page, await squareCenter(page, usi.slice(0, 2)), to);
-    if (usi.endsWith('+')) {
-      const prompt = page.locator('sg-promotion-choices piece').first();
-      await prompt.waitFor({ timeout: T });
-      await prompt.click();
-    }
-  }
-}
-
-async function plies(page) {
-  return page.locator('ol.moves li').count();
-}
-async function waitPlies(page, n) {
-  await page.waitForFunction((k) => document.querySelectorAll('ol.moves li').length >= k, n, { timeout: 60000 });
 }
 
 const cspErrors = [];  // what Chromium reported blocked by the server's Content-Security-Policy
@@ -149,32 +57,8 @@ async function register(browser, base, name, drop) {
   page.on('console', (m) => {
     if (/Content Security Policy/i.test(m.text())) cspErrors.push(`[${name}] ${m.text()}`);
   });
-  await page.goto(base);
-  await page.fill('input[name=name]', name);
-  await page.fill('input[name=password]', `${name}-secret-1`);
-  await page.click('button[name=register]');
-  await page.waitForSelector('#play-engine', { timeout: T });
+  await registerOn(page, base, name);
   return page;
-}
-
-/// Fills the fields of the form `form` by name, in order (an input typed into, a select chosen
-/// from), and presses its button named `button`.
-async function submitForm(page, form, fields, button) {
-  for (const [name, value] of Object.entries(fields)) {
-    const field = `${form} :is(input, select)[name=${name}]`;
-    if ((await page.locator(field).evaluate((e) => e.tagName)) === 'SELECT') await page.selectOption(field, value);
-    else await page.fill(field, value);
-  }
-  await page.click(`${form} button[name=${button}]`);
-}
-
-/// Logs `name` in through the form of a page showing it.
-async function login(page, name) {
-  await page.waitForSelector('form.login', { timeout: T });
-  await page.fill('input[name=name]', name);
-  await page.fill('input[name=password]', `${name}-secret-1`);
-  await page.click('button[name=login]');
-  await page.waitForSelector('#play-engine', { timeout: T });
 }
 
 /// A token for this test's own requests, as a script gets one (the pages hold none).
@@ -509,14 +393,14 @@ async function main() {
   } catch (e) {
     failed = true;
     console.error(e);
-    console.error('--- server log\n' + serverLog.slice(-3000));
+    console.error('--- server log\n' + server.log.slice(-3000));
   } finally {
     await browser.close();
     // A graceful shutdown ends with status 0 (a crash or a sanitizer's report would not).
     const code = await stopServer('SIGTERM').catch(() => -1);
     if (code !== 0 && !failed) {
       failed = true;
-      console.error(`hisha-server did not shut down cleanly (exit ${code})\n--- server log\n${serverLog.slice(-3000)}`);
+      console.error(`hisha-server did not shut down cleanly (exit ${code})\n--- server log\n${server.log.slice(-3000)}`);
     }
   }
   process.exit(failed ? 1 : 0);
