@@ -22,6 +22,7 @@
 #include "server/net/static_files.h"
 #include "server/net/token_bucket.h"
 #include "server/proto/json_api.h"
+#include "server/proto/json_text.h"
 #include "server/service/log.h"
 #include "tsume/solver.h"
 
@@ -30,6 +31,7 @@ namespace hisha::server::net {
 namespace beast = boost::beast;
 namespace http = beast::http;
 namespace websocket = beast::websocket;
+using proto::json_text;
 
 namespace {
 
@@ -218,7 +220,7 @@ struct HttpServer::Impl {
         http::response<http::string_body> res{status, req.version()};
         res.set(http::field::server, std::string("hisha-server/") + version());
         res.set(http::field::content_type, "application/json");
-        res.body() = nlohmann::json{{"error", why}}.dump();
+        res.body() = json_text(nlohmann::json{{"error", why}});
         res.keep_alive(!close && req.keep_alive());
         res.prepare_payload();
         return res;
@@ -259,7 +261,8 @@ struct HttpServer::Impl {
         auto user = svc.token_user(credential(req).token);
         if (!user) {
             res.result(http::status::unauthorized);
-            res.body() = json{{"error", "log in first (Authorization: Bearer <token>, or the session cookie)"}}.dump();
+            res.body() =
+                json_text(json{{"error", "log in first (Authorization: Bearer <token>, or the session cookie)"}});
             res.prepare_payload();
             co_return res;
         }
@@ -272,7 +275,7 @@ struct HttpServer::Impl {
             pos = proto::JsonApi::read_position(in, err);
         if (!pos) {
             res.result(http::status::bad_request);
-            res.body() = json{{"error", err}}.dump();
+            res.body() = json_text(json{{"error", err}});
             res.prepare_payload();
             co_return res;
         }
@@ -300,7 +303,7 @@ struct HttpServer::Impl {
             bool busy = job.refusal == JobQueue::Refusal::Busy;
             res.result(busy ? http::status::service_unavailable : http::status::too_many_requests);
             res.set(http::field::retry_after, std::to_string(job.retry_after_s));
-            res.body() = json{{"error", job.error}, {"retry_after_s", job.retry_after_s}}.dump();
+            res.body() = json_text(json{{"error", job.error}, {"retry_after_s", job.retry_after_s}});
             res.prepare_payload();
             co_return res;
         }
@@ -338,7 +341,7 @@ struct HttpServer::Impl {
                {"time_ms", std::lround(r.time_s * 1000)},
                {"unique", r.unique},
                {"error", r.error}};
-        res.body() = j.dump();
+        res.body() = json_text(j);
         res.prepare_payload();
         co_return res;
     }
@@ -378,7 +381,7 @@ struct HttpServer::Impl {
         res.result(db ? http::status::ok : http::status::service_unavailable);
         res.set(http::field::content_type, "application/json");
         res.set(http::field::cache_control, "no-store");
-        res.body() = j.dump();
+        res.body() = json_text(j);
         return res;
     }
 
@@ -408,7 +411,7 @@ struct HttpServer::Impl {
                 r = api.handle(std::string(req.method_string()), target, req.body(), credential(req).token, peer);
             } catch (const std::exception& e) {  // a field of the wrong JSON type
                 r = {400,
-                     nlohmann::json{{"error", std::string("bad request: ") + e.what()}}.dump(),
+                     json_text(nlohmann::json{{"error", std::string("bad request: ") + e.what()}}),
                      "application/json",
                      {}};
             }
@@ -434,8 +437,10 @@ struct HttpServer::Impl {
                                     timer->cancel();
                                 });
         } catch (const std::exception& e) {  // a field of the wrong JSON type
-            *answered = proto::HttpReply{
-                400, nlohmann::json{{"error", std::string("bad request: ") + e.what()}}.dump(), "application/json", {}};
+            *answered = proto::HttpReply{400,
+                                         json_text(nlohmann::json{{"error", std::string("bad request: ") + e.what()}}),
+                                         "application/json",
+                                         {}};
             waits = true;
         }
         if (!waits)
@@ -608,7 +613,7 @@ asio::awaitable<void> WsSession::run(http::request<http::string_body> req) {
     open_ = true;
     server_.svc.connect(user_, self, "web", peer_, token_);
     token_.clear();  // (the service keeps its hash)
-    send(nlohmann::json{{"type", "hello"}, {"user", user_}}.dump());
+    send(json_text(nlohmann::json{{"type", "hello"}, {"user", user_}}));
     beast::flat_buffer buf;
     for (;;) {
         auto [rec, n] = co_await ws_.async_read(buf, use_tuple);
@@ -630,9 +635,9 @@ asio::awaitable<void> WsSession::run(http::request<http::string_body> req) {
             else if (type == "analyze_stop")
                 end_job();  // still waiting: given up
             else
-                send(server_.api.on_ws_message(user_, text).dump());
+                send(json_text(server_.api.on_ws_message(user_, text)));
         } catch (const std::exception& e) {  // a field of the wrong JSON type
-            send(nlohmann::json{{"type", "error"}, {"message", std::string("bad message: ") + e.what()}}.dump());
+            send(json_text(nlohmann::json{{"type", "error"}, {"message", std::string("bad message: ") + e.what()}}));
         }
     }
     open_ = false;
@@ -648,14 +653,13 @@ void WsSession::analyze(const nlohmann::json& in) {
     ++analysis_id_;
     analysis_tag_ = in.contains("tag") ? in["tag"] : json();
     if (!pos) {
-        send(json{{"type", "error"}, {"message", err}, {"tag", analysis_tag_}}.dump());
+        send(json_text(json{{"type", "error"}, {"message", err}, {"tag", analysis_tag_}}));
         return;
     }
     if (!engine_ && *server_.analysis_engines >= HttpServer::Impl::MAX_ANALYSIS) {
-        send(json{{"type", "error"},
-                  {"message", "the server is analysing for too many people; try again later"},
-                  {"tag", analysis_tag_}}
-                 .dump());
+        send(json_text(json{{"type", "error"},
+                            {"message", "the server is analysing for too many people; try again later"},
+                            {"tag", analysis_tag_}}));
         return;
     }
     auto number = [&](const char* key, int fallback) {
@@ -679,9 +683,8 @@ void WsSession::analyze(const nlohmann::json& in) {
             s->search();
     });
     if (!job) {
-        send(json{
-            {"type", "error"}, {"message", job.error}, {"retry_after_s", job.retry_after_s}, {"tag", analysis_tag_}}
-                 .dump());
+        send(json_text(json{
+            {"type", "error"}, {"message", job.error}, {"retry_after_s", job.retry_after_s}, {"tag", analysis_tag_}}));
         return;
     }
     job_ = job.id;  // (after search() when a worker was free)
@@ -762,7 +765,7 @@ void WsSession::on_info(int id, const engine::SearchInfo& info) {
     } else {
         j["cp"] = sign * int(info.score);
     }
-    send(j.dump());
+    send(json_text(j));
 }
 
 void WsSession::on_done(int id, const engine::SearchResult& r) {
@@ -772,12 +775,11 @@ void WsSession::on_done(int id, const engine::SearchResult& r) {
     }
     if (id != analysis_id_)
         return;
-    send(nlohmann::json{{"type", "analysis_done"},
-                        {"tag", analysis_tag_},
-                        {"best", r.best ? core::to_usi(r.best) : ""},
-                        {"depth", r.depth},
-                        {"nodes", r.nodes}}
-             .dump());
+    send(json_text(nlohmann::json{{"type", "analysis_done"},
+                                  {"tag", analysis_tag_},
+                                  {"best", r.best ? core::to_usi(r.best) : ""},
+                                  {"depth", r.depth},
+                                  {"nodes", r.nodes}}));
 }
 
 void WsSession::deliver(const service::Event& e) {
@@ -794,7 +796,7 @@ void WsSession::deliver(const service::Event& e) {
 void WsSession::end_session(const std::string& why) {
     if (!open_ || ending_)
         return;
-    send(nlohmann::json{{"type", "session_ended"}, {"reason", why}}.dump());
+    send(json_text(nlohmann::json{{"type", "session_ended"}, {"reason", why}}));
     ending_ = true;  // nothing more is sent; pump() closes once the queue is written
     pump();
 }

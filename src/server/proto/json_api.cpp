@@ -192,9 +192,9 @@ std::string JsonApi::start_sfen(const LiveGame& g) { return record_start_sfen(g)
 std::string JsonApi::event_text(const service::Event& e) {
     // Every listener of a move gets the same message: it is made once.
     if (e.kind != service::EventKind::Move || !e.facts)
-        return event_json(e).dump();
+        return json_text(event_json(e));
     if (e.facts != cached_facts_ || e.game_id != cached_game_) {
-        cached_text_ = event_json(e).dump();
+        cached_text_ = json_text(event_json(e));
         cached_facts_ = e.facts;
         cached_game_ = e.game_id;
     }

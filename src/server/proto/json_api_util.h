@@ -8,11 +8,12 @@
 #include <string>
 
 #include "server/proto/json_api.h"
+#include "server/proto/json_text.h"
 
 namespace hisha::server::proto::json_util {
 
 /// A JSON reply with an HTTP status.
-inline HttpReply reply(int status, const nlohmann::json& j) { return {status, j.dump(), "application/json", {}}; }
+inline HttpReply reply(int status, const nlohmann::json& j) { return {status, json_text(j), "application/json", {}}; }
 /// {"error": msg} with an HTTP status.
 inline HttpReply error(int status, const std::string& msg) { return reply(status, nlohmann::json{{"error", msg}}); }
 
