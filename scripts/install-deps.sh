@@ -31,6 +31,10 @@ PACKAGES=(
     # PostgreSQL store (--db postgresql://...): libpq, and the server binaries its tests start
     libpq-dev
     postgresql
+    # The command lines of hisha and hisha-server (header-only), the server's log and formatting
+    libcli11-dev
+    libspdlog-dev
+    libfmt-dev
     # The interactive program's curses display
     libncurses-dev
     # Peers for tests

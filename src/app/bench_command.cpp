@@ -2,11 +2,14 @@
 // search's signature and the same on every run and machine.
 #include "bench_command.h"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
+#include "cli.h"
 #include "engine/bench_signature.h"
 #include "engine/engine.h"
 
@@ -22,21 +25,15 @@ const char* const BENCH_USAGE =
 int bench_command(int argc, char** argv) {
     int depth = engine::BENCH_DEPTH;
     std::string net;
-    for (int i = 0; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--eval-file") == 0) {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "hisha bench: --eval-file needs a net file\n%s", BENCH_USAGE);
-                return 2;
-            }
-            net = argv[++i];
-            continue;
-        }
-        depth = std::atoi(argv[i]);
-        if (depth < 1 || depth > 30) {
-            std::fprintf(stderr, "hisha bench: the depth is 1..30, not '%s'\n%s", argv[i], BENCH_USAGE);
-            return 2;
-        }
-    }
+    Cli cli("hisha bench", BENCH_USAGE);
+    cli.text("--eval-file", net);
+    cli.option("DEPTH", [&depth](const std::string& v) {
+        auto d = whole_in(v, 1, 30);
+        depth = d ? int(*d) : depth;
+        return d ? std::string() : fmt::format("the depth is 1..30, not '{}'", v);
+    });
+    if (int status = cli.parse(argc, argv); status >= 0)
+        return status;
     engine::Engine e;
     if (!net.empty()) {
         std::string err = e.set_option("EvalFile", net);

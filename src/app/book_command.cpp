@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli.h"
 #include "engine/book.h"
 #include "notation/formats.h"
 #include "notation/usi.h"
@@ -30,46 +31,22 @@ const char* const BOOK_USAGE =
 
 namespace {
 
-bool parse_int(const char* text, int lo, int hi, int& v) {
-    char* end = nullptr;
-    long x = std::strtol(text, &end, 10);
-    if (!*text || *end || x < lo || x > hi)
-        return false;
-    v = int(x);
-    return true;
-}
-
 bool is_record(const std::filesystem::path& p) { return notation::format_from_extension(p.string()).has_value(); }
 
-int build(int argc, char** argv) {
+struct BuildArgs {
     int plies = 30, min_weight = 1;
     std::string out;
-    std::vector<std::filesystem::path> inputs;
-    for (int i = 0; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a == "--plies" || a == "--min-weight") {
-            int& v = a == "--plies" ? plies : min_weight;
-            if (i + 1 >= argc || !parse_int(argv[i + 1], 1, 1000, v)) {
-                std::fprintf(stderr, "hisha book build: %s needs a number from 1 to 1000\n", a.c_str());
-                return 2;
-            }
-            ++i;
-        } else if (a == "--out") {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "hisha book build: --out needs a file\n");
-                return 2;
-            }
-            out = argv[++i];
-        } else if (!a.empty() && a[0] == '-') {
-            std::fprintf(stderr, "hisha book build: unknown option %s\n%s", a.c_str(), BOOK_USAGE);
-            return 2;
-        } else
-            inputs.emplace_back(a);
-    }
-    if (out.empty() || inputs.empty()) {
+    std::vector<std::string> inputs;
+};
+
+int build(const BuildArgs& args) {
+    if (args.out.empty() || args.inputs.empty()) {
         std::fprintf(stderr, "%s", BOOK_USAGE);
         return 2;
     }
+    const int plies = args.plies, min_weight = args.min_weight;
+    const std::string& out = args.out;
+    const std::vector<std::filesystem::path> inputs(args.inputs.begin(), args.inputs.end());
     std::vector<std::filesystem::path> files;
     for (const auto& in : inputs) {
         std::error_code ec;
@@ -110,18 +87,18 @@ int build(int argc, char** argv) {
     return used > 0 ? 0 : 1;
 }
 
-int show(int argc, char** argv) {
-    if (argc < 1 || argc > 2) {
+int show(const std::vector<std::string>& args) {
+    if (args.empty() || args.size() > 2) {
         std::fprintf(stderr, "%s", BOOK_USAGE);
         return 2;
     }
     engine::Book book;
-    if (auto r = book.load_file(argv[0]); !r) {
-        std::fprintf(stderr, "hisha book show: %s: %s\n", argv[0], r.error().to_string().c_str());
+    if (auto r = book.load_file(args[0]); !r) {
+        std::fprintf(stderr, "hisha book show: %s: %s\n", args[0].c_str(), r.error().to_string().c_str());
         return 1;
     }
     core::Position pos;
-    std::string sfen = argc == 2 ? argv[1] : "startpos";
+    std::string sfen = args.size() == 2 ? args[1] : "startpos";
     if (sfen == "startpos")
         pos.set_startpos();
     else if (!pos.set(sfen)) {
@@ -141,10 +118,27 @@ int show(int argc, char** argv) {
 }  // namespace
 
 int book_command(int argc, char** argv) {
-    if (argc >= 1 && std::string(argv[0]) == "build")
-        return build(argc - 1, argv + 1);
-    if (argc >= 1 && std::string(argv[0]) == "show")
-        return show(argc - 1, argv + 1);
+    Cli cli("hisha book", BOOK_USAGE);
+    BuildArgs b;
+    CLI::App* build_cmd = cli.subcommand("build");
+    const char* range = "needs a number from 1 to 1000";
+    cli.whole("--plies", b.plies, 1, 1000, range, build_cmd);
+    cli.whole("--min-weight", b.min_weight, 1, 1000, range, build_cmd);
+    cli.text("--out", b.out, build_cmd);
+    cli.positionals("RECORDS", b.inputs, build_cmd);
+    std::vector<std::string> show_args;
+    CLI::App* show_cmd = cli.subcommand("show");
+    cli.positionals("BOOK", show_args, show_cmd);
+    if (argc < 1 || (std::string(argv[0]) != "build" && std::string(argv[0]) != "show" && argv[0][0] != '-')) {
+        std::fprintf(stderr, "%s", BOOK_USAGE);
+        return 2;
+    }
+    if (int status = cli.parse(argc, argv); status >= 0)
+        return status;
+    if (build_cmd->parsed())
+        return build(b);
+    if (show_cmd->parsed())
+        return show(show_args);
     std::fprintf(stderr, "%s", BOOK_USAGE);
     return 2;
 }

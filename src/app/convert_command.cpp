@@ -7,7 +7,9 @@
 #include <iostream>
 #include <iterator>
 #include <string>
+#include <vector>
 
+#include "cli.h"
 #include "notation/formats.h"
 #include "read_file.h"
 
@@ -30,26 +32,26 @@ int usage() {
 
 int convert_command(int argc, char** argv) {
     std::string to, encoding, in, out;
-    for (int i = 0; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a == "--to" && i + 1 < argc)
-            to = argv[++i];
-        else if (a == "--encoding" && i + 1 < argc)
-            encoding = argv[++i];
-        else if (a == "-h" || a == "--help")
-            return usage();
-        else if (!a.empty() && a[0] == '-' && a != "-") {
-            std::fprintf(stderr, "hisha convert: unknown option '%s'\n", a.c_str());
-            return usage();
-        } else if (in.empty())
-            in = a;
-        else if (out.empty())
-            out = a;
-        else
-            return usage();
-    }
-    if (in.empty())
+    std::vector<std::string> files;
+    Cli cli("hisha convert", CONVERT_USAGE);
+    cli.option("--to", [&to](const std::string& v) {
+        to = v;
+        return notation::format_from_name(v)
+                 ? std::string()
+                 : refusal("--to", "is kif kifu ki2 ki2u csa csa2.2 psn western xshogi sfen usi", v);
+    });
+    cli.option("--encoding", [&encoding](const std::string& v) {
+        encoding = v;
+        bool known = v == "utf-8" || v == "utf8" || v == "sjis" || v == "shift_jis" || v == "cp932";
+        return known ? std::string() : refusal("--encoding", "is utf-8 or sjis", v);
+    });
+    cli.positionals("FILES", files);
+    if (int status = cli.parse(argc, argv); status >= 0)
+        return status;
+    if (files.empty() || files.size() > 2)
         return usage();
+    in = files[0];
+    out = files.size() > 1 ? files[1] : "";
 
     std::string bytes;
     if (in == "-")

@@ -2,6 +2,8 @@
 // game and a final tally.
 #include "csa_command.h"
 
+#include <fmt/format.h>
+
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 #include <utility>
 
+#include "cli.h"
 #include "protocol/csa_client.h"
 #include "protocol/engine_player.h"
 
@@ -42,24 +45,13 @@ Options:
   --log FILE                write every line exchanged with the server to FILE (- for stderr)
 Output: one line per game, `game GAME_ID black|white win|lose|draw|censored|chudan
 REASON moves=N`, then `games=N wins=W losses=L draws=D`. Exit status 0 when every game was played.
+Example: hisha csa --host wdoor.c.u-tokyo.ac.jp --user hisha-test --password floodgate-300-10F,SECRET --games 0
 )";
 
 extern "C" void on_csa_interrupt(int sig) {
     protocol::ChildProcess::kill_all();
     ::_exit(128 + sig);
 }
-
-bool to_int(const std::string& s, int lo, int hi, int& out) {
-    char* end = nullptr;
-    errno = 0;
-    long v = std::strtol(s.c_str(), &end, 10);
-    if (s.empty() || *end || errno || v < lo || v > hi)
-        return false;
-    out = int(v);
-    return true;
-}
-
-enum class Arg { Ok, Bad, Unknown };
 
 // The options that take a whole number, with the range they accept.
 struct IntOption {
@@ -78,61 +70,32 @@ constexpr IntOption INT_OPTIONS[] = {
     {"--reconnect-delay", &protocol::CsaClientOptions::reconnect_delay_ms, 0, 3600000},
 };
 
-// One option and its value, into the client's options, the engine's and the log's path.
-Arg apply_option(const std::string& a, const std::string& v, protocol::CsaClientOptions& opt,
-                 protocol::EngineSpec& spec, std::string& log_path) {
-    for (const IntOption& o : INT_OPTIONS)
-        if (a == o.name)
-            return to_int(v, o.lo, o.hi, opt.*o.field) ? Arg::Ok : Arg::Bad;
-    const std::pair<const char*, std::string*> text_options[] = {
-        {"--host", &opt.host},       {"--user", &opt.user}, {"--password", &opt.password},
-        {"--engine", &spec.command}, {"--log", &log_path},
-    };
-    for (auto [name, field] : text_options)
-        if (a == name) {
-            *field = v;
-            return Arg::Ok;
-        }
-    if (a == "--option") {
-        auto eq = v.find('=');
-        if (eq == std::string::npos || eq == 0)
-            return Arg::Bad;
-        spec.options.emplace_back(v.substr(0, eq), v.substr(eq + 1));
-        return Arg::Ok;
-    }
-    if (a == "--comments") {
-        opt.comments = v == "on";
-        return v == "on" || v == "off" ? Arg::Ok : Arg::Bad;
-    }
-    return Arg::Unknown;
-}
-
 // The arguments, read and checked: -1 to go on, else the exit status (0 after --help, 2 when
 // an argument is refused, with the reason on stderr).
 int read_args(int argc, char** argv, protocol::CsaClientOptions& opt, protocol::EngineSpec& spec,
               std::string& log_path) {
-    for (int i = 0; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a == "-h" || a == "--help") {
-            std::cout << USAGE;
-            return 0;
-        }
-        if (i + 1 >= argc) {
-            std::cerr << "hisha csa: " << a << (a.starts_with("--") ? " needs a value" : ": unknown argument")
-                      << " (hisha csa --help)\n";
-            return 2;
-        }
-        std::string v = argv[++i];
-        Arg r = apply_option(a, v, opt, spec, log_path);
-        if (r == Arg::Unknown) {
-            std::cerr << "hisha csa: unknown option " << a << " (hisha csa --help)\n";
-            return 2;
-        }
-        if (r == Arg::Bad) {
-            std::cerr << "hisha csa: bad value '" << v << "' for " << a << " (hisha csa --help)\n";
-            return 2;
-        }
-    }
+    Cli cli("hisha csa", USAGE);
+    for (const IntOption& o : INT_OPTIONS)
+        cli.whole(o.name, opt.*o.field, std::uint64_t(o.lo), std::uint64_t(o.hi),
+                  fmt::format("needs a whole number {}..{}", o.lo, o.hi));
+    cli.text("--host", opt.host);
+    cli.text("--user", opt.user);
+    cli.text("--password", opt.password);
+    cli.text("--engine", spec.command);
+    cli.text("--log", log_path);
+    cli.option("--option", [&spec](const std::string& v) {
+        auto eq = v.find('=');
+        if (eq == std::string::npos || eq == 0)
+            return refusal("--option", "wants KEY=VALUE", v);
+        spec.options.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+        return std::string();
+    });
+    cli.option("--comments", [&opt](const std::string& v) {
+        opt.comments = v == "on";
+        return v == "on" || v == "off" ? std::string() : refusal("--comments", "is on or off", v);
+    });
+    if (int status = cli.parse(argc, argv); status >= 0)
+        return status;
     auto name_ok = [](const std::string& s) {
         if (s.empty() || s.size() > 32)
             return false;

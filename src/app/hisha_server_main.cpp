@@ -1,4 +1,6 @@
 // main() of `hisha-server`: arguments only; the server is src/server/net/server.h.
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -9,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/version.h"
+#include "app/cli.h"
 #include "server/net/server.h"
 #include "server/service/log.h"
 #include "server/service/tournament.h"
@@ -17,79 +19,79 @@
 
 namespace {
 
-void usage() {
-    std::cout << "usage: hisha-server [options]\n"
-                 "       hisha-server backup --to FILE [--db URL | --config FILE]\n"
-                 "       hisha-server admin grant|revoke NAME [--db URL | --config FILE]\n"
-                 "       hisha-server admin list [--db URL | --config FILE]\n"
-                 "  backup                copy the SQLite database (--db, or the db of --config) to the new\n"
-                 "  --to FILE             file FILE while the server runs (SQLite's online backup: one\n"
-                 "                        consistent snapshot); PostgreSQL: pg_dump\n"
-                 "  admin grant NAME      make the account NAME an administrator (ADMIN commands, the web\n"
-                 "                        page's #/admin); revoke: no longer; list: the administrators. On the\n"
-                 "                        database, also while the server runs (it counts at once); audited\n"
-                 "options of the server:\n"
-                 "  --db URL              sqlite:PATH[?sync=normal&wal_mb=64] (default sqlite:var/hisha.db), or\n"
-                 "                        postgresql://USER@HOST:PORT/DB (libpq URI; several servers may share one)\n"
-                 "  --text-port P         text protocol, Shoogi Server commands (default 5000; -1 off; 0 any)\n"
-                 "  --csa-port P          CSA server protocol 1.2.1 (default 4081; -1 off)\n"
-                 "  --http-port P         HTTP + WebSocket JSON API and web UI (default 8080; -1 off)\n"
-                 "  --bind ADDR           address to listen on (default 127.0.0.1)\n"
-                 "  --static DIR          serve the web UI's files from DIR (default: the installed UI,\n"
-                 "                        <prefix>/share/hisha/web, or the source tree's web/dist)\n"
-                 "  --days-per-move N     correspondence default (default 7)\n"
-                 "  --password-cost C     argon2id cost: interactive (default) or min (tests)\n"
-                 "  --max-per-address N   connections allowed from one address (default 64)\n"
-                 "  --group-commit on|off commit the moves of one event-loop turn together, holding replies\n"
-                 "                        until they are durable (default on)\n"
-                 "  --csa-auto-register on|off   a CSA LOGIN with an unknown name creates that account, as\n"
-                 "                        on Floodgate (default off: refused like a wrong password; players\n"
-                 "                        register through the text protocol or the web page)\n"
-                 "  --csa-max-moves N     CSA games are drawn (#MAX_MOVES) after N moves (default 256; 0 none)\n"
-                 "  --csa-reconnect-grace S   a CSA player who drops out of a game may log in again within S\n"
-                 "                        seconds and play on (the clock runs); default 0: lost at once\n"
-                 "  --tournament PATTERN:INTERVAL   a scheduled CSA tournament, as on Floodgate: CSA players\n"
-                 "                        whose game name matches PATTERN (floodgate-600-10F*; HELP PATTERNS)\n"
-                 "                        wait, and every INTERVAL (30 minutes, or 30m, 45s, 2h; rounds at its\n"
-                 "                        multiples since midnight UTC) those of each game name are paired by\n"
-                 "                        rating and their games rated (GET /api/ratings); may be repeated\n"
-                 "  --log json|off        structured log on stderr, one JSON object per line: listening,\n"
-                 "                        connect/disconnect, login, game_created, game_end... (default json)\n"
-                 "  --idle-timeout S      close text/CSA connections silent for S seconds (default 3600)\n"
-                 "  --max-commands-per-second N   per text/CSA connection and HTTP requests per connection,\n"
-                 "                        bursts of 3 s allowed (default 20; 0: no limit); faster ones wait\n"
-                 "                        their turn (none is lost)\n"
-                 "  --hash-threads N      threads that hash and check passwords, below the loop's priority\n"
-                 "                        (default 1: more take memory bandwidth and cores from the loop)\n"
-                 "  --hash-queue N        password checks waiting or running at most; beyond, logins and\n"
-                 "                        registrations are answered \"server busy\" at once (HTTP 503; default 32)\n"
-                 "  --solver-threads N    tsume solves and engine analyses (logged-in users only) running at\n"
-                 "                        once (default 1)\n"
-                 "  --solver-queue N      solves and analyses waiting for a thread at most; beyond, \"server\n"
-                 "                        busy, retry in N s\" at once (HTTP 503; default 8)\n"
-                 "  --solver-jobs-per-account N   solves and analyses of one account running or waiting\n"
-                 "                        at most; beyond, \"retry in N s\" (HTTP 429; default 1)\n"
-                 "  --login-per-address B/M   login attempts from one address: B at once, then M a minute\n"
-                 "                        (default 20/30; 0: no limit); beyond, \"retry in N s\" (HTTP 429)\n"
-                 "  --login-per-account B/M   the same for one account (default 10/10)\n"
-                 "  --register-per-address B/M   new accounts from one address (default 30/10)\n"
-                 "  --new-games-per-account B/M   challenges and games one account makes (NEW, ACCEPT,\n"
-                 "                        the web's, CSA waits; default 20/20)\n"
-                 "  --login-backoff A/C/MAX   after A failed logins in a row from an address, or C for an\n"
-                 "                        account, each attempt waits 1 s, doubled at every further failure up\n"
-                 "                        to MAX s; a success forgets them (default 10/3/60; MAX 0: off)\n"
-                 "  --config FILE         read options from FILE: `name value` or `name = value` per line,\n"
-                 "                        no dashes, # comments; later command-line options override it\n"
-                 "  --session-lifetime D  how long a web login lasts: 30m, 12h, 30d, 2w (default 30d); its\n"
-                 "                        token and cookie expire then (log out and log out everywhere end it sooner)\n"
-                 "  --public-origin URL   the web page's origin (https://shogi.example.org), when a reverse\n"
-                 "                        proxy does not pass the Host header on; may be repeated. Requests\n"
-                 "                        with the session cookie must come from it (CSRF; default: the Host)\n"
-                 "  --bots SPEC           engine bots as accounts, NAME=SKILL,... (Skill 0 = 15 kyu .. 20 full;\n"
-                 "                        default hisha-10kyu=5,hisha-1dan=15,hisha-max=20; \"\" for none)\n"
-                 "  --version             the version\n"
-                 "  --help                this text\n";
-}
+constexpr const char* USAGE =
+    "usage: hisha-server [options]\n"
+    "       hisha-server backup --to FILE [--db URL | --config FILE]\n"
+    "       hisha-server admin grant|revoke NAME [--db URL | --config FILE]\n"
+    "       hisha-server admin list [--db URL | --config FILE]\n"
+    "  backup                copy the SQLite database (--db, or the db of --config) to the new\n"
+    "  --to FILE             file FILE while the server runs (SQLite's online backup: one\n"
+    "                        consistent snapshot); PostgreSQL: pg_dump\n"
+    "  admin grant NAME      make the account NAME an administrator (ADMIN commands, the web\n"
+    "                        page's #/admin); revoke: no longer; list: the administrators. On the\n"
+    "                        database, also while the server runs (it counts at once); audited\n"
+    "options of the server:\n"
+    "  --db URL              sqlite:PATH[?sync=normal&wal_mb=64] (default sqlite:var/hisha.db), or\n"
+    "                        postgresql://USER@HOST:PORT/DB (libpq URI; several servers may share one)\n"
+    "  --text-port P         text protocol, Shoogi Server commands (default 5000; -1 off; 0 any)\n"
+    "  --csa-port P          CSA server protocol 1.2.1 (default 4081; -1 off)\n"
+    "  --http-port P         HTTP + WebSocket JSON API and web UI (default 8080; -1 off)\n"
+    "  --bind ADDR           address to listen on (default 127.0.0.1)\n"
+    "  --static DIR          serve the web UI's files from DIR (default: the installed UI,\n"
+    "                        <prefix>/share/hisha/web, or the source tree's web/dist)\n"
+    "  --days-per-move N     correspondence default (default 7)\n"
+    "  --password-cost C     argon2id cost: interactive (default) or min (tests)\n"
+    "  --max-per-address N   connections allowed from one address (default 64)\n"
+    "  --group-commit on|off commit the moves of one event-loop turn together, holding replies\n"
+    "                        until they are durable (default on)\n"
+    "  --csa-auto-register on|off   a CSA LOGIN with an unknown name creates that account, as\n"
+    "                        on Floodgate (default off: refused like a wrong password; players\n"
+    "                        register through the text protocol or the web page)\n"
+    "  --csa-max-moves N     CSA games are drawn (#MAX_MOVES) after N moves (default 256; 0 none)\n"
+    "  --csa-reconnect-grace S   a CSA player who drops out of a game may log in again within S\n"
+    "                        seconds and play on (the clock runs); default 0: lost at once\n"
+    "  --tournament PATTERN:INTERVAL   a scheduled CSA tournament, as on Floodgate: CSA players\n"
+    "                        whose game name matches PATTERN (floodgate-600-10F*; HELP PATTERNS)\n"
+    "                        wait, and every INTERVAL (30 minutes, or 30m, 45s, 2h; rounds at its\n"
+    "                        multiples since midnight UTC) those of each game name are paired by\n"
+    "                        rating and their games rated (GET /api/ratings); may be repeated\n"
+    "  --log json|off        structured log on stderr, one JSON object per line: listening,\n"
+    "                        connect/disconnect, login, game_created, game_end... (default json)\n"
+    "  --idle-timeout S      close text/CSA connections silent for S seconds (default 3600)\n"
+    "  --max-commands-per-second N   per text/CSA connection and HTTP requests per connection,\n"
+    "                        bursts of 3 s allowed (default 20; 0: no limit); faster ones wait\n"
+    "                        their turn (none is lost)\n"
+    "  --hash-threads N      threads that hash and check passwords, below the loop's priority\n"
+    "                        (default 1: more take memory bandwidth and cores from the loop)\n"
+    "  --hash-queue N        password checks waiting or running at most; beyond, logins and\n"
+    "                        registrations are answered \"server busy\" at once (HTTP 503; default 32)\n"
+    "  --solver-threads N    tsume solves and engine analyses (logged-in users only) running at\n"
+    "                        once (default 1)\n"
+    "  --solver-queue N      solves and analyses waiting for a thread at most; beyond, \"server\n"
+    "                        busy, retry in N s\" at once (HTTP 503; default 8)\n"
+    "  --solver-jobs-per-account N   solves and analyses of one account running or waiting\n"
+    "                        at most; beyond, \"retry in N s\" (HTTP 429; default 1)\n"
+    "  --login-per-address B/M   login attempts from one address: B at once, then M a minute\n"
+    "                        (default 20/30; 0: no limit); beyond, \"retry in N s\" (HTTP 429)\n"
+    "  --login-per-account B/M   the same for one account (default 10/10)\n"
+    "  --register-per-address B/M   new accounts from one address (default 30/10)\n"
+    "  --new-games-per-account B/M   challenges and games one account makes (NEW, ACCEPT,\n"
+    "                        the web's, CSA waits; default 20/20)\n"
+    "  --login-backoff A/C/MAX   after A failed logins in a row from an address, or C for an\n"
+    "                        account, each attempt waits 1 s, doubled at every further failure up\n"
+    "                        to MAX s; a success forgets them (default 10/3/60; MAX 0: off)\n"
+    "  --config FILE         read options from FILE: `name value` or `name = value` per line,\n"
+    "                        no dashes, # comments; later command-line options override it\n"
+    "  --session-lifetime D  how long a web login lasts: 30m, 12h, 30d, 2w (default 30d); its\n"
+    "                        token and cookie expire then (log out and log out everywhere end it sooner)\n"
+    "  --public-origin URL   the web page's origin (https://shogi.example.org), when a reverse\n"
+    "                        proxy does not pass the Host header on; may be repeated. Requests\n"
+    "                        with the session cookie must come from it (CSRF; default: the Host)\n"
+    "  --bots SPEC           engine bots as accounts, NAME=SKILL,... (Skill 0 = 15 kyu .. 20 full;\n"
+    "                        default hisha-10kyu=5,hisha-1dan=15,hisha-max=20; \"\" for none)\n"
+    "  --version             the version\n"
+    "  --help                this text\n"
+    "example: hisha-server --db sqlite:/var/lib/hisha/hisha.db --http-port 8080 --bind 0.0.0.0\n";
 
 // A config file holds the long options one per line, `name value` or `name = value`, without
 // the dashes (`db = sqlite:/srv/hisha.db`); `#` starts a comment. Options given on the command
@@ -199,54 +201,36 @@ std::string installed_web_dir() {
     return "";
 }
 
-// The database of --db, or of the config file of --config (as the server would open it).
-bool db_arg(const std::string& option, const std::string& value, std::string& db) {
-    if (option == "--db") {
-        db = value;
-        return true;
-    }
+// The database of the config file `path` (as the server would open it) into `db`: "" or why not.
+std::string db_arg(const std::string&, const std::string& path, std::string& db) {
     std::vector<std::string> args;
     std::string error;
-    if (!read_config(value, args, error)) {
-        std::cerr << "hisha-server: " << error << "\n";
-        return false;
-    }
+    if (!read_config(path, args, error))
+        return error;
     for (std::size_t k = 0; k + 1 < args.size(); ++k)
         if (args[k] == "--db")
             db = args[k + 1];
-    return true;
+    return {};
 }
 
 // hisha-server admin grant|revoke NAME | list [--db URL | --config FILE]
 int admin_main(int argc, char** argv) {
     using namespace hisha::server;
-    constexpr const char* USAGE = "usage: hisha-server admin grant|revoke NAME | list [--db URL | --config FILE]";
+    constexpr const char* ADMIN_USAGE =
+        "usage: hisha-server admin grant|revoke NAME | list [--db URL | --config FILE]\n"
+        "example: hisha-server admin grant alice --db sqlite:var/hisha.db\n";
     std::string db = net::ServerOptions{}.db;
     std::vector<std::string> words;
-    for (int i = 2; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a == "--help" || a == "-h") {
-            std::cout << USAGE << "\n";
-            return 0;
-        }
-        if (a == "--db" || a == "--config") {
-            if (i + 1 >= argc) {
-                std::cerr << "hisha-server admin: " << a << " needs a value\n";
-                return 2;
-            }
-            if (!db_arg(a, argv[++i], db))
-                return 2;
-        } else if (a.starts_with("-")) {
-            std::cerr << "hisha-server admin: unknown option " << a << " (" << USAGE << ")\n";
-            return 2;
-        } else {
-            words.push_back(a);
-        }
-    }
+    hisha::app::Cli cli("hisha-server admin", ADMIN_USAGE);
+    cli.text("--db", db);
+    cli.option("--config", [&db](const std::string& v) { return db_arg("--config", v, db); });
+    cli.positionals("WORDS", words);
+    if (int status = cli.parse(argc - 2, argv + 2); status >= 0)
+        return status;
     bool list = words.size() == 1 && words[0] == "list";
     bool change = words.size() == 2 && (words[0] == "grant" || words[0] == "revoke");
     if (!list && !change) {
-        std::cerr << "hisha-server admin: " << USAGE << "\n";
+        std::cerr << "hisha-server admin: " << ADMIN_USAGE;
         return 2;
     }
     std::string error;
@@ -290,24 +274,12 @@ int admin_main(int argc, char** argv) {
 // hisha-server backup --to FILE [--db URL | --config FILE]
 int backup_main(int argc, char** argv) {
     std::string db = hisha::server::net::ServerOptions{}.db, to;
-    for (int i = 2; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a == "--help" || a == "-h") {
-            usage();
-            return 0;
-        }
-        if ((a == "--db" || a == "--to" || a == "--config") && i + 1 < argc) {
-            std::string v = argv[++i];
-            if (a == "--to")
-                to = v;
-            else if (!db_arg(a, v, db))
-                return 2;
-        } else {
-            std::cerr << "hisha-server backup: unknown or incomplete argument " << a
-                      << " (usage: hisha-server backup --to FILE [--db URL | --config FILE])\n";
-            return 2;
-        }
-    }
+    hisha::app::Cli cli("hisha-server backup", USAGE);
+    cli.text("--to", to);
+    cli.text("--db", db);
+    cli.option("--config", [&db](const std::string& v) { return db_arg("--config", v, db); });
+    if (int status = cli.parse(argc - 2, argv + 2); status >= 0)
+        return status;
     if (to.empty()) {
         std::cerr << "hisha-server backup: --to FILE is missing\n";
         return 2;
@@ -330,8 +302,8 @@ struct ServerFlag {
 };
 
 // A whole number from lo to hi, or the error `message`.
-std::function<std::string(const std::string&, const char*, ServerOptions&)> number_flag(
-    long lo, long hi, std::string message, std::function<void(ServerOptions&, long)> set) {
+std::function<std::string(const std::string&, const char*, ServerOptions&)>
+number_flag(long lo, long hi, std::string message, std::function<void(ServerOptions&, long)> set) {
     return [=](const std::string&, const char* v, ServerOptions& opt) -> std::string {
         long n = 0;
         if (!count_arg(v, lo, hi, n))
@@ -354,7 +326,9 @@ std::vector<ServerFlag> where_flags() {
              return port_arg(v, port) ? std::string() : a + " needs a port, 0..65535 (0: any; -1: off)";
          }},
         {{"--group-commit"},
-         [](auto&, const char* v, ServerOptions& o) { return o.config.group_commit = std::string(v) == "on", std::string(); }},
+         [](auto&, const char* v, ServerOptions& o) {
+             return o.config.group_commit = std::string(v) == "on", std::string();
+         }},
         {{"--log"},
          [](auto&, const char* v, ServerOptions&) -> std::string {
              std::string s = v;
@@ -384,8 +358,9 @@ std::vector<ServerFlag> game_flags() {
              o.config.csa_auto_register = s == "on";
              return {};
          }},
-        {{"--csa-max-moves"}, number_flag(0, 100000, "--csa-max-moves needs a number 0..100000",
-                                          [](ServerOptions& o, long n) { o.config.csa_max_moves = int(n); })},
+        {{"--csa-max-moves"},
+         number_flag(0, 100000, "--csa-max-moves needs a number 0..100000",
+                     [](ServerOptions& o, long n) { o.config.csa_max_moves = int(n); })},
         {{"--csa-reconnect-grace"},
          number_flag(0, 86400, "--csa-reconnect-grace needs seconds, 0..86400",
                      [](ServerOptions& o, long n) { o.config.csa_reconnect_grace_ms = n * 1000; })},
@@ -408,8 +383,9 @@ std::vector<ServerFlag> game_flags() {
 std::vector<ServerFlag> limit_flags() {
     using hisha::server::service::Config;
     return {
-        {{"--idle-timeout"}, number_flag(1, 30L * 86400, "--idle-timeout needs seconds, 1.." + std::to_string(30L * 86400),
-                                         [](ServerOptions& o, long n) { o.idle_timeout_s = int(n); })},
+        {{"--idle-timeout"},
+         number_flag(1, 30L * 86400, "--idle-timeout needs seconds, 1.." + std::to_string(30L * 86400),
+                     [](ServerOptions& o, long n) { o.idle_timeout_s = int(n); })},
         {{"--max-commands-per-second"},
          [](auto&, const char* v, ServerOptions& o) -> std::string {
              char* end = nullptr;
@@ -446,12 +422,11 @@ std::vector<ServerFlag> limit_flags() {
         {{"--login-per-address", "--login-per-account", "--register-per-address", "--new-games-per-account"},
          [](const std::string& a, const char* v, ServerOptions& o) -> std::string {
              auto& p = o.config.attempts;
-             auto& limit = a == "--login-per-address"      ? p.login_per_address
-                         : a == "--login-per-account"      ? p.login_per_account
+             auto& limit = a == "--login-per-address"    ? p.login_per_address
+                         : a == "--login-per-account"    ? p.login_per_account
                          : a == "--register-per-address" ? p.register_per_address
-                                                           : p.new_game_per_account;
-             return rate_arg(v, limit) ? std::string()
-                                       : a + " needs BURST/PER_MINUTE (e.g. 20/30), or 0 for no limit";
+                                                         : p.new_game_per_account;
+             return rate_arg(v, limit) ? std::string() : a + " needs BURST/PER_MINUTE (e.g. 20/30), or 0 for no limit";
          }},
         {{"--login-backoff"},
          [](auto&, const char* v, ServerOptions& o) {
@@ -519,7 +494,9 @@ const ServerFlag* find_flag(const std::string& name) {
     return nullptr;
 }
 
-// The arguments with those of --config FILE put in its place; false (and the error) when the
+// The arguments with those of --config FILE put in its place (before CLI11 reads them: its own
+// config files are TOML/INI, while the server's also take `name value` lines, and a config's
+// options must sit where --config stands so that later ones override them); false (and the error) when the
 // file cannot be read.
 bool expand_config(int argc, char** argv, std::vector<std::string>& args, std::string& error) {
     for (int i = 1; i < argc; ++i) {
@@ -552,31 +529,16 @@ int main(int argc, char** argv) {
         std::cerr << "hisha-server: " << error << "\n";
         return 2;
     }
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--help" || a == "-h") {
-            usage();
-            return 0;
-        }
-        if (a == "--version") {
-            std::cout << "hisha-server " << hisha::version() << "\n";
-            return 0;
-        }
-        const ServerFlag* flag = find_flag(a);
-        if (!flag) {
-            std::cerr << "hisha-server: unknown argument " << a << " (--help)\n";
-            return 2;
-        }
-        if (i + 1 >= args.size()) {
-            std::cerr << "hisha-server: " << a << " needs a value\n";
-            return 2;
-        }
-        const std::string& value = args[++i];
-        if (std::string e = flag->apply(a, value.c_str(), opt); !e.empty()) {
-            std::cerr << "hisha-server: " << e << ", not '" << value << "'\n";
-            return 2;
-        }
-    }
+    hisha::app::Cli cli("hisha-server", USAGE);
+    cli.set_unknown_word("unknown argument");
+    for (const ServerFlag& flag : server_flags())
+        for (const std::string& name : flag.names)
+            cli.option(name, [&flag, &opt, name](const std::string& value) {
+                std::string e = flag.apply(name, value.c_str(), opt);
+                return e.empty() ? e : fmt::format("{}, not '{}'", e, value);
+            });
+    if (int status = cli.parse(args); status >= 0)
+        return status;
     if (opt.static_dir.empty())
         opt.static_dir = installed_web_dir();
     if (opt.static_dir.empty())

@@ -1,6 +1,8 @@
 // `hisha match`: reads the options into a MatchConfig, runs the match, prints the table.
 #include "match_command.h"
 
+#include <fmt/format.h>
+
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -10,7 +12,9 @@
 #include <mutex>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
+#include "cli.h"
 #include "match/match.h"
 
 namespace hisha::app {
@@ -46,38 +50,9 @@ Options:
   --gauntlet | --round-robin   with more than two engines (default: round robin)
   --log FILE                write every line exchanged with the engines to FILE
   --quiet                   no line per game, only the final table
+  --version                 the version
+example: hisha match --engine a=hisha --engine b=gnushogi --tc st=1 --games 20 --out games/
 )";
-
-struct Parser {
-    int argc;
-    char** argv;
-    int i = 0;
-    std::string error;
-
-    bool more() const { return i < argc; }
-    std::string next() { return i < argc ? argv[i++] : ""; }
-    bool value(const std::string& flag, std::string& out) {
-        if (i >= argc) {
-            error = flag + " needs a value";
-            return false;
-        }
-        out = argv[i++];
-        return true;
-    }
-    bool number(const std::string& flag, int& out, int min) {
-        std::string v;
-        if (!value(flag, v))
-            return false;
-        char* end = nullptr;
-        long n = std::strtol(v.c_str(), &end, 10);
-        if (v.empty() || *end || n < min || n > 100000000) {
-            error = flag + ": bad number '" + v + "'";
-            return false;
-        }
-        out = int(n);
-        return true;
-    }
-};
 
 struct Pending {
     std::vector<std::pair<std::string, std::string>> options;  // "NAME", "KEY=VALUE"
@@ -95,12 +70,11 @@ match::EngineConfig* find_engine(MatchConfig& c, const std::string& name) {
     return nullptr;
 }
 
-bool parse_sprt(Parser& p, MatchConfig& c) {
+std::string parse_sprt(const std::vector<std::string>& words, MatchConfig& c) {
     match::SprtParams s;
-    int seen = 0;
-    while (p.more() && std::strchr(p.argv[p.i], '=') && std::strncmp(p.argv[p.i], "--", 2) != 0) {
-        std::string kv = p.next();
-        std::string k = kv.substr(0, kv.find('=')), v = kv.substr(kv.find('=') + 1);
+    for (const std::string& kv : words) {
+        auto eq = kv.find('=');
+        std::string k = kv.substr(0, eq), v = eq == std::string::npos ? "" : kv.substr(eq + 1);
         double x = std::strtod(v.c_str(), nullptr);
         if (k == "elo0")
             s.elo0 = x;
@@ -110,123 +84,83 @@ bool parse_sprt(Parser& p, MatchConfig& c) {
             s.alpha = x;
         else if (k == "beta")
             s.beta = x;
-        else {
-            p.error = "--sprt: unknown parameter " + k;
-            return false;
-        }
-        ++seen;
+        else
+            return "--sprt: unknown parameter '" + kv + "'";
     }
-    if (seen == 0 || s.alpha <= 0 || s.alpha >= 1 || s.beta <= 0 || s.beta >= 1 || s.elo0 >= s.elo1) {
-        p.error = "--sprt needs elo0 < elo1 and 0 < alpha, beta < 1";
-        return false;
-    }
+    if (words.empty() || s.alpha <= 0 || s.alpha >= 1 || s.beta <= 0 || s.beta >= 1 || s.elo0 >= s.elo1)
+        return "--sprt needs elo0 < elo1 and 0 < alpha, beta < 1";
     c.sprt = s;
-    return true;
+    return {};
 }
 
-bool parse_engine(Parser& p, MatchConfig& c) {
-    std::string v;
-    if (!p.value("--engine", v))
-        return false;
+std::string parse_engine(const std::string& v, MatchConfig& c) {
     auto eq = v.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
-        p.error = "--engine wants NAME=CMD, got '" + v + "'";
-        return false;
-    }
+    if (eq == std::string::npos || eq == 0 || eq + 1 == v.size())
+        return "--engine wants NAME=CMD, not '" + v + "'";
     match::EngineConfig e;
     e.spec.name = v.substr(0, eq);
     e.spec.command = v.substr(eq + 1);
-    if (find_engine(c, e.spec.name)) {
-        p.error = "two engines named " + e.spec.name;
-        return false;
-    }
+    if (find_engine(c, e.spec.name))
+        return "two engines named " + e.spec.name;
     c.engines.push_back(std::move(e));
-    return true;
+    return {};
 }
 
-bool parse_resign(Parser& p, MatchConfig& c) {
-    std::string v;
-    if (!p.value("--resign", v))
-        return false;
+std::string parse_resign(const std::string& v, MatchConfig& c) {
     int score = 0, moves = 0;
-    if (std::sscanf(v.c_str(), "%d:%d", &score, &moves) != 2 || score <= 0 || moves <= 0) {
-        p.error = "--resign wants SCORE:MOVES (e.g. 1500:3)";
-        return false;
-    }
+    char rest = 0;
+    if (std::sscanf(v.c_str(), "%d:%d%c", &score, &moves, &rest) != 2 || score <= 0 || moves <= 0)
+        return refusal("--resign", "wants SCORE:MOVES (e.g. 1500:3)", v);
     c.settings.adjudication = match::Adjudication{score, moves};
-    return true;
+    return {};
 }
 
-// One option; false with p.error set on a bad one.
-bool parse_option(Parser& p, const std::string& flag, MatchConfig& c, Pending& pending) {
-    std::string v;
+// `NAME:VALUE` or `VALUE` of --option, --tc and --margin, into `list`.
+std::string named_value(const char* flag, const std::string& v,
+                        std::vector<std::pair<std::string, std::string>>& list) {
+    auto colon = v.find(':'), eq = v.find('=');
+    bool named = colon != std::string::npos && (eq == std::string::npos || colon < eq);
+    if (std::string(flag) == "--option" && !named)
+        return refusal("--option", "wants NAME:KEY=VALUE", v);
+    list.emplace_back(named ? v.substr(0, colon) : "", named ? v.substr(colon + 1) : v);
+    return {};
+}
+
+// The options of `hisha match`, read into the config and what is applied once all engines are known.
+void add_options(Cli& cli, MatchConfig& c, Pending& pending, std::vector<std::string>& sprt) {
     auto& s = c.settings;
-    if (flag == "--engine")
-        return parse_engine(p, c);
-    if (flag == "--sprt")
-        return parse_sprt(p, c);
-    if (flag == "--resign")
-        return parse_resign(p, c);
-    if (flag == "--games")
-        return p.number(flag, c.games, 1);
-    if (flag == "--concurrency")
-        return p.number(flag, c.concurrency, 1);
-    if (flag == "--max-plies")
-        return p.number(flag, s.rules.max_plies, 0);
-    if (flag == "--move-timeout")
-        return p.number(flag, s.move_timeout_ms, 1);
-    if (flag == "--grace")
-        return p.number(flag, s.grace_ms, 0);
-    if (flag == "--opening-plies")
-        return p.number(flag, pending.opening_plies, 0);
-    if (flag == "--gauntlet" || flag == "--round-robin") {
-        c.tournament = flag == "--gauntlet" ? match::Tournament::Gauntlet : match::Tournament::RoundRobin;
-        return true;
-    }
-    if (flag == "--quiet") {
-        c.verbose = false;
-        return true;
-    }
-    if (flag == "--startup-timeout") {
-        int ms = 0;
-        if (!p.number(flag, ms, 1))
-            return false;
-        pending.options.emplace_back("", "startup-timeout=" + std::to_string(ms));
-        return true;
-    }
-    bool takes_value = false;
-    for (const char* f : {"--out", "--log", "--openings", "--at-max", "--option", "--tc", "--margin"})
-        takes_value = takes_value || flag == f;
-    if (!takes_value) {
-        p.error = "unknown option " + flag;
-        return false;
-    }
-    if (!p.value(flag, v))
-        return false;
-    if (flag == "--out")
-        c.out_dir = v;
-    else if (flag == "--log")
-        pending.log = v;
-    else if (flag == "--openings")
-        pending.openings.push_back(v);
-    else if (flag == "--at-max" && (v == "draw" || v == "count"))
+    cli.option("--engine", [&c](const std::string& v) { return parse_engine(v, c); });
+    cli.app().add_option("--sprt", sprt)->expected(1, 4);
+    cli.option("--resign", [&c](const std::string& v) { return parse_resign(v, c); });
+    auto number = [&cli](const char* name, int& out, int min) {
+        cli.whole(name, out, std::uint64_t(min), 100000000, fmt::format("needs a whole number {}..100000000", min));
+    };
+    number("--games", c.games, 1);
+    number("--concurrency", c.concurrency, 1);
+    number("--max-plies", s.rules.max_plies, 0);
+    number("--move-timeout", s.move_timeout_ms, 1);
+    number("--grace", s.grace_ms, 0);
+    number("--opening-plies", pending.opening_plies, 0);
+    cli.flag("--gauntlet", [&c] { c.tournament = match::Tournament::Gauntlet; });
+    cli.flag("--round-robin", [&c] { c.tournament = match::Tournament::RoundRobin; });
+    cli.flag("--quiet", [&c] { c.verbose = false; });
+    cli.option("--startup-timeout", [&pending](const std::string& v) {
+        auto ms = whole_in(v, 1, 100000000);
+        if (!ms)
+            return refusal("--startup-timeout", "needs a whole number 1..100000000", v);
+        pending.options.emplace_back("", "startup-timeout=" + std::to_string(*ms));
+        return std::string();
+    });
+    cli.option("--out", [&c](const std::string& v) { return c.out_dir = v, std::string(); });
+    cli.text("--log", pending.log);
+    cli.option("--openings", [&pending](const std::string& v) { return pending.openings.push_back(v), std::string(); });
+    cli.option("--at-max", [&s](const std::string& v) {
         s.rules.limit_counts_impasse = v == "count";
-    else if (flag == "--option" || flag == "--tc" || flag == "--margin") {
-        auto colon = v.find(':'), eq = v.find('=');
-        bool named = colon != std::string::npos && (eq == std::string::npos || colon < eq);
-        if (flag == "--option" && !named) {
-            p.error = "--option wants NAME:KEY=VALUE";
-            return false;
-        }
-        (flag == "--option" ? pending.options
-         : flag == "--tc"   ? pending.tcs
-                            : pending.margins)
-            .emplace_back(named ? v.substr(0, colon) : "", named ? v.substr(colon + 1) : v);
-    } else {
-        p.error = flag == "--at-max" ? "--at-max wants draw or count" : "unknown option " + flag;
-        return false;
-    }
-    return true;
+        return v == "draw" || v == "count" ? std::string() : refusal("--at-max", "wants draw or count", v);
+    });
+    cli.option("--option", [&pending](const std::string& v) { return named_value("--option", v, pending.options); });
+    cli.option("--tc", [&pending](const std::string& v) { return named_value("--tc", v, pending.tcs); });
+    cli.option("--margin", [&pending](const std::string& v) { return named_value("--margin", v, pending.margins); });
 }
 
 // Options and controls that name an engine are applied once all engines are known.
@@ -331,18 +265,16 @@ int match_command(int argc, char** argv) {
     MatchConfig config;
     config.settings.rules.max_plies = 512;
     Pending pending;
-    Parser p{argc, argv, 0, {}};
-    while (p.more()) {
-        std::string flag = p.next();
-        if (flag == "--help" || flag == "-h") {
-            std::cout << USAGE;
-            return 0;
-        }
-        if (!parse_option(p, flag, config, pending)) {
-            std::cerr << "hisha match: " << p.error << "\n" << USAGE;
+    std::vector<std::string> sprt;
+    Cli cli("hisha match", USAGE);
+    add_options(cli, config, pending, sprt);
+    if (int status = cli.parse(argc, argv); status >= 0)
+        return status;
+    if (!sprt.empty())
+        if (std::string e = parse_sprt(sprt, config); !e.empty()) {
+            std::cerr << "hisha match: " << e << "\n";
             return 2;
         }
-    }
     std::string error;
     if (config.engines.size() < 2)
         error = "at least two --engine NAME=CMD are needed";

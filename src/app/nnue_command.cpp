@@ -3,6 +3,8 @@
 // values on a data file's positions, a net file's header.
 #include "nnue_command.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -13,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "cli_help.h"
+#include "cli.h"
 #include "engine/nnue/features.h"
 #include "engine/nnue/gensfen.h"
 #include "engine/nnue/network.h"
@@ -39,7 +41,8 @@ const char* const NNUE_USAGE =
     "usage: hisha nnue features DATA OUT    the records of DATA as feature indices for the trainer\n"
     "       hisha nnue eval NET DATA        the net's value (side to move, cp) of each record's position\n"
     "       hisha nnue info NET             a net file's header\n"
-    "  formats in docs/nnue.md; the trainer is tools/nnue/train.py\n";
+    "  formats in docs/nnue.md; the trainer is tools/nnue/train.py\n"
+    "  example: hisha nnue features data.bin data.ftr\n";
 
 namespace {
 
@@ -113,49 +116,29 @@ void report_progress(const engine::nnue::GensfenOptions& o, const engine::nnue::
 
 int gensfen_command(int argc, char** argv) {
     engine::nnue::GensfenOptions o;
-    std::string openings_file;
-    for (int i = 0; i < argc; ++i) {
-        std::string a = argv[i];
-        const char* text = i + 1 < argc ? argv[i + 1] : nullptr;
-        if (a == "--validate" || a == "--out" || a == "--openings" || a == "--eval-file") {
-            if (!text) {
-                std::fprintf(stderr, "hisha gensfen: %s needs a file\n%s", a.c_str(), GENSFEN_USAGE);
-                return 2;
-            }
-            ++i;
-            if (a == "--validate")
-                return validate(text);
-            (a == "--out" ? o.out : a == "--openings" ? openings_file : o.eval_file) = text;
-            continue;
-        }
-        if (a == "--time") {
-            char* end = nullptr;
-            double v = text ? std::strtod(text, &end) : -1;
-            if (!text || *end || !(v > 0)) {
-                std::fprintf(stderr, "hisha gensfen: --time wants seconds above 0, not '%s'\n", text ? text : "");
-                return 2;
-            }
-            o.seconds = v;
-            ++i;
-            continue;
-        }
-        const Spin* spin = nullptr;
-        for (const Spin& s : GENSFEN_SPINS)
-            if (a == s.name)
-                spin = &s;
-        if (!spin) {
-            std::fprintf(stderr, "hisha gensfen: unknown option %s\n%s", a.c_str(), GENSFEN_USAGE);
-            return 2;
-        }
-        auto v = whole_number(text);
-        if (!v || *v < spin->lo || *v > spin->hi) {
-            std::fprintf(stderr, "hisha gensfen: %s wants a whole number from %llu to %llu, not '%s'\n", a.c_str(),
-                         spin->lo, spin->hi, text ? text : "");
-            return 2;
-        }
-        ++i;
-        spin->set(o, *v);
-    }
+    std::string openings_file, validate_file;
+    Cli cli("hisha gensfen", GENSFEN_USAGE);
+    cli.text("--validate", validate_file);
+    cli.text("--out", o.out);
+    cli.text("--openings", openings_file);
+    cli.text("--eval-file", o.eval_file);
+    cli.option("--time", [&o](const std::string& v) {
+        auto x = number_in(v, 1e-9, 1e12);
+        o.seconds = x.value_or(0);
+        return x ? std::string() : refusal("--time", "wants seconds above 0", v);
+    });
+    for (const Spin& spin : GENSFEN_SPINS)
+        cli.option(spin.name, [&o, &spin](const std::string& v) {
+            auto n = whole_in(v, spin.lo, spin.hi);
+            if (!n)
+                return refusal(spin.name, fmt::format("wants a whole number from {} to {}", spin.lo, spin.hi), v);
+            spin.set(o, *n);
+            return std::string();
+        });
+    if (int status = cli.parse(argc, argv); status >= 0)
+        return status;
+    if (!validate_file.empty())
+        return validate(validate_file);
     if (o.out.empty()) {
         std::fprintf(stderr, "hisha gensfen: --out FILE is required\n%s", GENSFEN_USAGE);
         return 2;
@@ -332,13 +315,22 @@ int info(const std::string& net_path) {
 }  // namespace
 
 int nnue_command(int argc, char** argv) {
-    std::string sub = argc >= 1 ? argv[0] : "";
-    if (sub == "features" && argc == 3)
-        return features(argv[1], argv[2]);
-    if (sub == "eval" && argc == 3)
-        return eval(argv[1], argv[2]);
-    if (sub == "info" && argc == 2)
-        return info(argv[1]);
+    Cli cli("hisha nnue", NNUE_USAGE);
+    std::vector<std::string> args[3];
+    const char* names[3] = {"features", "eval", "info"};
+    for (int k = 0; k < 3; ++k)
+        cli.positionals(k == 2 ? "NET" : "FILES", args[k], cli.subcommand(names[k]));
+    cli.app().require_subcommand(0, 1);
+    if (int status = cli.parse(argc, argv); status >= 0)
+        return status;
+    std::string sub = cli.app().get_subcommands().empty() ? "" : cli.app().get_subcommands()[0]->get_name();
+    const auto& a = sub == "features" ? args[0] : sub == "eval" ? args[1] : args[2];
+    if (sub == "features" && a.size() == 2)
+        return features(a[0], a[1]);
+    if (sub == "eval" && a.size() == 2)
+        return eval(a[0], a[1]);
+    if (sub == "info" && a.size() == 1)
+        return info(a[0]);
     std::fprintf(stderr, "hisha nnue: expected features DATA OUT, eval NET DATA or info NET\n%s", NNUE_USAGE);
     return 2;
 }

@@ -8,6 +8,8 @@
 // generator, so the same build and arguments give the same file.
 #include "openings_command.h"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "app/read_file.h"
+#include "cli.h"
 #include "core/movegen.h"
 #include "engine/engine.h"
 #include "engine/see.h"
@@ -39,6 +42,8 @@ Writes balanced starting positions as `startpos moves ...` lines (for hisha matc
   --seed S          random seed (default 1)
   --book FILE       opening book to draw moves from (default: the built-in one)
   RECORDS           game records whose first 24 plies are added to the book (weight 1 a game)
+  --version         the version
+example: hisha openings --out openings.txt --count 200 --depth 6
 )";
 
 struct Args {
@@ -49,64 +54,39 @@ struct Args {
     std::vector<std::string> records;
 };
 
-bool parse(int argc, char** argv, Args& a, std::string& error) {
-    for (int i = 0; i < argc; ++i) {
-        std::string f = argv[i];
-        auto value = [&](long& out, long lo, long hi) {
-            if (i + 1 >= argc) {
-                error = f + " needs a value";
-                return false;
-            }
-            char* end = nullptr;
-            out = std::strtol(argv[++i], &end, 10);
-            if (*end || out < lo || out > hi) {
-                error = f + ": bad value " + argv[i];
-                return false;
-            }
-            return true;
-        };
-        long v = 0;
-        if (f == "--out" || f == "--book") {
-            if (i + 1 >= argc) {
-                error = f + " needs a value";
-                return false;
-            }
-            (f == "--out" ? a.out : a.book) = argv[++i];
-        } else if (f == "--count") {
-            if (!value(v, 1, 1000000))
-                return false;
-            a.count = int(v);
-        } else if (f == "--min-plies" || f == "--max-plies") {
-            if (!value(v, 0, 200))
-                return false;
-            (f == "--min-plies" ? a.min_plies : a.max_plies) = int(v);
-        } else if (f == "--depth") {
-            if (!value(v, 1, 30))
-                return false;
-            a.depth = int(v);
-        } else if (f == "--window") {
-            if (!value(v, 0, 30000))
-                return false;
-            a.window = int(v);
-        } else if (f == "--random") {
-            if (!value(v, 0, 100))
-                return false;
-            a.random_pct = int(v);
-        } else if (f == "--seed") {
-            if (!value(v, 0, 1L << 62))
-                return false;
-            a.seed = std::uint64_t(v);
-        } else if (!f.empty() && f[0] == '-') {
-            error = "unknown option " + f;
-            return false;
-        } else
-            a.records.push_back(f);
-    }
+// The command line: -1 to go on, else the exit status (its message printed).
+int parse(int argc, char** argv, Args& a) {
+    Cli cli("hisha openings", USAGE);
+    auto value = [&cli](const char* name, auto& out, long lo, long hi) {
+        cli.option(name, [&out, name, lo, hi](const std::string& v) {
+            auto n = whole_in(v, std::uint64_t(lo), std::uint64_t(hi));
+            if (!n)
+                return fmt::format("{}: bad value '{}' ({}..{})", name, v, lo, hi);
+            out = std::remove_reference_t<decltype(out)>(*n);
+            return std::string();
+        });
+    };
+    cli.text("--out", a.out);
+    cli.text("--book", a.book);
+    value("--count", a.count, 1, 1000000);
+    value("--min-plies", a.min_plies, 0, 200);
+    value("--max-plies", a.max_plies, 0, 200);
+    value("--depth", a.depth, 1, 30);
+    value("--window", a.window, 0, 30000);
+    value("--random", a.random_pct, 0, 100);
+    value("--seed", a.seed, 0, 1L << 62);
+    cli.positionals("RECORDS", a.records);
+    if (int status = cli.parse(argc, argv); status >= 0)
+        return status;
+    std::string error;
     if (a.out.empty())
         error = "--out FILE is required";
     else if (a.min_plies > a.max_plies)
         error = "--min-plies is above --max-plies";
-    return error.empty();
+    if (error.empty())
+        return -1;
+    std::cerr << "hisha openings: " << error << "\n" << USAGE;
+    return 2;
 }
 
 // A random legal move that does not lose material by exchange (any legal move if all do).
@@ -127,15 +107,8 @@ core::Move random_move(const core::Position& pos, std::mt19937_64& rng) {
 
 int openings_command(int argc, char** argv) {
     Args a;
-    std::string error;
-    if (argc >= 1 && (std::strcmp(argv[0], "--help") == 0 || std::strcmp(argv[0], "-h") == 0)) {
-        std::cout << USAGE;
-        return 0;
-    }
-    if (!parse(argc, argv, a, error)) {
-        std::cerr << "hisha openings: " << error << "\n" << USAGE;
-        return 2;
-    }
+    if (int status = parse(argc, argv, a); status >= 0)
+        return status;
     engine::Engine e;
     e.set_option("USI_Hash", "16");
     e.set_option("Threads", "1");

@@ -1,11 +1,14 @@
 // `hisha perft DEPTH [--sfen SFEN] [--divide]`: counts the leaves of the legal move tree.
 #include "perft_command.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include "cli.h"
 #include "core/movegen.h"
 #include "core/position.h"
 
@@ -21,21 +24,18 @@ int perft_command(int argc, char** argv) {
     int depth = -1;
     std::string sfen(core::START_SFEN);
     bool divide = false;
-    for (int i = 0; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a == "--sfen" && i + 1 < argc)
-            sfen = argv[++i];
-        else if (a == "--divide")
-            divide = true;
-        else if (depth < 0 && !a.empty() && a.find_first_not_of("0123456789") == std::string::npos && a.size() < 4)
-            depth = std::atoi(a.c_str());
-        else {
-            std::fprintf(stderr, "hisha perft: unexpected argument '%s'\n%s", a.c_str(), PERFT_USAGE);
-            return 2;
-        }
-    }
+    Cli cli("hisha perft", PERFT_USAGE);
+    cli.text("--sfen", sfen);
+    cli.flag("--divide", [&divide] { divide = true; });
+    cli.option("DEPTH", [&depth](const std::string& v) {
+        auto d = whole_in(v, 0, 999);
+        depth = d ? int(*d) : depth;
+        return d ? std::string() : fmt::format("the depth is a whole number 0..999, not '{}'", v);
+    });
+    if (int status = cli.parse(argc, argv); status >= 0)
+        return status;
     if (depth < 0) {
-        std::fprintf(stderr, "%s", PERFT_USAGE);
+        std::fprintf(stderr, "hisha perft: DEPTH is required\n%s", PERFT_USAGE);
         return 2;
     }
     core::Position pos;

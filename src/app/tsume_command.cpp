@@ -4,6 +4,8 @@
 // prints one line per problem: `mate <plies> <usi moves>` | `nomate` | `timeout` (see tsume/solver.h).
 #include "tsume_command.h"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -11,7 +13,9 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "cli.h"
 #include "notation/formats.h"
 #include "notation/usi.h"
 #include "read_file.h"
@@ -37,17 +41,6 @@ namespace {
 int usage() {
     std::fputs(TSUME_USAGE, stderr);
     return 2;
-}
-
-// A number option's value, or nullopt (with a message) when it is not one.
-std::optional<double> parse_number(const char* option, const char* text, double min) {
-    char* end = nullptr;
-    double v = std::strtod(text, &end);
-    if (end == text || *end != '\0' || !(v >= min) || v > 1e15) {
-        std::fprintf(stderr, "hisha tsume: %s needs a number of at least %g, not '%s'\n", option, min, text);
-        return std::nullopt;
-    }
-    return v;
 }
 
 struct Options {
@@ -152,38 +145,36 @@ int solve_file(const std::string& path, const Options& opt) {
 int tsume_command(int argc, char** argv) {
     Options opt;
     std::string in = "-";
-    for (int i = 0; i < argc; ++i) {
-        std::string a = argv[i];
-        bool has_value = i + 1 < argc;
-        if ((a == "--time-limit" || a == "--nodes" || a == "--memory") && has_value) {
-            auto v = parse_number(a.c_str(), argv[++i], a == "--memory" ? 1 : 0);
-            if (!v)
-                return usage();
-            if (a == "--time-limit")
-                opt.limits.time_limit_s = *v;
-            else if (a == "--nodes")
-                opt.limits.max_nodes = std::uint64_t(*v);
-            else
-                opt.limits.memory_mb = std::size_t(*v);
-        } else if (a == "--convention" && has_value) {
-            std::string c = argv[++i];
-            if (c != "tsume" && c != "ordinary")
-                return usage();
-            opt.limits.convention = c == "tsume" ? tsume::Convention::Tsume : tsume::Convention::Ordinary;
-        } else if (a == "--stats")
-            opt.stats = true;
-        else if (a == "--verify")
-            opt.verify = true;
-        else if (a == "--cpu-time")
-            opt.limits.cpu_time = true;
-        else if (a == "-h" || a == "--help")
-            return usage();
-        else if (!a.empty() && a[0] == '-' && a != "-") {
-            std::fprintf(stderr, "hisha tsume: unknown option '%s'\n", a.c_str());
-            return usage();
-        } else
-            in = a;
-    }
+    std::vector<std::string> files;
+    Cli cli("hisha tsume", TSUME_USAGE);
+    auto number = [&cli](const char* name, double min, auto set) {
+        cli.option(name, [=](const std::string& v) {
+            auto x = number_in(v, min, 1e15);
+            if (!x)
+                return refusal(name, fmt::format("needs a number of at least {:g}", min), v);
+            set(*x);
+            return std::string();
+        });
+    };
+    number("--time-limit", 0, [&opt](double v) { opt.limits.time_limit_s = v; });
+    number("--nodes", 0, [&opt](double v) { opt.limits.max_nodes = std::uint64_t(v); });
+    number("--memory", 1, [&opt](double v) { opt.limits.memory_mb = std::size_t(v); });
+    cli.option("--convention", [&opt](const std::string& c) {
+        if (c != "tsume" && c != "ordinary")
+            return refusal("--convention", "is ordinary or tsume", c);
+        opt.limits.convention = c == "tsume" ? tsume::Convention::Tsume : tsume::Convention::Ordinary;
+        return std::string();
+    });
+    cli.flag("--stats", [&opt] { opt.stats = true; });
+    cli.flag("--verify", [&opt] { opt.verify = true; });
+    cli.flag("--cpu-time", [&opt] { opt.limits.cpu_time = true; });
+    cli.positionals("FILE", files);
+    if (int status = cli.parse(argc, argv); status >= 0)
+        return status;
+    if (files.size() > 1)
+        return usage();
+    if (!files.empty())
+        in = files[0];
     if (in != "-")
         return solve_file(in, opt);
     for (std::string line; std::getline(std::cin, line);)

@@ -5,6 +5,8 @@
 // evaluation to them (Texel tuning) and reports the loss before and after.
 #include "tune_command.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -15,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "cli_help.h"
+#include "cli.h"
 #include "engine/tune.h"
 #include "read_file.h"
 
@@ -38,38 +40,16 @@ const char* const TUNE_USAGE =
 int selfplay_command(int argc, char** argv) {
     engine::SelfPlayOptions o;
     std::string out;
-    for (int i = 0; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a == "--out") {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "hisha selfplay: --out needs a file\n%s", SELFPLAY_USAGE);
-                return 2;
-            }
-            out = argv[++i];
-            continue;
-        }
-        if (a != "--games" && a != "--nodes" && a != "--threads" && a != "--seed" && a != "--random-plies") {
-            std::fprintf(stderr, "hisha selfplay: unknown option %s\n%s", a.c_str(), SELFPLAY_USAGE);
-            return 2;
-        }
-        const char* text = i + 1 < argc ? argv[++i] : nullptr;
-        auto v = whole_number(text);
-        bool small = a == "--seed" || a == "--nodes" || (v && *v <= 1'000'000);
-        if (!v || !small) {
-            std::fprintf(stderr, "hisha selfplay: %s wants a whole number, not '%s'\n", a.c_str(), text ? text : "");
-            return 2;
-        }
-        if (a == "--games")
-            o.games = int(*v);
-        else if (a == "--nodes")
-            o.nodes = *v;
-        else if (a == "--threads")
-            o.threads = int(*v);
-        else if (a == "--seed")
-            o.seed = *v;
-        else
-            o.random_plies = int(*v);
-    }
+    Cli cli("hisha selfplay", SELFPLAY_USAGE);
+    const char* whole = "wants a whole number";
+    cli.text("--out", out);
+    cli.whole("--games", o.games, 0, 1'000'000, whole);
+    cli.whole("--nodes", o.nodes, 0, ~0ULL, whole);
+    cli.whole("--threads", o.threads, 0, 1'000'000, whole);
+    cli.whole("--seed", o.seed, 0, ~0ULL, whole);
+    cli.whole("--random-plies", o.random_plies, 0, 1'000'000, whole);
+    if (int status = cli.parse(argc, argv); status >= 0)
+        return status;
     if (out.empty()) {
         std::fprintf(stderr, "hisha selfplay: --out FILE is required\n");
         return 2;
@@ -111,49 +91,27 @@ struct TuneArgs {
 
 // The command line of `hisha tune`, or the exit status of a bad one (its message printed).
 std::optional<int> parse_tune_args(int argc, char** argv, TuneArgs& t) {
-    for (int i = 0; i < argc; ++i) {
-        std::string a = argv[i];
-        auto number = [&](double lo, double hi, double& v) {
-            const char* text = i + 1 < argc ? argv[++i] : "";
-            char* end = nullptr;
-            v = std::strtod(text, &end);
-            if (!*text || *end || !(v >= lo && v <= hi)) {
-                std::fprintf(stderr, "hisha tune: %s needs a number from %g to %g, got '%s'\n", a.c_str(), lo, hi,
-                             text);
-                return false;
-            }
-            return true;
-        };
-        double v = 0;
-        bool ok = true;
-        if (a == "--epochs") {
-            ok = number(1, 1e6, v);
-            t.options.epochs = int(v);
-        } else if (a == "--rate") {
-            ok = number(1e-6, 1e4, t.options.learning_rate);
-        } else if (a == "--min-count") {
-            ok = number(1, 1e9, v);
-            t.options.min_count = int(v);
-        } else if (a == "--l2") {
-            ok = number(0, 1, t.options.l2);
-        } else if (a == "--lambda") {
-            ok = number(0, 1, t.lambda);
-        } else if (a == "--validation") {
-            ok = number(0, 0.5, t.validation);
-        } else if (a == "--out" || a == "--emit-header") {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "hisha tune: %s needs a path\n%s", a.c_str(), TUNE_USAGE);
-                return 2;
-            }
-            (a == "--out" ? t.out : t.header) = argv[++i];
-        } else if (!a.empty() && a[0] == '-') {
-            std::fprintf(stderr, "hisha tune: unknown option %s\n%s", a.c_str(), TUNE_USAGE);
-            return 2;
-        } else
-            t.inputs.push_back(a);
-        if (!ok)
-            return 2;
-    }
+    Cli cli("hisha tune", TUNE_USAGE);
+    auto number = [&cli](const std::string& name, double lo, double hi, auto set) {
+        cli.option(name, [=](const std::string& v) {
+            auto x = number_in(v, lo, hi);
+            if (!x)
+                return refusal(name, fmt::format("needs a number from {:g} to {:g}", lo, hi), v);
+            set(*x);
+            return std::string();
+        });
+    };
+    number("--epochs", 1, 1e6, [&t](double v) { t.options.epochs = int(v); });
+    number("--rate", 1e-6, 1e4, [&t](double v) { t.options.learning_rate = v; });
+    number("--min-count", 1, 1e9, [&t](double v) { t.options.min_count = int(v); });
+    number("--l2", 0, 1, [&t](double v) { t.options.l2 = v; });
+    number("--lambda", 0, 1, [&t](double v) { t.lambda = v; });
+    number("--validation", 0, 0.5, [&t](double v) { t.validation = v; });
+    cli.text("--out", t.out);
+    cli.text("--emit-header", t.header);
+    cli.positionals("DATA", t.inputs);
+    if (int status = cli.parse(argc, argv); status >= 0)
+        return status;
     return std::nullopt;
 }
 
