@@ -22,7 +22,8 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/archite
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME copyright)
 
 # The Debian package: hisha_<version>_<arch>.deb. Its shared-library dependencies are found by
-# dpkg-shlibdeps (dpkg-dev) from the binaries themselves; the rest are named here.
+# dpkg-shlibdeps (dpkg-dev) from the binaries themselves (libfmt9 for both programs' messages,
+# libspdlog1.10 for the server's log; CLI11 is header-only); the rest are named here.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME hisha)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})

@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <iostream>
 #include <string>
 #include <vector>
 
@@ -57,6 +56,9 @@ constexpr const char* USAGE =
     "                        rating and their games rated (GET /api/ratings); may be repeated\n"
     "  --log json|off        structured log on stderr, one JSON object per line: listening,\n"
     "                        connect/disconnect, login, game_created, game_end... (default json)\n"
+    "  --log-level LEVEL     trace, debug, info (default), warn, error or off: the events below it\n"
+    "                        are left out (refusals and limits are warn, failed commits error)\n"
+    "  --log-file PATH       append the log to PATH instead of stderr\n"
     "  --idle-timeout S      close text/CSA connections silent for S seconds (default 3600)\n"
     "  --max-commands-per-second N   per text/CSA connection and HTTP requests per connection,\n"
     "                        bursts of 3 s allowed (default 20; 0: no limit); faster ones wait\n"
@@ -91,7 +93,7 @@ constexpr const char* USAGE =
     "                        default hisha-10kyu=5,hisha-1dan=15,hisha-max=20; \"\" for none)\n"
     "  --version             the version\n"
     "  --help                this text\n"
-    "example: hisha-server --db sqlite:/var/lib/hisha/hisha.db --http-port 8080 --bind 0.0.0.0\n";
+    "example: hisha-server --db sqlite:/var/lib/hisha/hisha.db --http-port 8080 --log-level warn\n";
 
 // A config file holds the long options one per line, `name value` or `name = value`, without
 // the dashes (`db = sqlite:/srv/hisha.db`); `#` starts a comment. Options given on the command
@@ -230,29 +232,29 @@ int admin_main(int argc, char** argv) {
     bool list = words.size() == 1 && words[0] == "list";
     bool change = words.size() == 2 && (words[0] == "grant" || words[0] == "revoke");
     if (!list && !change) {
-        std::cerr << "hisha-server admin: " << ADMIN_USAGE;
+        fmt::print(stderr, "hisha-server admin: {}", ADMIN_USAGE);
         return 2;
     }
     std::string error;
     auto store = store::open_store(db, error);
     if (!store) {
-        std::cerr << "hisha-server admin: cannot open " << db << ": " << error << "\n";
+        fmt::print(stderr, "hisha-server admin: cannot open {}: {}\n", db, error);
         return 1;
     }
     if (list) {
         for (const std::string& key : store->admins()) {
             auto u = store->find_user(key);
-            std::cout << (u ? u->name : key) << "\n";
+            fmt::print("{}\n", u ? u->name : key);
         }
         return 0;
     }
     auto u = store->find_user(words[1]);
     if (!u) {
-        std::cerr << "hisha-server admin: no account named " << words[1] << " in " << db << "\n";
+        fmt::print(stderr, "hisha-server admin: no account named {} in {}\n", words[1], db);
         return 1;
     }
     if (!u->bot.empty()) {
-        std::cerr << "hisha-server admin: " << u->name << " is an engine bot, which cannot log in\n";
+        fmt::print(stderr, "hisha-server admin: {} is an engine bot, which cannot log in\n", u->name);
         return 1;
     }
     bool grant = words[0] == "grant";
@@ -264,10 +266,10 @@ int admin_main(int argc, char** argv) {
     a.action = grant ? "grant" : "revoke";
     a.target = u->name;
     if (!store->set_admin(u->name, grant, now) || !store->insert_audit(a)) {
-        std::cerr << "hisha-server admin: " << store->last_error() << "\n";
+        fmt::print(stderr, "hisha-server admin: {}\n", store->last_error());
         return 1;
     }
-    std::cout << u->name << (grant ? " is an administrator" : " is no longer an administrator") << "\n";
+    fmt::print("{} {}\n", u->name, grant ? "is an administrator" : "is no longer an administrator");
     return 0;
 }
 
@@ -281,15 +283,15 @@ int backup_main(int argc, char** argv) {
     if (int status = cli.parse(argc - 2, argv + 2); status >= 0)
         return status;
     if (to.empty()) {
-        std::cerr << "hisha-server backup: --to FILE is missing\n";
+        fmt::print(stderr, "hisha-server backup: --to FILE is missing\n");
         return 2;
     }
     std::string error, summary;
     if (!hisha::server::store::backup(db, to, error, summary)) {
-        std::cerr << "hisha-server backup: " << error << "\n";
+        fmt::print(stderr, "hisha-server backup: {}\n", error);
         return 1;
     }
-    std::cout << summary << "\n";
+    fmt::print("{}\n", summary);
     return 0;
 }
 
@@ -336,6 +338,15 @@ std::vector<ServerFlag> where_flags() {
                  return "--log is json or off";
              hisha::server::set_logging(s == "json");
              return {};
+         }},
+        {{"--log-level"},
+         [](auto&, const char* v, ServerOptions&) -> std::string {
+             return hisha::server::set_log_level(v) ? "" : "--log-level is trace, debug, info, warn, error or off";
+         }},
+        {{"--log-file"},
+         [](auto&, const char* v, ServerOptions&) -> std::string {
+             std::string e = hisha::server::set_log_file(v);
+             return e.empty() ? e : "--log-file cannot be written (" + e + ")";
          }},
     };
 }
@@ -486,14 +497,6 @@ const std::vector<ServerFlag>& server_flags() {
     return flags;
 }
 
-const ServerFlag* find_flag(const std::string& name) {
-    for (const ServerFlag& f : server_flags())
-        for (const std::string& n : f.names)
-            if (n == name)
-                return &f;
-    return nullptr;
-}
-
 // The arguments with those of --config FILE put in its place (before CLI11 reads them: its own
 // config files are TOML/INI, while the server's also take `name value` lines, and a config's
 // options must sit where --config stands so that later ones override them); false (and the error) when the
@@ -526,7 +529,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> args;
     std::string error;
     if (!expand_config(argc, argv, args, error)) {
-        std::cerr << "hisha-server: " << error << "\n";
+        fmt::print(stderr, "hisha-server: {}\n", error);
         return 2;
     }
     hisha::app::Cli cli("hisha-server", USAGE);
@@ -542,8 +545,9 @@ int main(int argc, char** argv) {
     if (opt.static_dir.empty())
         opt.static_dir = installed_web_dir();
     if (opt.static_dir.empty())
-        std::cerr << "hisha-server: the web UI's files were not found (" << HISHA_INSTALLED_WEB_DIR
-                  << " beside the program, or the source tree's web/dist: make web); "
-                     "only the API is served, pass --static DIR\n";
+        fmt::print(stderr,
+                   "hisha-server: the web UI's files were not found ({} beside the program, or the source tree's "
+                   "web/dist: make web); only the API is served, pass --static DIR\n",
+                   HISHA_INSTALLED_WEB_DIR);
     return hisha::server::net::run_server(opt);
 }

@@ -88,7 +88,7 @@ version=${v#hisha }
 grep -qx "Version: ${version%%+*}" <<< "$control" || fail "control version: $control"
 grep -qx "Architecture: $(dpkg --print-architecture)" <<< "$control" || fail "control architecture: $control"
 depends=$(sed -n 's/^Depends: //p' <<< "$control")
-for lib in libc6 libstdc++6 libsqlite3-0 libsodium23 libpq5 libncursesw6 libfmt9; do
+for lib in libc6 libstdc++6 libsqlite3-0 libsodium23 libpq5 libncursesw6 libfmt9 libspdlog1.10; do
     grep -q "\b$lib\b" <<< "$depends" || fail "Depends lacks $lib: $depends"
 done
 files=$(dpkg-deb -c "$deb" | awk '{ print $6 }')

@@ -184,3 +184,61 @@ TEST(Operations, StructuredLogHasOneJsonObjectPerEvent) {
         EXPECT_TRUE(line.starts_with("{\"ts\":\"") && line.ends_with("}")) << line;
     }
 }
+
+// --log-level warn leaves out the info events (connections, logins, games) and keeps the
+// warnings, here a login over the address's rate; each line still one JSON object, now with its level.
+TEST(Operations, LogLevelWarnKeepsOnlyWarningsAndErrors) {
+    ServerProcess srv(temp_db("ops_log_level"),
+                      open_csa({"--log-level", "warn", "--login-per-address", "1/1", "--login-backoff", "0/0/0"}));
+    {
+        LineClient t(srv.ports.at("text"));
+        t.read_until("hisha> ");
+        for (int i = 0; i < 3; ++i)
+            t.cmd("LOGIN nobody wrong");  // the second is over the limit
+    }
+    srv.stop();
+    std::string log = srv.log_text();
+    EXPECT_FALSE(has(log, "\"event\":\"listening\"")) << log;
+    EXPECT_FALSE(has(log, "\"event\":\"connect\"")) << log;
+    EXPECT_TRUE(has(log, "\"level\":\"warning\",\"event\":\"limited\"")) << log;
+    std::size_t start = 0;
+    for (std::size_t nl; (nl = log.find('\n', start)) != std::string::npos; start = nl + 1) {
+        std::string line = log.substr(start, nl - start);
+        EXPECT_TRUE(line.starts_with("{\"ts\":\"") && line.ends_with("}")) << line;
+    }
+}
+
+// --log-file PATH: the same lines go to the file (appended), none to standard error.
+TEST(Operations, LogFileReceivesTheStructuredLog) {
+    std::string path = temp_db("ops_log_file") + ".log";
+    std::remove(path.c_str());
+    {
+        std::ofstream(path) << "an earlier line\n";
+        ServerProcess srv(temp_db("ops_log_file"), open_csa({"--log-file", path, "--log-level", "info"}));
+        LineClient a(srv.ports.at("csa"));
+        a.send_line("LOGIN alice lg-60-0-B,secret", "\n");
+        a.read_until("\n");
+        srv.stop();
+        EXPECT_EQ(srv.log_text(), "") << "standard error";
+    }
+    std::ifstream f(path);
+    std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(text.starts_with("an earlier line\n")) << text;
+    EXPECT_TRUE(has(text, "\"level\":\"info\",\"event\":\"listening\"")) << text;
+    EXPECT_TRUE(has(text, "\"event\":\"login\",\"user\":\"alice\",\"protocol\":\"csa\"")) << text;
+    EXPECT_TRUE(has(text, "\"event\":\"shutdown\"")) << text;
+    std::remove(path.c_str());
+}
+
+// A level or a log file the server cannot use is refused in one line naming it, exit 2.
+TEST(Operations, BadLogLevelOrLogFileIsRefused) {
+    auto [level, level_status] = run_server("--log-level loud");
+    EXPECT_EQ(level_status, 2);
+    EXPECT_EQ(level, "hisha-server: --log-level is trace, debug, info, warn, error or off, not 'loud'\n");
+    auto [file, file_status] = run_server("--log-file /nonexistent/dir/server.log");
+    EXPECT_EQ(file_status, 2);
+    EXPECT_TRUE(
+        has(file, "--log-file cannot be written (No such file or directory), not '/nonexistent/dir/server.log'"))
+        << file;
+    EXPECT_NE(access("/nonexistent/dir", F_OK), 0) << "no directory is made for it";
+}
