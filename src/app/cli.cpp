@@ -75,7 +75,9 @@ std::string Cli::last_name(const std::string& names) { return names.substr(names
 CLI::Option* Cli::option(const std::string& names, std::function<std::string(const std::string&)> take, CLI::App* in) {
     std::string name = last_name(names);
     CLI::App& app = in ? *in : app_;
-    CLI::Option* o = app.add_option(names)->type_size(1)->expected(1)->take_all();
+    // Each value is taken as it is read (trigger_on_parse), so options act in command-line order
+    // (the last of --gauntlet and --round-robin wins) and the first refused value stops the reading.
+    CLI::Option* o = app.add_option(names)->type_size(1)->expected(1)->take_all()->trigger_on_parse();
     o->each([take = std::move(take)](const std::string& v) {
         if (std::string why = take(v); !why.empty())
             throw BadValue(why);
@@ -96,7 +98,7 @@ CLI::Option* Cli::text(const std::string& names, std::string& out, CLI::App* in)
 
 CLI::Option* Cli::flag(const std::string& names, std::function<void()> set, CLI::App* in) {
     CLI::App& app = in ? *in : app_;
-    return app.add_flag_callback(names, std::move(set));
+    return app.add_flag_callback(names, std::move(set))->trigger_on_parse();
 }
 
 CLI::Option* Cli::positionals(const std::string& name, std::vector<std::string>& out, CLI::App* in) {
