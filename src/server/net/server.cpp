@@ -324,7 +324,7 @@ std::unique_ptr<tcp::acceptor> make_listener(asio::io_context& ioc, const std::s
     auto a = std::make_unique<tcp::acceptor>(ioc);
     tcp::endpoint ep(asio::ip::make_address(bind, ec), static_cast<unsigned short>(port));
     if (ec) {
-        std::cerr << "hisha-server: bad address " << bind << "\n";
+        log_failure("listen_failed", "bad address " + bind, {{"protocol", proto}, {"address", bind}});
         return nullptr;
     }
     a->open(ep.protocol(), ec);
@@ -333,8 +333,9 @@ std::unique_ptr<tcp::acceptor> make_listener(asio::io_context& ioc, const std::s
     if (!ec)
         a->listen(asio::socket_base::max_listen_connections, ec);
     if (ec) {
-        std::cerr << "hisha-server: cannot listen on " << bind << ":" << port << " (" << proto << "): " << ec.message()
-                  << "\n";
+        std::string where = bind + ":" + std::to_string(port);
+        log_failure("listen_failed", "cannot listen on " + where + " (" + proto + "): " + ec.message(),
+                    {{"protocol", proto}, {"address", where}, {"error", ec.message()}});
         return nullptr;
     }
     std::cout << "listening " << proto << " " << bind << ":" << a->local_endpoint().port() << std::endl;
@@ -398,7 +399,8 @@ public:
             if (!made)  // another server starting at the same moment made the account first?
                 made = svc.ensure_bot(name, "skill " + std::to_string(skill));
             if (!made) {
-                std::cerr << "hisha-server: bot " << name << ": " << made.error() << "\n";
+                log_failure("bot_failed", "bot " + name + ": " + made.error(),
+                            {{"bot", name}, {"error", made.error()}});
                 continue;
             }
             bots_.push_back({name, std::make_shared<Bot>(svc, ioc, name, skill)});
@@ -456,7 +458,7 @@ int run_server(const ServerOptions& opt) {
     std::string err;
     auto store = store::open_store(opt.db, err);
     if (!store) {
-        std::cerr << "hisha-server: cannot open " << opt.db << ": " << err << "\n";
+        log_failure("open_failed", "cannot open " + opt.db + ": " + err, {{"db", opt.db}, {"error", err}});
         return 1;
     }
     asio::io_context ioc(1);
@@ -476,7 +478,7 @@ int run_server(const ServerOptions& opt) {
         ~GateReset() { output_gate().reset(); }
     } gate_reset;
     if (auto r = svc.start(); !r) {
-        std::cerr << "hisha-server: " << r.error() << "\n";
+        log_failure("start_failed", r.error(), {{"error", r.error()}});
         return 1;
     }
     RemoteEvents remote(ioc, *store, svc);

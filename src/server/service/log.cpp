@@ -21,6 +21,7 @@ namespace hisha::server {
 namespace {
 
 std::atomic<bool> g_on{true};
+std::atomic<bool> g_to_file{false};
 
 // {"ts":"2026-11-27T11:09:54.123Z","level":"info", then the message: "event":"...",...}
 constexpr const char* PATTERN = R"({"ts":"%Y-%m-%dT%H:%M:%S.%eZ","level":"%l",%v)";
@@ -92,6 +93,7 @@ std::string set_log_file(const std::string& path) {
         auto sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(path, false);
         std::lock_guard lock(g_mutex);
         logger() = make_logger(std::move(sink), logger()->level());
+        g_to_file = true;
         return {};
     } catch (const spdlog::spdlog_ex& e) {
         return e.what();
@@ -99,7 +101,8 @@ std::string set_log_file(const std::string& path) {
 }
 
 std::string_view event_level(std::string_view event) {
-    for (std::string_view e : {"commit_failed", "audit_failed"})
+    for (std::string_view e :
+         {"commit_failed", "audit_failed", "listen_failed", "open_failed", "start_failed", "bot_failed"})
         if (event == e)
             return "error";
     for (std::string_view e : {"refused", "limited", "banned", "admin_refused", "race_retried", "csa_comment_dropped"})
@@ -126,6 +129,13 @@ void log_event(std::string_view event, std::initializer_list<std::pair<std::stri
     }
     line.push_back('}');
     l->log(level, std::string_view(line.data(), line.size()));
+}
+
+void log_failure(std::string_view event, std::string_view text,
+                 std::initializer_list<std::pair<std::string_view, std::string_view>> fields) {
+    fmt::print(stderr, "hisha-server: {}\n", text);
+    if (g_to_file)
+        log_event(event, fields);
 }
 
 }  // namespace hisha::server

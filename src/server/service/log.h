@@ -24,5 +24,9 @@ std::string_view event_level(std::string_view event);
 /// Writes {"ts":"<UTC ISO 8601 with ms>","level":"<level>","event":"<event>","<key>":"<value>",...}.
 void log_event(std::string_view event,
                std::initializer_list<std::pair<std::string_view, std::string_view>> fields = {});
+/// A failure the operator must see even with the log off: `hisha-server: TEXT` on stderr, and,
+/// when the log goes to a file (--log-file), the event there too (level error).
+void log_failure(std::string_view event, std::string_view text,
+                 std::initializer_list<std::pair<std::string_view, std::string_view>> fields = {});
 
 }  // namespace hisha::server

@@ -242,3 +242,18 @@ TEST(Operations, BadLogLevelOrLogFileIsRefused) {
         << file;
     EXPECT_NE(access("/nonexistent/dir", F_OK), 0) << "no directory is made for it";
 }
+
+// A failure that stops the server is said on stderr as before, and with --log-file the log
+// file has it too, as an error event.
+TEST(Operations, StartupFailuresReachTheLogFile) {
+    std::string path = temp_db("ops_log_failure") + ".log";
+    std::remove(path.c_str());
+    auto [out, status] =
+        run_server("--db sqlite:" + temp_db("ops_log_failure") + " --bind 999.1.1.1 --bots '' --log-file " + path);
+    EXPECT_EQ(status, 1) << out;
+    EXPECT_TRUE(has(out, "hisha-server: bad address 999.1.1.1")) << out;
+    std::ifstream f(path);
+    std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(has(text, "\"level\":\"error\",\"event\":\"listen_failed\",\"protocol\":\"text\"")) << text;
+    std::remove(path.c_str());
+}
