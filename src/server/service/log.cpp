@@ -16,6 +16,8 @@
 #include <memory>
 #include <mutex>
 
+#include "notation/encoding.h"
+
 namespace hisha::server {
 
 namespace {
@@ -47,7 +49,14 @@ std::shared_ptr<spdlog::logger> current() {
     return logger();
 }
 
+// A JSON string of `s`; bytes that are not UTF-8 (a client's) become U+FFFD, so that every line
+// stays valid JSON.
 void append_json(fmt::memory_buffer& out, std::string_view s) {
+    std::string repaired;
+    if (!notation::is_valid_utf8(s)) {
+        repaired = notation::to_utf8(s, notation::Encoding::Utf8).text;
+        s = repaired;
+    }
     auto it = std::back_inserter(out);
     out.push_back('"');
     for (unsigned char c : s) {
