@@ -227,9 +227,9 @@ def main():
     ap.add_argument("--lambda", dest="lam", type=float, default=0.5, help="weight of the game result in the target")
     ap.add_argument("--scale", type=float, default=600, help="centipawns per logit unit of the target")
     ap.add_argument("--eval-scale", type=int, default=600, help="centipawns per unit of the network's output")
-    ap.add_argument("--l1", type=int, default=256)
-    ap.add_argument("--l2", type=int, default=32)
-    ap.add_argument("--l3", type=int, default=32)
+    ap.add_argument("--l1", type=int, help="default: the --init net's, else 256")
+    ap.add_argument("--l2", type=int, help="default: the --init net's, else 32")
+    ap.add_argument("--l3", type=int, help="default: the --init net's, else 32")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--checkpoint", help="save the float model here after each epoch")
@@ -239,6 +239,12 @@ def main():
     ap.add_argument("--last", action="store_true",
                     help="export the model of the last epoch (default: of the epoch with the lowest validation loss)")
     a = ap.parse_args()
+    # Layer sizes not given: those of the net training starts from (--init), else 256x2-32-32.
+    given = {"l1": a.l1, "l2": a.l2, "l3": a.l3}
+    if a.init and None in given.values():
+        q, _ = read_net(a.init)
+        given = {"l1": a.l1 or q["ft_w"].shape[1], "l2": a.l2 or q["w1"].shape[0], "l3": a.l3 or q["w2"].shape[0]}
+    a.l1, a.l2, a.l3 = given["l1"] or 256, given["l2"] or 32, given["l3"] or 32
     for n, v in (("--l1", a.l1), ("--l2", a.l2), ("--l3", a.l3)):
         if v % 32 or v < 32 or v > (2048 if n == "--l1" else 256):
             fail(f"{n} {v}: a multiple of 32, at most {2048 if n == '--l1' else 256}")

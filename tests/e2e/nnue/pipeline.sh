@@ -45,8 +45,9 @@ paste -d' ' "$dir/py.txt" "$dir/engine.txt" | awk -v n="$records" '
           exit (total != n || bad || far) }' || fail "values differ"
 
 # A pass starts from the committed net: --init reads it back into the float model, and with no
-# training step the exported net evaluates every position exactly as the one it started from.
-"$PY" "$SRC/tools/nnue/train.py" --features "$dir/data.ftr" --out "$dir/again.nnue" --epochs 0 --l1 64 \
+# training step the exported net evaluates every position exactly as the one it started from. The
+# layer sizes come from that net (no --l1 here), as scripts/train-net.sh relies on.
+"$PY" "$SRC/tools/nnue/train.py" --features "$dir/data.ftr" --out "$dir/again.nnue" --epochs 0 \
     --init "$dir/net.nnue" > "$dir/again.txt" 2>&1 || fail "train.py --init: $(cat "$dir/again.txt")"
 "$HISHA" nnue eval "$dir/again.nnue" "$dir/data.bin" > "$dir/again-engine.txt" || fail "nnue eval (again)"
 cmp -s "$dir/engine.txt" "$dir/again-engine.txt" || fail "the net read back by --init evaluates differently"
