@@ -293,6 +293,8 @@ def main():
           f"{a.l1}x2-{a.l2}-{a.l3}-1, batch {batch}, {total_steps} steps", flush=True)
     step, epoch, t0 = 0, 0, time.time()
     best_loss, best_state, best_epoch = float("inf"), None, 0
+    if a.init or a.resume:  # what a pass must beat
+        print(f"epoch 0: validation loss {evaluate_loss(val_src, val_idx):.6f} of the starting net", flush=True)
     while step < total_steps:
         perm = rng.permutation(train_idx)
         running, count = 0.0, 0
