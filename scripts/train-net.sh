@@ -99,7 +99,9 @@ start=$(date +%s)
 "$py" "$root/tools/nnue/train.py" "${train[@]}" 2>&1 | tee "$work/train.out"
 [[ -f $work/candidate.nnue && $work/candidate.nnue -nt $work/data.ftr ]] \
     || { say "training wrote no net"; exit 1; }
-val=$(sed -n 's/.*validation loss \([0-9.]*\),.*/\1/p' "$work/train.out" | tail -1)
+# The exported epoch's loss: the lowest one (train.py says which), else the last epoch's.
+val=$(sed -n 's/.*the lowest validation loss (\([0-9.]*\)).*/\1/p' "$work/train.out" | tail -1)
+[[ -n $val ]] || val=$(sed -n 's/.*validation loss \([0-9.]*\),.*/\1/p' "$work/train.out" | tail -1)
 say "training: $epochs epochs in $(( ($(date +%s) - start) / 60 )) min, validation loss $val"
 (( sprt )) || { say "candidate: $work/candidate.nnue (no SPRT)"; exit 0; }
 
