@@ -20,6 +20,15 @@ int count(const std::string& text, const std::string& what) {
     return n;
 }
 
+// Every line of the structured log is one object that starts with its timestamp.
+void expect_one_object_a_line(const std::string& log) {
+    std::size_t start = 0;
+    for (std::size_t nl; (nl = log.find('\n', start)) != std::string::npos; start = nl + 1) {
+        std::string line = log.substr(start, nl - start);
+        EXPECT_TRUE(line.starts_with("{\"ts\":\"") && line.ends_with("}")) << line;
+    }
+}
+
 // Runs hisha-server with `args`; its output (stdout and stderr) and exit status.
 std::pair<std::string, int> run_server(const std::string& args) { return run_server_cli(args); }
 
@@ -177,12 +186,7 @@ TEST(Operations, StructuredLogHasOneJsonObjectPerEvent) {
         EXPECT_TRUE(has(log, std::string("\"event\":\"") + event + "\"")) << event << "\n" << log;
     EXPECT_TRUE(has(log, "\"event\":\"login\",\"user\":\"alice\",\"protocol\":\"csa\"")) << log;
     EXPECT_TRUE(has(log, "\"winner\":\"white\",\"reason\":\"resignation\"")) << log;
-    // Every line is one object.
-    std::size_t start = 0;
-    for (std::size_t nl; (nl = log.find('\n', start)) != std::string::npos; start = nl + 1) {
-        std::string line = log.substr(start, nl - start);
-        EXPECT_TRUE(line.starts_with("{\"ts\":\"") && line.ends_with("}")) << line;
-    }
+    expect_one_object_a_line(log);
 }
 
 // --log-level warn leaves out the info events (connections, logins, games) and keeps the
@@ -201,11 +205,7 @@ TEST(Operations, LogLevelWarnKeepsOnlyWarningsAndErrors) {
     EXPECT_FALSE(has(log, "\"event\":\"listening\"")) << log;
     EXPECT_FALSE(has(log, "\"event\":\"connect\"")) << log;
     EXPECT_TRUE(has(log, "\"level\":\"warning\",\"event\":\"limited\"")) << log;
-    std::size_t start = 0;
-    for (std::size_t nl; (nl = log.find('\n', start)) != std::string::npos; start = nl + 1) {
-        std::string line = log.substr(start, nl - start);
-        EXPECT_TRUE(line.starts_with("{\"ts\":\"") && line.ends_with("}")) << line;
-    }
+    expect_one_object_a_line(log);
 }
 
 // --log-file PATH: the same lines go to the file (appended), none to standard error.
