@@ -13,7 +13,12 @@ export interface User {
   online: boolean; bot: boolean; admin?: boolean;
 }
 export interface Clock { black_ms: number; white_ms: number; turn_started: number; allowed_ms: number; now: number; days_per_move?: number }
-export interface GameMove { ply: number; by: string; usi: string; western: string; csa: string; ja?: string; notices: string[] }
+/// A move of a game; `comment` is what the player sent with it (a CSA engine's Floodgate comment,
+/// "* 120 -3334FU +2726FU"), `eval` the score (from Black's side) and line read from it.
+export interface GameMove {
+  ply: number; by: string; usi: string; western: string; csa: string; ja?: string; notices: string[];
+  comment?: string; eval?: { score: number; pv: string[] };
+}
 export interface Game {
   id: number; black: string; white: string; status: string; time_control: string; origin: string; plies: number;
   to_move: 'black' | 'white'; sfen: string; winner: string; reason: string; clock: Clock;

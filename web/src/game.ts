@@ -157,8 +157,32 @@ function renderMoveList(list: HTMLElement, moves: NonNullable<Game['moves']>, sh
   const useJa = notationPref() === 'ja';
   clear(list, moves.map((m, i) =>
     h('li', { class: i === shown - 1 ? 'current' : undefined, onclick: () => go(i + 1), 'data-ply': m.ply },
-      useJa && m.ja ? m.ja : `${m.by === 'black' ? '☗' : '☖'}${m.western}`)));
+      useJa && m.ja ? m.ja : `${m.by === 'black' ? '☗' : '☖'}${m.western}`,
+      m.eval ? h('span.move-eval', { title: m.eval.pv.join(' ') }, ` ${floodgateScore(m.eval.score)}`)
+        : m.comment ? h('span.has-comment', { title: m.comment }, ' 💬') : null)));
   list.lastElementChild?.scrollIntoView({ block: 'nearest' });
+}
+
+/// A Floodgate score (from Black's side; a mate as +-(100000 - plies)) as the page writes it.
+function floodgateScore(score: number): string {
+  if (Math.abs(score) >= 90000) return `${score > 0 ? '☗' : '☖'} ${t('mates')}`;
+  return score > 0 ? `+${score}` : String(score);
+}
+
+/// The last evaluation each side's engine sent with its moves (CSA's '* comments), up to the
+/// `shown`-th ply: its score and its line, as the player's engine saw the position.
+function renderEvals(card: HTMLElement, body: HTMLElement, game: Game, shown: number): void {
+  const moves = (game.moves ?? []).slice(0, shown);
+  const rows = (['black', 'white'] as const).flatMap((side) => {
+    const m = [...moves].reverse().find((x) => x.by === side && x.eval);
+    if (!m?.eval) return [];
+    return [h('p.engine-eval', { 'data-side': side, 'data-ply': m.ply },
+      h('b', `${side === 'black' ? '☗' : '☖'} ${side === 'black' ? game.black : game.white}`), ' ',
+      h('span.score', { 'data-score': m.eval.score }, floodgateScore(m.eval.score)), ' ',
+      h('span.pv', m.eval.pv.join(' ')), h('span.meta', ` (${m.ply})`))];
+  });
+  card.hidden = rows.length === 0;
+  clear(body, rows);
 }
 
 /// Whose move it is, and check.
@@ -212,6 +236,8 @@ class GamePage {
   readonly status = h('div.status', { role: 'status', 'aria-live': 'polite' });
   readonly moveList = h('ol.moves', { 'aria-label': t('moves') });
   readonly record = h('div.record');
+  readonly evals = h('div.engine-evals');
+  readonly evalCard = h('div.card', { hidden: true }, h('h3', t('engineEval')), this.evals);
   readonly chat = h('ul.plain.chat');
   readonly input = h('input', { name: 'move', 'aria-label': t('moveInput'), placeholder: t('moveInput'), autocomplete: 'off' });
   readonly board = new Board(this.boardEl, (usi) => this.play(usi));
@@ -245,7 +271,10 @@ class GamePage {
 
   renderMoves(): void {
     const g = this.game;
-    if (g?.moves) renderMoveList(this.moveList, g.moves, this.viewing < 0 ? g.moves.length : this.viewing, (ply) => this.browse(ply));
+    if (!g?.moves) return;
+    const shown = this.viewing < 0 ? g.moves.length : this.viewing;
+    renderMoveList(this.moveList, g.moves, shown, (ply) => this.browse(ply));
+    renderEvals(this.evalCard, this.evals, g, shown);
   }
 
   async browse(ply: number): Promise<void> {
@@ -358,6 +387,7 @@ class GamePage {
         this.banner,
         h('div.card', h('h2', `#${this.id}`), this.status, this.controls, this.input),
         h('div.card', h('h3', t('moves')), this.moveList),
+        this.evalCard,
         h('div.card', boardSettings(this.board, () => this.renderMoves())),
         h('div.card', h('h3', t('say')), this.chat, sayInput(this.id, this.me, this.chat)),
         this.record));

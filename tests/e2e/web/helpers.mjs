@@ -2,7 +2,7 @@
 // hisha-server on a free loopback port with a scratch SQLite database, registering and logging in
 // through the page, forms filled by field name, and moves played on the board by dragging.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 
 export const T = 20000; // generous waits: the machine may be busy
 
@@ -24,18 +24,18 @@ export function freePort() {
   });
 }
 
-/// hisha-server with only HTTP (text and CSA off), the database `db` (a file path), the page
-/// from `staticDir`, and the bots `bots` (as --bots takes them).
+/// hisha-server with HTTP (text off, CSA on `csaPort` when given), the database `db` (a file
+/// path), the page from `staticDir`, and the bots `bots` (as --bots takes them).
 export class HishaServer {
-  constructor({ bin, db, staticDir, bots }) {
-    Object.assign(this, { bin, db, staticDir, bots });
+  constructor({ bin, db, staticDir, bots, csaPort = -1 }) {
+    Object.assign(this, { bin, db, staticDir, bots, csaPort });
     this.log = '';
     this.proc = null;
   }
 
   async start(port) {
     this.proc = spawn(this.bin, [
-      '--db', `sqlite:${this.db}`, '--http-port', String(port), '--text-port', '-1', '--csa-port', '-1',
+      '--db', `sqlite:${this.db}`, '--http-port', String(port), '--text-port', '-1', '--csa-port', String(this.csaPort),
       '--password-cost', 'min', '--static', this.staticDir, '--bots', this.bots,
     ], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc.stdout.on('data', (d) => (this.log += d));
@@ -60,6 +60,37 @@ export class HishaServer {
     p.kill(signal);
     return done;
   }
+}
+
+/// A CSA client on 127.0.0.1:`port`: send(line) and readUntil(text), which waits for `text` and
+/// gives everything read up to its end.
+export async function csaClient(port) {
+  const socket = connect(port, '127.0.0.1');
+  await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  let got = '';
+  let wake = () => {};
+  socket.on('data', (d) => {
+    got += d;
+    wake();
+  });
+  return {
+    send: (line) => socket.write(line + '\n'),
+    async readUntil(text, ms = T) {
+      const deadline = Date.now() + ms;
+      while (!got.includes(text)) {
+        if (Date.now() > deadline) throw new Error(`CSA: no ${JSON.stringify(text)} in ${JSON.stringify(got)}`);
+        await new Promise((r) => {
+          wake = r;
+          setTimeout(r, 100);
+        });
+      }
+      const end = got.indexOf(text) + text.length;
+      const part = got.slice(0, end);
+      got = got.slice(end);
+      return part;
+    },
+    close: () => socket.destroy(),
+  };
 }
 
 /// Registers `name` (password `<name>-secret-1`) through the page's form, on `base`.

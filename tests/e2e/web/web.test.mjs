@@ -6,19 +6,21 @@
 // through, a position set up in the editor and solved as tsume, and the engine's analysis. The
 // session is an HttpOnly cookie the page cannot read; an administrator (granted with `hisha-server
 // admin grant`) announces and bans from the admin page, and "log out everywhere" ends the session
-// of another browser.
+// of another browser. Two CSA clients play with Floodgate's evaluation comments ('* score line)
+// and a watcher's game page shows each side's score and line.
 // Screenshots of every step go to --out. Prints the first page load time (navigation timing).
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { T, parseArgs, freePort, HishaServer, registerOn, login, submitForm, squareCenter, play, plies, waitPlies } from './helpers.mjs';
+import { T, parseArgs, freePort, HishaServer, registerOn, login, submitForm, squareCenter, play, plies, waitPlies, csaClient } from './helpers.mjs';
 
 const args = parseArgs(process.argv);
 const out = args.out;
 
-const server = new HishaServer({ bin: args.server, db: path.join(args.work, 'web.db'), staticDir: args.static, bots: 'hisha-test=0,hisha-rival=0' });
+const csaPort = await freePort();
+const server = new HishaServer({ bin: args.server, db: path.join(args.work, 'web.db'), staticDir: args.static, bots: 'hisha-test=0,hisha-rival=0', csaPort });
 const startServer = (port) => server.start(port);
 const stopServer = (signal) => server.stop(signal);
 
@@ -380,6 +382,44 @@ async function main() {
       await other.context().close();
       await login(alice, 'alice');
       console.log('web: logged out everywhere');
+    }
+
+    // --- two CSA engines play with Floodgate's evaluation comments; bob watches the game and
+    // sees each side's score and line, and the score beside each move that had one
+    {
+      for (const name of ['carol', 'dave'])
+        await fetch(base + 'api/register', { method: 'POST', body: JSON.stringify({ name, password: `${name}-secret-1` }) });
+      const [carol, dave] = [await csaClient(csaPort), await csaClient(csaPort)];
+      carol.send('LOGIN carol e2e-600-10-B,carol-secret-1');
+      await carol.readUntil('LOGIN:carol OK');
+      dave.send('LOGIN dave e2e-600-10-W,dave-secret-1');
+      await dave.readUntil('LOGIN:dave OK');
+      for (const c of [carol, dave]) await c.readUntil('END Game_Summary');
+      for (const c of [carol, dave]) c.send('AGREE');
+      for (const c of [carol, dave]) await c.readUntil('START:');
+      const moves = [[carol, "+7776FU,'* 120 -3334FU +2726FU", '+7776FU,T'], [dave, "-3334FU,'* -85 +2726FU -8384FU", '-3334FU,T'], [carol, '+2726FU', '+2726FU,T']];
+      for (const [c, line, echo] of moves) {
+        c.send(line);
+        for (const r of [carol, dave]) await r.readUntil(echo);
+      }
+      const games = await (await fetch(base + 'api/games')).json();
+      const g = (games.games ?? games).find((x) => x.black === 'carol' && x.white === 'dave');
+      assert.ok(g, 'the CSA game is listed');
+      await bob.goto(`${base}#/game/${g.id}`);
+      await waitPlies(bob, 3);
+      await bob.waitForSelector('.engine-eval[data-side=white]', { timeout: T });
+      const evalOf = (side) => bob.textContent(`.engine-eval[data-side=${side}]`);
+      assert.match(await evalOf('black'), /carol \+120 -3334FU \+2726FU \(1\)/, "carol's score and line");
+      assert.match(await evalOf('white'), /dave -85 \+2726FU -8384FU \(2\)/, "dave's score and line");
+      assert.deepEqual(await bob.$$eval('ol.moves li', (li) => li.map((x) => x.querySelector('.move-eval')?.textContent.trim() ?? '')), ['+120', '-85', '']);
+      await shot(bob, 'csa-evaluations');
+      // Browsed back to the first move, only Black's evaluation so far is shown.
+      await bob.click('ol.moves li[data-ply="1"]');
+      await bob.waitForFunction(() => !document.querySelector('.engine-eval[data-side=white]'), null, { timeout: T });
+      carol.send('%TORYO');
+      await dave.readUntil('#WIN');
+      for (const c of [carol, dave]) c.close();
+      console.log("web: a CSA game's evaluation comments shown to a watcher");
     }
 
     // --- two engines play each other; the page watches (last: the bots keep the CPU busy)
