@@ -60,7 +60,7 @@ constexpr const char* USAGE =
     "                        are left out (refusals and limits are warn, failed commits error)\n"
     "  --log-file PATH       append the log to PATH instead of stderr\n"
     "  --idle-timeout S      close text/CSA connections silent for S seconds (default 3600)\n"
-    "  --max-commands-per-second N   per text/CSA connection and HTTP requests per connection,\n"
+    "  --max-commands-per-second N   per text/CSA connection, HTTP connection or WebSocket,\n"
     "                        bursts of 3 s allowed (default 20; 0: no limit); faster ones wait\n"
     "                        their turn (none is lost)\n"
     "  --hash-threads N      threads that hash and check passwords, below the loop's priority\n"

@@ -173,6 +173,7 @@ private:
     std::string user_;
     std::deque<std::pair<std::shared_ptr<const std::string>, std::uint64_t>> queue_;  // text, OutputGate ticket
     bool open_ = false, writing_ = false, parked_ = false, ending_ = false;
+    TokenBucket bucket_;  // the client's messages, as fast as an HTTP connection's requests
 };
 
 // Waits until the gate opens (the writes of the open batch are durable).
@@ -501,6 +502,7 @@ struct HttpServer::Impl {
         beast::tcp_stream stream(std::move(socket));
         beast::flat_buffer buffer;
         TokenBucket bucket(requests_per_second, std::max(10.0, requests_per_second * 3));
+        bucket.describe("http", peer);
         for (;;) {
             if (auto wait = bucket.wait(); wait.count() > 0) {  // too fast: the next request waits
                 asio::steady_timer pause(stream.get_executor(), wait);
@@ -594,7 +596,9 @@ struct HttpServer::Impl {
 WsSession::WsSession(tcp::socket socket, HttpServer::Impl& server, std::string user, std::string peer,
                      std::string token)
     : jobs_(server.jobs), peer_(std::move(peer)), token_(std::move(token)), ws_(std::move(socket)), server_(server),
-      user_(std::move(user)) {}
+      user_(std::move(user)), bucket_(server.requests_per_second, std::max(10.0, server.requests_per_second * 3)) {
+    bucket_.describe("websocket", peer_);
+}
 
 void WsSession::start(http::request<http::string_body> req) {
     auto self = shared_from_this();
@@ -616,6 +620,11 @@ asio::awaitable<void> WsSession::run(http::request<http::string_body> req) {
     send(json_text(nlohmann::json{{"type", "hello"}, {"user", user_}}));
     beast::flat_buffer buf;
     for (;;) {
+        if (auto wait = bucket_.wait(); wait.count() > 0) {  // too fast: the next message waits
+            asio::steady_timer pause(ws_.get_executor(), wait);
+            co_await pause.async_wait(use_tuple);
+        }
+        bucket_.take();
         auto [rec, n] = co_await ws_.async_read(buf, use_tuple);
         if (rec)
             break;

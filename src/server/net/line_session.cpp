@@ -18,6 +18,7 @@ LineSession::LineSession(tcp::socket socket, LineLimits limits)
       wake_(socket_.get_executor()), bucket_(limits.lines_per_second, limits.burst) {
     boost::system::error_code ec;
     peer_ = socket_.remote_endpoint(ec).address().to_string();
+    bucket_.describe(limits_.protocol, peer_);
 }
 
 void LineSession::start(const Factory& make_handler) {

@@ -105,6 +105,8 @@ std::string metrics_text(service::Service& svc, const JobQueue& jobs) {
     sample(out, "hisha_limited_total", "limit=\"hash_queue\"", double(a.busy));
     sample(out, "hisha_limited_total", "limit=\"jobs_per_account\"", double(jobs.counters().refused_account));
     sample(out, "hisha_limited_total", "limit=\"job_queue\"", double(jobs.counters().refused_busy));
+    for (auto& [limit, n] : m.limited)
+        sample(out, "hisha_limited_total", "limit=\"" + limit + "\"", double(n));
     return out;
 }
 

@@ -40,6 +40,10 @@ struct Metrics {
     Histogram move_seconds{{0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1}};
     // A batch's commit and its sync (fdatasync), together.
     Histogram commit_seconds{{0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1}};
+    // The network's own limits, by name: commands, requests or WebSocket messages that waited
+    // for their connection's token bucket (commands_per_connection), connections refused at
+    // accept (connections_per_address).
+    std::map<std::string, std::uint64_t> limited{{"commands_per_connection", 0}, {"connections_per_address", 0}};
 };
 
 /// The server's (one per process, like output_gate()).

@@ -275,6 +275,14 @@ private:
 struct Registry {
     std::set<std::weak_ptr<LineSession>, std::owner_less<std::weak_ptr<LineSession>>> sessions;
     std::map<std::string, std::size_t> per_address;
+    // Forgets the sessions that have ended, and counts the open ones of each address again.
+    void recount() {
+        std::erase_if(sessions, [](const std::weak_ptr<LineSession>& w) { return w.expired(); });
+        per_address.clear();
+        for (auto& w : sessions)
+            if (auto s = w.lock())
+                ++per_address[s->peer()];
+    }
 };
 
 asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, LineLimits limits, LineSession::Factory factory,
@@ -296,8 +304,10 @@ asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, LineLimits limits, Li
                         aec);
             continue;
         }
+        reg.recount();  // (before the check: an address refused once must get in when one closes)
         if (reg.per_address[addr] >= max_per_address) {
             log_event("refused", {{"peer", addr}, {"reason", "too many connections from this address"}});
+            ++metrics().limited["connections_per_address"];
             asio::write(socket, asio::buffer(std::string("Error: too many connections from your address\r\n")), aec);
             continue;
         }
@@ -307,12 +317,6 @@ asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, LineLimits limits, Li
         auto session = std::make_shared<LineSession>(std::move(socket), limits);
         reg.sessions.insert(session);
         session->start(factory);
-        // Forget sessions that have ended (and their address counts).
-        std::erase_if(reg.sessions, [](const std::weak_ptr<LineSession>& w) { return w.expired(); });
-        reg.per_address.clear();
-        for (auto& w : reg.sessions)
-            if (auto s = w.lock())
-                ++reg.per_address[s->peer()];
     }
 }
 
