@@ -28,7 +28,7 @@ const TEXT = {
   draw: ['Draw', '引き分け'], by: ['by', '：'], toMove: ['to move', 'の手番'], check: ['Check!', '王手！'],
   analyze: ['Analyze', '検討開始'], stop: ['Stop', '停止'], depth: ['depth', '深さ'], evaluation: ['Evaluation', '評価値'],
   bestLine: ['Best lines', '読み筋'], engineEval: ['The engines’ evaluations', 'エンジンの評価値'],
-  mates: ['mates', '詰み'],
+  mates: ['mates', '詰み'], serverStopping: ['The server is stopping; the page reconnects when it is back.', 'サーバーが停止します。再開すると自動的に再接続します。'],
   loadRecord: ['Load a record (KIF, KI2, CSA, PSN, SFEN): paste or choose a file', '棋譜を読み込む（KIF, KI2, CSA, PSN, SFEN）：貼り付けまたはファイル'],
   load: ['Load', '読込'], saveAs: ['Save as', '保存形式'], first: ['First', '初手'], prev: ['Back', '戻る'],
   next: ['Forward', '進む'], last: ['Last', '最終手'], variations: ['Variations', '変化'], comments: ['Comments', 'コメント'],

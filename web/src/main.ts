@@ -72,6 +72,7 @@ function startLive(): Live {
   const live = new Live();
   live.on((e) => {
     if (e.type === 'announce') toast(`${t('announcement')} (${e.from}): ${e.text}`, 'info');
+    if (e.type === 'shutdown') toast(t('serverStopping'), 'info'); // (the socket comes back with the server)
   });
   return live;
 }

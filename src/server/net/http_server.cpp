@@ -125,6 +125,9 @@ public:
     // The session ended on the server's side (log out, a ban, a kick): the client is told
     // {"type":"session_ended","reason":...}, then the socket closes with code 4401.
     void end_session(const std::string& why) override;
+    // The server stops (SIGTERM): the client is told {"type":"shutdown","message":...}, then the
+    // socket closes with code 1001 (going away); the session stays good for the restart.
+    void shut_down();
     void close() {
         boost::system::error_code ec;
         beast::get_lowest_layer(ws_).socket().close(ec);
@@ -173,6 +176,7 @@ private:
     std::string user_;
     std::deque<std::pair<std::shared_ptr<const std::string>, std::uint64_t>> queue_;  // text, OutputGate ticket
     bool open_ = false, writing_ = false, parked_ = false, ending_ = false;
+    websocket::close_reason farewell_{websocket::close_code(4401), "session ended"};  // sent once ending_
     TokenBucket bucket_;  // the client's messages, as fast as an HTTP connection's requests
 };
 
@@ -810,6 +814,17 @@ void WsSession::end_session(const std::string& why) {
     pump();
 }
 
+void WsSession::shut_down() {
+    if (!open_ || ending_) {
+        close();
+        return;
+    }
+    send(json_text(nlohmann::json{{"type", "shutdown"}, {"message", "Server shutting down."}}));
+    farewell_ = websocket::close_reason(websocket::close_code::going_away, "server shutting down");
+    ending_ = true;  // pump() closes once the queue is written
+    pump();
+}
+
 void WsSession::send(std::string text) {
     if (!open_ || ending_)
         return;
@@ -826,8 +841,7 @@ void WsSession::pump() {
     if (!writing_ && queue_.empty() && ending_ && open_) {
         open_ = false;
         writing_ = true;
-        ws_.async_close(websocket::close_reason(websocket::close_code(4401), "session ended"),
-                        [self](boost::system::error_code) { self->close(); });
+        ws_.async_close(farewell_, [self](boost::system::error_code) { self->close(); });
         return;
     }
     if (writing_ || queue_.empty())
@@ -880,7 +894,7 @@ void HttpServer::stop() {
     impl_->stop_solver = true;
     for (auto& w : impl_->sockets)
         if (auto s = w.lock())
-            s->close();
+            s->shut_down();
 }
 
 }  // namespace hisha::server::net

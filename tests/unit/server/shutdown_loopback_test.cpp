@@ -1,10 +1,12 @@
 // A graceful stop over 127.0.0.1: SIGTERM in the middle of a CSA game (group commit on, the
 // default) ends hisha-server with status 0 after telling its clients, and every move a player
 // saw acknowledged (echoed) is in the database afterwards; the game goes on after a restart.
+// A WebSocket client is told too, and its socket closed as "going away".
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
 
+#include "http_client.h"
 #include "server/store/store.h"
 #include "server_process.h"
 #include "test_util.h"
@@ -68,4 +70,28 @@ TEST(Shutdown, SigtermMidGameExitsZeroTellsTheClientsAndKeepsEveryAcknowledgedMo
     srv.start();
     std::string board = board_seen_by(srv, "alice");
     EXPECT_TRUE(has(board, "alice (Black) vs bob (White)")) << board;
+}
+
+// SIGTERM: a WebSocket client is told {"type":"shutdown"} and the socket closes with 1001
+// (going away), not 4401 (its session is still good after the restart); a text client reads
+// "Server shutting down.".
+TEST(Shutdown, SigtermTellsWebSocketAndTextClientsBeforeClosing) {
+    ServerProcess srv(temp_db("ws_sigterm"), {"--bots", ""});
+    int port = srv.ports.at("http");
+    Http h(port);
+    std::string token = h.post("/api/register", {{"name", "alice"}, {"password", "secret"}}).value("token", "");
+    Ws ws(port, token);
+    LineClient t(srv.ports.at("text"));
+    t.read_until("hisha> ");
+    int status = srv.stop(SIGTERM);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+    json told = ws.read_type("shutdown");
+    EXPECT_EQ(told.value("message", ""), "Server shutting down.") << told.dump();
+    EXPECT_THROW(ws.read(), std::runtime_error);
+    EXPECT_EQ(ws.close_code(), 1001);
+    EXPECT_TRUE(has(t.read_until("Server shutting down.", 5000), "Server shutting down."));
+
+    srv.start();  // the session goes on
+    Ws again(srv.ports.at("http"), token);
 }
