@@ -1,6 +1,8 @@
 // main() of `hisha-server`: arguments only; the server is src/server/net/server.h.
 #include <fmt/format.h>
 
+#include <boost/asio/ip/address.hpp>
+
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -89,6 +91,9 @@ constexpr const char* USAGE =
     "  --public-origin URL   the web page's origin (https://shogi.example.org), when a reverse\n"
     "                        proxy does not pass the Host header on; may be repeated. Requests\n"
     "                        with the session cookie must come from it (CSRF; default: the Host)\n"
+    "  --trusted-proxy ADDR  a reverse proxy's address (127.0.0.1); may be repeated. An HTTP\n"
+    "                        request from it is the client's of its X-Forwarded-For's last entry,\n"
+    "                        for bans, limits and the log (default: none, the header is ignored)\n"
     "  --bots SPEC           engine bots as accounts, NAME=SKILL,... (Skill 0 = 15 kyu .. 20 full;\n"
     "                        default hisha-10kyu=5,hisha-1dan=15,hisha-max=20; \"\" for none)\n"
     "  --version             the version\n"
@@ -462,6 +467,15 @@ std::vector<ServerFlag> limit_flags() {
                  return "--public-origin needs an origin: scheme://host[:port] with no path, e.g. "
                         "https://shogi.example.org";
              o.public_origins.push_back(v);
+             return {};
+         }},
+        {{"--trusted-proxy"},
+         [](auto&, const char* value, ServerOptions& o) -> std::string {
+             boost::system::error_code ec;
+             auto a = boost::asio::ip::make_address(value, ec);
+             if (ec)
+                 return std::string("--trusted-proxy needs an IP address, e.g. 127.0.0.1 (not '") + value + "')";
+             o.trusted_proxies.push_back(a.to_string());
              return {};
          }},
         {{"--max-per-address"},

@@ -8,6 +8,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
+#include <algorithm>
 #include <deque>
 #include <optional>
 #include <set>
@@ -104,6 +105,19 @@ bool over_https(const http::request<http::string_body>& req) {
     auto forwarded = req["X-Forwarded-Proto"];
     return origin.starts_with("https://")
         || text::lower(std::string_view(forwarded.data(), forwarded.size())) == "https";
+}
+
+// The client of a request that came through a trusted reverse proxy `proxy`: the last entry of
+// X-Forwarded-For (the one the proxy added; those before it the client may have written), or the
+// proxy itself when there is none or it is not an address.
+std::string forwarded_client(const http::request<http::string_body>& req, const std::string& proxy) {
+    auto header = req["X-Forwarded-For"];
+    std::string_view list(header.data(), header.size());
+    auto comma = list.rfind(',');
+    std::string last = text::trim(comma == std::string_view::npos ? list : list.substr(comma + 1));
+    boost::system::error_code ec;
+    auto address = asio::ip::make_address(last, ec);
+    return ec ? proxy : address.to_string();
 }
 
 }  // namespace
@@ -212,12 +226,13 @@ struct HttpServer::Impl {
 
     double requests_per_second;        // per connection (0: no limit)
     std::vector<std::string> origins;  // --public-origin: the page's origins (none: the Host's)
+    std::vector<std::string> proxies;  // --trusted-proxy: whose X-Forwarded-For names the client
 
     Impl(service::Service& s, asio::io_context& i, std::string dir, double rate, JobQueue::Options job_options,
-         std::vector<std::string> public_origins)
+         std::vector<std::string> public_origins, std::vector<std::string> trusted_proxies)
         : svc(s), ioc(i), static_dir(std::move(dir)), files(static_dir), api(s),
           jobs(std::make_shared<JobQueue>(job_options)), solver_pool(std::size_t(jobs->options().workers)),
-          requests_per_second(rate), origins(std::move(public_origins)) {}
+          requests_per_second(rate), origins(std::move(public_origins)), proxies(std::move(trusted_proxies)) {}
 
     // A refusal before the request is served (401, 403), closing the connection when `close`.
     static http::response<http::string_body> refusal(const http::request<http::string_body>& req, http::status status,
@@ -489,18 +504,26 @@ struct HttpServer::Impl {
             res.body() = f->body;
     }
 
+    // A connection of a banned address: 403 and closed, before anything is read.
+    static asio::awaitable<void> refuse_banned(tcp::socket& socket, const std::string& peer, const BanRow& ban) {
+        log_event("refused", {{"peer", peer}, {"reason", "banned address"}, {"ban", ban.target}});
+        static const std::string BODY = R"({"error":"your address is banned"})";
+        static const std::string REFUSED = "HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\n"
+                                           "Content-Length: "
+                                         + std::to_string(BODY.size()) + "\r\nConnection: close\r\n\r\n" + BODY;
+        co_await asio::async_write(socket, asio::buffer(REFUSED), use_tuple);
+        boost::system::error_code ec;
+        socket.shutdown(tcp::socket::shutdown_both, ec);
+    }
+
     asio::awaitable<void> session(tcp::socket socket) {
         auto open = std::make_unique<OpenConnection>("http");  // (a WebSocket counts as such instead)
         boost::system::error_code pec;
         std::string peer = socket.remote_endpoint(pec).address().to_string();
-        if (const BanRow* ban = svc.ban_of_address(peer)) {  // refused before anything is read
-            log_event("refused", {{"peer", peer}, {"reason", "banned address"}, {"ban", ban->target}});
-            static const std::string BODY = R"({"error":"your address is banned"})";
-            static const std::string REFUSED = "HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\n"
-                                               "Content-Length: "
-                                             + std::to_string(BODY.size()) + "\r\nConnection: close\r\n\r\n" + BODY;
-            co_await asio::async_write(socket, asio::buffer(REFUSED), use_tuple);
-            socket.shutdown(tcp::socket::shutdown_both, pec);
+        const bool via_proxy = std::find(proxies.begin(), proxies.end(), peer) != proxies.end();
+        // Refused before anything is read (behind a proxy: each request, by its client).
+        if (const BanRow* ban = via_proxy ? nullptr : svc.ban_of_address(peer)) {
+            co_await refuse_banned(socket, peer, *ban);
             co_return;
         }
         beast::tcp_stream stream(std::move(socket));
@@ -532,6 +555,15 @@ struct HttpServer::Impl {
                 break;
             }
             http::request<http::string_body> req = parser.release();
+            // The client's address: for bans, limits, the log and the admin's list of connections.
+            const std::string client = via_proxy ? forwarded_client(req, peer) : peer;
+            if (const BanRow* b = via_proxy ? svc.ban_of_address(client) : nullptr) {
+                log_event("refused", {{"peer", client}, {"reason", "banned address"}, {"ban", b->target}});
+                auto res = refusal(req, http::status::forbidden, "your address is banned", true);
+                secure(res);
+                co_await http::async_write(stream, res, use_tuple);
+                break;
+            }
             Credential cred = credential(req);
             if (websocket::is_upgrade(req)) {
                 // The web page's socket carries the session cookie: its Origin must be this server
@@ -557,7 +589,7 @@ struct HttpServer::Impl {
                 if (user) {
                     open.reset();
                     stream.expires_never();
-                    auto ws = std::make_shared<WsSession>(stream.release_socket(), *this, *user, peer, cred.token);
+                    auto ws = std::make_shared<WsSession>(stream.release_socket(), *this, *user, client, cred.token);
                     sockets.insert(ws);
                     ws->start(std::move(req));
                     co_return;
@@ -570,9 +602,9 @@ struct HttpServer::Impl {
             if (std::string why = cross_site(req, cred); !why.empty())
                 res = refusal(req, http::status::forbidden, why, false);
             else if (req.method() == http::verb::post && req.target() == "/api/tsume")
-                res = co_await tsume(req, peer);  // (not in a ?: expression: GCC miscompiles co_await there)
+                res = co_await tsume(req, client);  // (not in a ?: expression: GCC miscompiles co_await there)
             else
-                res = co_await answer(req, peer);
+                res = co_await answer(req, client);
             bool keep = res.keep_alive();
             secure(res);
             co_await gate_open();
@@ -871,9 +903,10 @@ void WsSession::pump() {
 }
 
 HttpServer::HttpServer(service::Service& svc, asio::io_context& ioc, std::string static_dir, double requests_per_second,
-                       JobQueue::Options jobs, std::vector<std::string> public_origins)
+                       JobQueue::Options jobs, std::vector<std::string> public_origins,
+                       std::vector<std::string> trusted_proxies)
     : impl_(std::make_shared<Impl>(svc, ioc, std::move(static_dir), requests_per_second, jobs,
-                                   std::move(public_origins))) {}
+                                   std::move(public_origins), std::move(trusted_proxies))) {}
 
 HttpServer::~HttpServer() = default;
 

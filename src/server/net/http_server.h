@@ -18,9 +18,11 @@ public:
     /// `requests_per_second`: how fast one connection's requests are read (bursts of 3 s; 0: no limit);
     /// `jobs`: the workers, queue and per-account quota of tsume solves and analyses;
     /// `public_origins`: the origins of the web page (https://shogi.example.org) when a proxy
-    /// does not pass the Host on (none: the request's Host is the server's origin).
+    /// does not pass the Host on (none: the request's Host is the server's origin);
+    /// `trusted_proxies`: the addresses of reverse proxies whose X-Forwarded-For names the client.
     HttpServer(service::Service& svc, asio::io_context& ioc, std::string static_dir, double requests_per_second,
-               JobQueue::Options jobs = {}, std::vector<std::string> public_origins = {});
+               JobQueue::Options jobs = {}, std::vector<std::string> public_origins = {},
+               std::vector<std::string> trusted_proxies = {});
     ~HttpServer();
     void start(tcp::acceptor& acceptor);
     void stop();

@@ -31,7 +31,8 @@ LineSession::Factory Protocols::csa_factory() {
 bool Protocols::has_http() const { return true; }
 
 void Protocols::start_http(tcp::acceptor& acceptor) {
-    http_ = std::make_unique<Http>(Http{HttpServer(svc_, ioc_, opt_.static_dir, opt_.commands_per_second, opt_.jobs, opt_.public_origins)});
+    http_ = std::make_unique<Http>(Http{HttpServer(svc_, ioc_, opt_.static_dir, opt_.commands_per_second, opt_.jobs,
+                                                   opt_.public_origins, opt_.trusted_proxies)});
     http_->server.start(acceptor);
 }
 

@@ -26,7 +26,8 @@ struct ServerOptions {
     double commands_per_second = 20;  // per text/CSA connection and HTTP connection, bursts of 3 s (0: none)
     JobQueue::Options jobs;           // tsume solves and analyses: workers, queue, per account
     std::string bots = "hisha-10kyu=5,hisha-1dan=15,hisha-max=20";  // name=Skill,...; "" none
-    std::vector<std::string> public_origins;  // the web page's origins behind a proxy (none: the Host's)
+    std::vector<std::string> public_origins;   // the web page's origins behind a proxy (none: the Host's)
+    std::vector<std::string> trusted_proxies;  // reverse proxies whose X-Forwarded-For names the client
 };
 
 /// Runs the server until a signal (or stop()); prints "listening <proto> <addr>:<port>" lines.
