@@ -7,7 +7,8 @@
 // session is an HttpOnly cookie the page cannot read; an administrator (granted with `hisha-server
 // admin grant`) announces and bans from the admin page, and "log out everywhere" ends the session
 // of another browser. Two CSA clients play with Floodgate's evaluation comments ('* score line)
-// and a watcher's game page shows each side's score and line.
+// and a watcher's game page shows each side's score and line. Every action of the admin page is
+// taken through its form.
 // Screenshots of every step go to --out. Prints the first page load time (navigation timing).
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
@@ -420,6 +421,52 @@ async function main() {
       await dave.readUntil('#WIN');
       for (const c of [carol, dave]) c.close();
       console.log("web: a CSA game's evaluation comments shown to a watcher");
+    }
+
+    // --- the rest of the admin page's actions, each through its form: a network banned and
+    // lifted, a game aborted and another adjudicated, a CSA player kicked, a password reset;
+    // each is in the audit log the page shows
+    {
+      const carolToken = await scriptToken(base, 'carol');
+      const newGame = async () => {
+        const r = await fetch(base + 'api/games', { method: 'POST', headers: { Authorization: `Bearer ${carolToken}` }, body: JSON.stringify({ opponent: 'dave', color: 'black', time_control: 'corr-7' }) });
+        assert.equal(r.status, 200, 'a correspondence game');
+        return (await r.json()).id;
+      };
+      const [aborted, adjudicated] = [await newGame(), await newGame()];
+      await alice.goto(`${base}#/admin`);
+      await alice.waitForSelector('.admin table.admin-connections tbody tr', { timeout: T });
+      await submitForm(alice, 'form.admin-ban', { kind: 'address', target: '203.0.113.0/24', duration: '', reason: 'a test network' }, 'ban');
+      await alice.waitForSelector('.admin table.admin-bans tr[data-ban="address 203.0.113.0/24"]', { timeout: T });
+      await alice.click('.admin table.admin-bans tr[data-ban="address 203.0.113.0/24"] button[name=unban]');
+      await alice.waitForFunction(() => !document.querySelector('.admin table.admin-bans tr[data-ban^="address"]'), null, { timeout: T });
+
+      const gameState = async (id) => (await (await fetch(`${base}api/games/${id}`)).json());
+      await submitForm(alice, 'form.admin-game', { game: String(aborted), action: 'abort', reason: 'a test abort' }, 'end');
+      await alice.waitForFunction(() => /abort/.test(document.querySelector('.admin table.admin-audit')?.textContent || ''), null, { timeout: T });
+      assert.notEqual((await gameState(aborted)).status, 'active', 'aborted');
+      await submitForm(alice, 'form.admin-game', { game: String(adjudicated), action: 'white', reason: 'a test adjudication' }, 'end');
+      await alice.waitForFunction(() => /adjudicate/.test(document.querySelector('.admin table.admin-audit')?.textContent || ''), null, { timeout: T });
+      const judged = await gameState(adjudicated);
+      assert.equal(judged.winner, 'white', `adjudicated for White: ${JSON.stringify(judged).slice(0, 200)}`);
+
+      const dave = await csaClient(csaPort);
+      dave.send('LOGIN dave dave-secret-1 x1');
+      await dave.readUntil('+OK x1');
+      await alice.waitForFunction(() => /dave/.test(document.querySelector('.admin table.admin-connections')?.textContent || ''), null, { timeout: T });
+      await submitForm(alice, 'form.admin-kick', { name: 'dave', reason: 'a test kick' }, 'kick');
+      assert.match(await dave.readUntil('a test kick'), /##\[ERROR\]/, 'the CSA client is told why');
+      dave.close();
+
+      await submitForm(alice, 'form.admin-reset', { name: 'carol', password: 'carol-secret-2' }, 'reset');
+      await alice.waitForFunction(() => /resetpassword/.test(document.querySelector('.admin table.admin-audit')?.textContent || ''), null, { timeout: T });
+      const loginAs = async (password) => (await fetch(base + 'api/login', { method: 'POST', body: JSON.stringify({ name: 'carol', password }) })).status;
+      assert.equal(await loginAs('carol-secret-1'), 401, 'the old password no longer works');
+      assert.equal(await loginAs('carol-secret-2'), 200, 'the new one does');
+      const audit = await alice.textContent('.admin table.admin-audit');
+      for (const action of ['ban', 'unban', 'abort', 'adjudicate', 'kick', 'resetpassword']) assert.match(audit, new RegExp(action), `${action} in the audit log`);
+      await shot(alice, 'admin-actions');
+      console.log('web: admin page: address ban, abort, adjudicate, kick and password reset');
     }
 
     // --- two engines play each other; the page watches (last: the bots keep the CPU busy)
