@@ -54,6 +54,10 @@ PACKAGES=(
     fonts-ipafont-mincho
     # scripts/screenshots.sh: the guide's pictures made small (a palette of at most 256 colours)
     pngquant
+    # The reverse-proxy example (packaging/nginx-hisha.conf) run in front of hisha-server by the
+    # test reverse_proxy_tls, with a certificate that openssl makes for it
+    nginx
+    openssl
 )
 
 is_installed() {
