@@ -62,6 +62,8 @@ constexpr const char* USAGE =
     "                        are left out (refusals and limits are warn, failed commits error)\n"
     "  --log-file PATH       append the log to PATH instead of stderr\n"
     "  --idle-timeout S      close text/CSA connections silent for S seconds (default 3600)\n"
+    "  --line-timeout S      close text/CSA connections that take more than S seconds to finish\n"
+    "                        a line they began, a slow client's (default 60; 0: no limit)\n"
     "  --max-commands-per-second N   per text/CSA connection, HTTP connection or WebSocket,\n"
     "                        bursts of 3 s allowed (default 20; 0: no limit); faster ones wait\n"
     "                        their turn (none is lost)\n"
@@ -402,6 +404,9 @@ std::vector<ServerFlag> limit_flags() {
         {{"--idle-timeout"},
          number_flag(1, 30L * 86400, "--idle-timeout needs seconds, 1.." + std::to_string(30L * 86400),
                      [](ServerOptions& o, long n) { o.idle_timeout_s = int(n); })},
+        {{"--line-timeout"},
+         number_flag(0, 30L * 86400, "--line-timeout needs seconds, 0.." + std::to_string(30L * 86400),
+                     [](ServerOptions& o, long n) { o.line_timeout_s = int(n); })},
         {{"--max-commands-per-second"},
          [](auto&, const char* v, ServerOptions& o) -> std::string {
              char* end = nullptr;

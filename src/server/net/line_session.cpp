@@ -53,17 +53,36 @@ void LineSession::start(const Factory& make_handler) {
 // it is served fills its socket buffers and waits, and loses nothing.
 asio::awaitable<void> LineSession::read_loop() {
     char buf[4096];
+    last_line_ = std::chrono::steady_clock::now();
     while (!closed_) {
         co_await handle_lines();
         if (closed_)
             break;
-        idle_timer_.expires_after(limits_.idle);
+        if (overflow_) {  // the lines before it were handled: said, and closed once written
+            send("Line too long: closing.\r\n");
+            close();
+            co_return;
+        }
+        arm_timer();
         auto [ec, n] = co_await socket_.async_read_some(asio::buffer(buf), use_tuple);
         if (ec)
             break;
         cut_lines(buf, n);
     }
     shutdown();
+}
+
+// Bytes are not enough to keep a connection: a complete line is (a slow client that dribbles a
+// byte every few seconds, or telnet commands alone, would otherwise hold it forever).
+void LineSession::arm_timer() {
+    auto deadline = last_line_ + limits_.idle;
+    line_deadline_ = false;
+    if (line_started_ != std::chrono::steady_clock::time_point{} && limits_.line_timeout.count() > 0
+        && line_started_ + limits_.line_timeout < deadline) {
+        deadline = line_started_ + limits_.line_timeout;
+        line_deadline_ = true;
+    }
+    idle_timer_.expires_at(deadline);
 }
 
 asio::awaitable<void> LineSession::handle_lines() {
@@ -98,8 +117,9 @@ asio::awaitable<void> LineSession::sleep(std::chrono::steady_clock::duration d) 
 }
 
 void LineSession::deliver(const Input& in) {
-    idle_timer_.expires_after(limits_.idle);  // a client served slowly is not idle
-    auto h = handler_;                        // the handler may close the session while it runs
+    last_line_ = std::chrono::steady_clock::now();  // a client served slowly is not idle
+    arm_timer();
+    auto h = handler_;  // the handler may close the session while it runs
     if (!h)
         return;
     if (in.too_long)
@@ -122,7 +142,9 @@ asio::awaitable<void> LineSession::watchdog() {
             break;
         if (!ec || idle_timer_.expiry() <= std::chrono::steady_clock::now()) {
             if (idle_timer_.expiry() <= std::chrono::steady_clock::now()) {
-                send("Idle too long: closing.\r\n");
+                send(line_deadline_
+                         ? "Line not finished in " + std::to_string(limits_.line_timeout.count()) + " s: closing.\r\n"
+                         : std::string("Idle too long: closing.\r\n"));
                 close();
                 break;
             }
@@ -159,18 +181,28 @@ void LineSession::cut_lines(const char* data, std::size_t n) {
             end_line();
             continue;
         }
-        if (discarding_)
+        if (line_started_ == std::chrono::steady_clock::time_point{})
+            line_started_ = std::chrono::steady_clock::now();
+        if (discarding_) {
+            if (++discarded_ > limits_.max_discard) {
+                overflow_ = true;  // not read further: what came before it is handled, then closed
+                return;
+            }
             continue;
+        }
         partial_ += char(c);
         if (partial_.size() > limits_.max_line) {
             partial_.clear();
             discarding_ = true;
+            discarded_ = 0;
             lines_.push_back({{}, true});
         }
     }
 }
 
 void LineSession::end_line() {
+    line_started_ = {};
+    last_line_ = std::chrono::steady_clock::now();
     if (discarding_) {  // the end of a line too long (already reported)
         discarding_ = false;
         partial_.clear();

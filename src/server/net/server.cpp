@@ -369,6 +369,7 @@ bool start_listeners(const ServerOptions& opt, asio::io_context& ioc, Protocols&
     };
     LineLimits text_limits;
     text_limits.idle = std::chrono::seconds(opt.idle_timeout_s);
+    text_limits.line_timeout = std::chrono::seconds(opt.line_timeout_s);
     text_limits.lines_per_second = opt.commands_per_second;
     text_limits.burst = std::max(10.0, opt.commands_per_second * 3);
     if (opt.text_port >= 0)

@@ -22,7 +22,8 @@ struct ServerOptions {
     std::string static_dir;  // files served over HTTP (web/dist)
     service::Config config;
     std::size_t max_connections_per_address = 64;
-    int idle_timeout_s = 3600;        // text and CSA connections silent this long are closed
+    int idle_timeout_s = 3600;        // text and CSA connections without a complete line this long are closed
+    int line_timeout_s = 60;          // ... and those that take longer to finish a line they began (0: no limit)
     double commands_per_second = 20;  // per text/CSA connection and HTTP connection, bursts of 3 s (0: none)
     JobQueue::Options jobs;           // tsume solves and analyses: workers, queue, per account
     std::string bots = "hisha-10kyu=5,hisha-1dan=15,hisha-max=20";  // name=Skill,...; "" none
