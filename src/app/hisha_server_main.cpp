@@ -83,6 +83,9 @@ constexpr const char* USAGE =
     "  --register-per-address B/M   new accounts from one address (default 30/10)\n"
     "  --new-games-per-account B/M   challenges and games one account makes (NEW, ACCEPT,\n"
     "                        the web's, CSA waits; default 20/20)\n"
+    "  --requests-per-address B/M   JSON API requests from one address (default 600/6000)\n"
+    "  --requests-per-account B/M   JSON API requests and WebSocket messages of one account\n"
+    "                        (default 300/3000); beyond either, 429 with Retry-After\n"
     "  --login-backoff A/C/MAX   after A failed logins in a row from an address, or C for an\n"
     "                        account, each attempt waits 1 s, doubled at every further failure up\n"
     "                        to MAX s; a success forgets them (default 10/3/60; MAX 0: off)\n"
@@ -440,12 +443,15 @@ std::vector<ServerFlag> limit_flags() {
                  o.jobs.per_account = std::size_t(n);
              return {};
          }},
-        {{"--login-per-address", "--login-per-account", "--register-per-address", "--new-games-per-account"},
+        {{"--login-per-address", "--login-per-account", "--register-per-address", "--new-games-per-account",
+          "--requests-per-address", "--requests-per-account"},
          [](const std::string& a, const char* v, ServerOptions& o) -> std::string {
              auto& p = o.config.attempts;
              auto& limit = a == "--login-per-address"    ? p.login_per_address
                          : a == "--login-per-account"    ? p.login_per_account
                          : a == "--register-per-address" ? p.register_per_address
+                         : a == "--requests-per-address" ? p.request_per_address
+                         : a == "--requests-per-account" ? p.request_per_account
                                                          : p.new_game_per_account;
              return rate_arg(v, limit) ? std::string() : a + " needs BURST/PER_MINUTE (e.g. 20/30), or 0 for no limit";
          }},

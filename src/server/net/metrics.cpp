@@ -100,7 +100,8 @@ std::string metrics_text(service::Service& svc, const JobQueue& jobs) {
     const service::AttemptCounters& a = svc.attempt_counters();
     for (service::Limit l :
          {service::Limit::LoginAddress, service::Limit::LoginAccount, service::Limit::RegisterAddress,
-          service::Limit::LoginBackoffAddress, service::Limit::LoginBackoffAccount, service::Limit::NewGameAccount})
+          service::Limit::LoginBackoffAddress, service::Limit::LoginBackoffAccount, service::Limit::NewGameAccount,
+          service::Limit::RequestAddress, service::Limit::RequestAccount})
         sample(out, "hisha_limited_total", std::string("limit=\"") + service::limit_name(l) + "\"", double(a.count(l)));
     sample(out, "hisha_limited_total", "limit=\"hash_queue\"", double(a.busy));
     sample(out, "hisha_limited_total", "limit=\"jobs_per_account\"", double(jobs.counters().refused_account));

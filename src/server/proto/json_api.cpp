@@ -572,6 +572,9 @@ HttpReply JsonApi::handle(std::string_view method, std::string_view target, std:
         }
         r.me = *user;
     }
+    // Requests of an address and of an account (when it is known) come from their buckets.
+    if (auto admitted = svc_.admit_request(std::string(peer), r.me); !admitted)
+        return refusal(svc_, 429, admitted.error());
     if (!route)
         return error(404, "no such API: " + std::string(method) + " " + std::string(path));
     return (this->*route->handler)(r);
@@ -912,6 +915,10 @@ json JsonApi::on_ws_message(const std::string& user, std::string_view text) {
         out["message"] = m;
         return out;
     };
+    if (auto admitted = svc_.admit_request("", user); !admitted) {  // the account's bucket
+        out["retry_after_s"] = svc_.limit_retry_after_s();
+        return fail(admitted.error());
+    }
     if (type == "ping") {
         out["type"] = "pong";
         return out;

@@ -21,6 +21,8 @@ const char* limit_name(Limit l) {
     case Limit::LoginBackoffAddress: return "login_backoff_address";
     case Limit::LoginBackoffAccount: return "login_backoff_account";
     case Limit::NewGameAccount: return "new_game_per_account";
+    case Limit::RequestAddress: return "request_per_address";
+    case Limit::RequestAccount: return "request_per_account";
     }
     return "";
 }
@@ -33,6 +35,8 @@ std::uint64_t AttemptCounters::count(Limit l) const {
     case Limit::LoginBackoffAddress: return backoff_address;
     case Limit::LoginBackoffAccount: return backoff_account;
     case Limit::NewGameAccount: return new_game_account;
+    case Limit::RequestAddress: return request_address;
+    case Limit::RequestAccount: return request_account;
     case Limit::None: break;
     }
     return 0;
@@ -93,6 +97,8 @@ AttemptLimits::Verdict AttemptLimits::refuse(Entry& e, Limit l, Millis wait) {
     case Limit::LoginBackoffAddress: ++counters_.backoff_address; break;
     case Limit::LoginBackoffAccount: ++counters_.backoff_account; break;
     case Limit::NewGameAccount: ++counters_.new_game_account; break;
+    case Limit::RequestAddress: ++counters_.request_address; break;
+    case Limit::RequestAccount: ++counters_.request_account; break;
     case Limit::None: break;
     }
     return v;
@@ -121,6 +127,20 @@ AttemptLimits::Verdict AttemptLimits::registration(const std::string& address, M
 
 AttemptLimits::Verdict AttemptLimits::new_game(const std::string& account, Millis now) {
     return one_bucket(new_game_account_, account, policy_.new_game_per_account, Limit::NewGameAccount, now);
+}
+
+AttemptLimits::Verdict AttemptLimits::request(const std::string& address, const std::string& account, Millis now) {
+    Entry* by_address = address.empty() ? nullptr : &entry(request_address_, address, now);
+    Entry* by_account = account.empty() ? nullptr : &entry(request_account_, account, now);
+    if (Millis w = by_address ? bucket_wait(*by_address, policy_.request_per_address, now) : 0)
+        return refuse(*by_address, Limit::RequestAddress, w);
+    if (Millis w = by_account ? bucket_wait(*by_account, policy_.request_per_account, now) : 0)
+        return refuse(*by_account, Limit::RequestAccount, w);
+    if (by_address)
+        take(*by_address, policy_.request_per_address);
+    if (by_account)
+        take(*by_account, policy_.request_per_account);
+    return {};
 }
 
 AttemptLimits::Verdict AttemptLimits::one_bucket(Table& t, const std::string& key, const RateLimit& r, Limit l,

@@ -1,6 +1,7 @@
-// AttemptLimits: how often logins and registrations may be tried, and new games and challenges
-// made. Token buckets per address (logins, registrations) and per account (logins, new games
-// and challenges), and a delay after consecutive failed
+// AttemptLimits: how often logins and registrations may be tried, new games and challenges
+// made, and JSON API requests sent. Token buckets per address (logins, registrations, API
+// requests) and per account (logins, new games and challenges, API requests and WebSocket
+// messages), and a delay after consecutive failed
 // logins of an address or an account that doubles with each failure and is forgotten at the
 // next success. Pure bookkeeping over a clock it is given; the service consults it before it
 // spends a password hash on an attempt.
@@ -25,11 +26,13 @@ struct AttemptPolicy {
     RateLimit login_per_address{20, 30};
     RateLimit login_per_account{10, 10};
     RateLimit register_per_address{30, 10};
-    RateLimit new_game_per_account{20, 20};  // challenges, accepted challenges, web games, CSA waits
-    int free_failures_address = 10;          // failed logins in a row from an address before delays
-    int free_failures_account = 3;           // ... and of an account
-    Millis first_delay_ms = 1000;            // the first delay, doubled at each further failure...
-    Millis max_delay_ms = 60'000;            // ...up to this (0: no delays)
+    RateLimit new_game_per_account{20, 20};    // challenges, accepted challenges, web games, CSA waits
+    RateLimit request_per_address{600, 6000};  // JSON API requests (HTTP) of an address: 100/s
+    RateLimit request_per_account{300, 3000};  // ... of an account, and its WebSocket messages: 50/s
+    int free_failures_address = 10;            // failed logins in a row from an address before delays
+    int free_failures_account = 3;             // ... and of an account
+    Millis first_delay_ms = 1000;              // the first delay, doubled at each further failure...
+    Millis max_delay_ms = 60'000;              // ...up to this (0: no delays)
 };
 
 /// The limits, as named in logs, counters and replies.
@@ -41,6 +44,8 @@ enum class Limit {
     LoginBackoffAddress,
     LoginBackoffAccount,
     NewGameAccount,
+    RequestAddress,
+    RequestAccount,
 };
 const char* limit_name(Limit l);
 
@@ -49,6 +54,7 @@ struct AttemptCounters {
     std::uint64_t login_address = 0, login_account = 0, register_address = 0;
     std::uint64_t backoff_address = 0, backoff_account = 0;
     std::uint64_t new_game_account = 0;
+    std::uint64_t request_address = 0, request_account = 0;
     std::uint64_t busy = 0;  // refused because the hashing queue was full
     std::uint64_t count(Limit l) const;
 };
@@ -66,6 +72,9 @@ public:
     Verdict registration(const std::string& address, Millis now);
     /// A new challenge or game of `account` (its name key).
     Verdict new_game(const std::string& account, Millis now);
+    /// A JSON API request or WebSocket message of `address` ("": not counted by address) and
+    /// `account` (its name key; "": no login).
+    Verdict request(const std::string& address, const std::string& account, Millis now);
     /// How an admitted login came out (a wrong password, or an unknown account: failed).
     void login_failed(const std::string& address, const std::string& account, Millis now);
     void login_succeeded(const std::string& address, const std::string& account);
@@ -98,6 +107,7 @@ private:
 
     AttemptPolicy policy_;
     Table login_address_, login_account_, register_address_, new_game_account_;
+    Table request_address_, request_account_;
     AttemptCounters counters_;
 };
 

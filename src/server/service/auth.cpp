@@ -40,6 +40,8 @@ std::string limit_text(Limit l, int seconds) {
     case Limit::LoginBackoffAccount: what = "too many failed logins for this account"; break;
     case Limit::RegisterAddress: what = "too many new accounts from your address"; break;
     case Limit::NewGameAccount: what = "too many new games and challenges"; break;
+    case Limit::RequestAddress: what = "too many requests from your address"; break;
+    case Limit::RequestAccount: what = "too many requests for this account"; break;
     case Limit::None: break;
     }
     return what + ": retry in " + std::to_string(seconds) + " s";
@@ -78,6 +80,21 @@ bool Service::limited(const AttemptLimits::Verdict& v, const std::string& peer, 
                               {"refused", std::to_string(attempts_.counters().count(v.limit))}});
     done(r);
     return true;
+}
+
+Reply<void> Service::admit_request(const std::string& peer, std::string_view user) {
+    limit_retry_after_s_ = 0;
+    auto v = attempts_.request(peer, user.empty() ? std::string() : name_key(user), env_.now());
+    if (v.limit == Limit::None)
+        return {};
+    limit_retry_after_s_ = whole_seconds(v.retry_after_ms);
+    if (v.first)
+        log_event("limited", {{"limit", limit_name(v.limit)},
+                              {"peer", peer},
+                              {"name", user},
+                              {"retry_after_s", std::to_string(limit_retry_after_s_)},
+                              {"refused", std::to_string(attempts_.counters().count(v.limit))}});
+    return fail(limit_text(v.limit, limit_retry_after_s_));
 }
 
 Reply<void> Service::admit_new_game(std::string_view user) {

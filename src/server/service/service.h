@@ -168,6 +168,10 @@ public:
     /// ask it first; a protocol that creates a game with create_game() asks it itself. Engine
     /// bots are not limited.
     Reply<void> admit_new_game(std::string_view user);
+    /// A JSON API request of `peer` ("": a WebSocket message, counted by account only) by `user`
+    /// ("": no login), before it is served: refused past --requests-per-address/-account (then
+    /// limit_retry_after_s() says when to try again).
+    Reply<void> admit_request(const std::string& peer, std::string_view user);
     /// After a refusal by admit_new_game (directly or through the calls above): when to try
     /// again, in seconds; 0 when the last call was not refused by it.
     int limit_retry_after_s() const { return limit_retry_after_s_; }
