@@ -1,6 +1,7 @@
 // hisha-server backup --to FILE while the server runs and a game is being played: the copy
 // opens as a store of its own and holds the game with the moves acknowledged before the
-// backup; the server goes on; an existing file, a missing --to and PostgreSQL are refused.
+// backup, and a server started on it (restored) serves the game and plays on; the server goes
+// on; an existing file, a missing --to and PostgreSQL are refused.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -54,6 +55,25 @@ TEST(Backup, ARunningServersDatabaseIsCopiedAndReadsBack) {
     ASSERT_EQ(row->moves.size(), 4u) << "the moves acknowledged before the backup, not the one after";
     EXPECT_EQ(row->moves[3].text, "8c8d");
     EXPECT_TRUE(store->find_user("erin"));
+
+    // Restored (the copy put in place of a database), it is served with its games: the game with
+    // its four moves, its CSA record, the accounts' passwords, and play goes on.
+    store.reset();
+    std::string restored = temp_db("backup_restored");
+    std::filesystem::copy_file(copy, restored, std::filesystem::copy_options::overwrite_existing);
+    {
+        ServerProcess back(restored, {"--bots", ""});
+        Http r(back.ports.at("http"));
+        json game = r.get("/api/games/" + std::to_string(id));
+        ASSERT_EQ(game["moves"].size(), 4u) << game.dump();
+        EXPECT_EQ(game["moves"][3]["usi"], "8c8d");
+        EXPECT_EQ(game["status"], "active");
+        auto [rs, record] = r.request(http::verb::get, "/api/games/" + std::to_string(id) + "/record?format=csa");
+        EXPECT_EQ(rs, 200);
+        EXPECT_TRUE(has(record, "+7776FU\n") && has(record, "-8384FU\n")) << record;
+        std::string again_dave = r.post("/api/login", {{"name", "dave"}, {"password", "secret"}})["token"];
+        EXPECT_EQ(r.post(moves, {{"move", "2f2e"}}, again_dave)["usi"], "2f2e");
+    }
 
     auto again = run_server_command("backup --db sqlite:" + db + " --to " + copy);
     EXPECT_EQ(again.first, 1);
