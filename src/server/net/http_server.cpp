@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -126,7 +127,8 @@ std::string forwarded_client(const http::request<http::string_body>& req, const 
 // write in flight.
 class WsSession : public service::Listener, public std::enable_shared_from_this<WsSession> {
 public:
-    WsSession(tcp::socket socket, HttpServer::Impl& server, std::string user, std::string peer, std::string token);
+    WsSession(tcp::socket socket, HttpServer::Impl& server, std::string user, std::string peer, std::string token,
+              std::shared_ptr<void> slot);
     void start(http::request<http::string_body> req);
     void deliver(const service::Event& e) override;
     ~WsSession() override {
@@ -191,7 +193,8 @@ private:
     std::deque<std::pair<std::shared_ptr<const std::string>, std::uint64_t>> queue_;  // text, OutputGate ticket
     bool open_ = false, writing_ = false, parked_ = false, ending_ = false;
     websocket::close_reason farewell_{websocket::close_code(4401), "session ended"};  // sent once ending_
-    TokenBucket bucket_;  // the client's messages, as fast as an HTTP connection's requests
+    TokenBucket bucket_;          // the client's messages, as fast as an HTTP connection's requests
+    std::shared_ptr<void> slot_;  // its address's count of connections, while it lives
 };
 
 // Waits until the gate opens (the writes of the open batch are durable).
@@ -227,12 +230,16 @@ struct HttpServer::Impl {
     double requests_per_second;        // per connection (0: no limit)
     std::vector<std::string> origins;  // --public-origin: the page's origins (none: the Host's)
     std::vector<std::string> proxies;  // --trusted-proxy: whose X-Forwarded-For names the client
+    std::size_t max_per_address;       // --max-per-address: open connections (WebSockets too)
+    std::shared_ptr<std::map<std::string, std::size_t>> per_address =
+        std::make_shared<std::map<std::string, std::size_t>>();
 
     Impl(service::Service& s, asio::io_context& i, std::string dir, double rate, JobQueue::Options job_options,
-         std::vector<std::string> public_origins, std::vector<std::string> trusted_proxies)
+         std::vector<std::string> public_origins, std::vector<std::string> trusted_proxies, std::size_t max_conns)
         : svc(s), ioc(i), static_dir(std::move(dir)), files(static_dir), api(s),
           jobs(std::make_shared<JobQueue>(job_options)), solver_pool(std::size_t(jobs->options().workers)),
-          requests_per_second(rate), origins(std::move(public_origins)), proxies(std::move(trusted_proxies)) {}
+          requests_per_second(rate), origins(std::move(public_origins)), proxies(std::move(trusted_proxies)),
+          max_per_address(max_conns) {}
 
     // A refusal before the request is served (401, 403), closing the connection when `close`.
     static http::response<http::string_body> refusal(const http::request<http::string_body>& req, http::status status,
@@ -504,16 +511,45 @@ struct HttpServer::Impl {
             res.body() = f->body;
     }
 
-    // A connection of a banned address: 403 and closed, before anything is read.
-    static asio::awaitable<void> refuse_banned(tcp::socket& socket, const std::string& peer, const BanRow& ban) {
-        log_event("refused", {{"peer", peer}, {"reason", "banned address"}, {"ban", ban.target}});
-        static const std::string BODY = R"({"error":"your address is banned"})";
-        static const std::string REFUSED = "HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\n"
-                                           "Content-Length: "
-                                         + std::to_string(BODY.size()) + "\r\nConnection: close\r\n\r\n" + BODY;
-        co_await asio::async_write(socket, asio::buffer(REFUSED), use_tuple);
+    // An open connection of an address (a WebSocket's for as long as it lives), counted against
+    // --max-per-address; a trusted proxy's connections are not counted.
+    struct AddressSlot {
+        std::shared_ptr<std::map<std::string, std::size_t>> counts;  // (shared: outlives either side)
+        std::string address;
+        ~AddressSlot() {
+            if (counts && --(*counts)[address] == 0)
+                counts->erase(address);
+        }
+    };
+
+    // A new connection of `peer`: its slot, or null when it was refused (403 to a banned address,
+    // 503 past --max-per-address; said and closed before anything is read).
+    asio::awaitable<std::shared_ptr<AddressSlot>> admit(tcp::socket& socket, const std::string& peer, bool via_proxy) {
+        auto slot = std::make_shared<AddressSlot>();
+        if (via_proxy)  // (banned clients are refused request by request)
+            co_return slot;
+        const BanRow* ban = svc.ban_of_address(peer);
+        if (!ban && (*per_address)[peer] < max_per_address) {
+            ++(*per_address)[peer];
+            slot->counts = per_address;
+            slot->address = peer;
+            co_return slot;
+        }
+        if (ban)
+            log_event("refused", {{"peer", peer}, {"reason", "banned address"}, {"ban", ban->target}});
+        else {
+            log_event("refused", {{"peer", peer}, {"reason", "too many connections from this address"}});
+            ++metrics().limited["connections_per_address"];
+        }
+        std::string body =
+            ban ? R"({"error":"your address is banned"})" : R"({"error":"too many connections from your address"})";
+        std::string refused = std::string(ban ? "HTTP/1.1 403 Forbidden" : "HTTP/1.1 503 Service Unavailable")
+                            + "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size())
+                            + "\r\nConnection: close\r\n\r\n" + body;
+        co_await asio::async_write(socket, asio::buffer(refused), use_tuple);
         boost::system::error_code ec;
         socket.shutdown(tcp::socket::shutdown_both, ec);
+        co_return nullptr;
     }
 
     asio::awaitable<void> session(tcp::socket socket) {
@@ -521,11 +557,9 @@ struct HttpServer::Impl {
         boost::system::error_code pec;
         std::string peer = socket.remote_endpoint(pec).address().to_string();
         const bool via_proxy = std::find(proxies.begin(), proxies.end(), peer) != proxies.end();
-        // Refused before anything is read (behind a proxy: each request, by its client).
-        if (const BanRow* ban = via_proxy ? nullptr : svc.ban_of_address(peer)) {
-            co_await refuse_banned(socket, peer, *ban);
+        std::shared_ptr<AddressSlot> slot = co_await admit(socket, peer, via_proxy);
+        if (!slot)
             co_return;
-        }
         beast::tcp_stream stream(std::move(socket));
         beast::flat_buffer buffer;
         TokenBucket bucket(requests_per_second, std::max(10.0, requests_per_second * 3));
@@ -589,7 +623,8 @@ struct HttpServer::Impl {
                 if (user) {
                     open.reset();
                     stream.expires_never();
-                    auto ws = std::make_shared<WsSession>(stream.release_socket(), *this, *user, client, cred.token);
+                    auto ws =
+                        std::make_shared<WsSession>(stream.release_socket(), *this, *user, client, cred.token, slot);
                     sockets.insert(ws);
                     ws->start(std::move(req));
                     co_return;
@@ -630,9 +665,10 @@ struct HttpServer::Impl {
 };
 
 WsSession::WsSession(tcp::socket socket, HttpServer::Impl& server, std::string user, std::string peer,
-                     std::string token)
+                     std::string token, std::shared_ptr<void> slot)
     : jobs_(server.jobs), peer_(std::move(peer)), token_(std::move(token)), ws_(std::move(socket)), server_(server),
-      user_(std::move(user)), bucket_(server.requests_per_second, std::max(10.0, server.requests_per_second * 3)) {
+      user_(std::move(user)), bucket_(server.requests_per_second, std::max(10.0, server.requests_per_second * 3)),
+      slot_(std::move(slot)) {
     bucket_.describe("websocket", peer_);
 }
 
@@ -904,9 +940,9 @@ void WsSession::pump() {
 
 HttpServer::HttpServer(service::Service& svc, asio::io_context& ioc, std::string static_dir, double requests_per_second,
                        JobQueue::Options jobs, std::vector<std::string> public_origins,
-                       std::vector<std::string> trusted_proxies)
+                       std::vector<std::string> trusted_proxies, std::size_t max_per_address)
     : impl_(std::make_shared<Impl>(svc, ioc, std::move(static_dir), requests_per_second, jobs,
-                                   std::move(public_origins), std::move(trusted_proxies))) {}
+                                   std::move(public_origins), std::move(trusted_proxies), max_per_address)) {}
 
 HttpServer::~HttpServer() = default;
 

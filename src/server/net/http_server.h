@@ -19,10 +19,11 @@ public:
     /// `jobs`: the workers, queue and per-account quota of tsume solves and analyses;
     /// `public_origins`: the origins of the web page (https://shogi.example.org) when a proxy
     /// does not pass the Host on (none: the request's Host is the server's origin);
-    /// `trusted_proxies`: the addresses of reverse proxies whose X-Forwarded-For names the client.
+    /// `trusted_proxies`: the addresses of reverse proxies whose X-Forwarded-For names the client;
+    /// `max_per_address`: the connections one address may have open (WebSockets included).
     HttpServer(service::Service& svc, asio::io_context& ioc, std::string static_dir, double requests_per_second,
                JobQueue::Options jobs = {}, std::vector<std::string> public_origins = {},
-               std::vector<std::string> trusted_proxies = {});
+               std::vector<std::string> trusted_proxies = {}, std::size_t max_per_address = 64);
     ~HttpServer();
     void start(tcp::acceptor& acceptor);
     void stop();

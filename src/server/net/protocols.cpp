@@ -31,8 +31,9 @@ LineSession::Factory Protocols::csa_factory() {
 bool Protocols::has_http() const { return true; }
 
 void Protocols::start_http(tcp::acceptor& acceptor) {
-    http_ = std::make_unique<Http>(Http{HttpServer(svc_, ioc_, opt_.static_dir, opt_.commands_per_second, opt_.jobs,
-                                                   opt_.public_origins, opt_.trusted_proxies)});
+    http_ = std::make_unique<Http>(
+        Http{HttpServer(svc_, ioc_, opt_.static_dir, opt_.commands_per_second, opt_.jobs, opt_.public_origins,
+                        opt_.trusted_proxies, opt_.max_connections_per_address)});
     http_->server.start(acceptor);
 }
 

@@ -103,3 +103,40 @@ TEST(ConnectionLimits, ConnectionsPastTheLimitOfAnAddressAreRefusedAndCounted) {
         break;
     }
 }
+
+// The HTTP port counts its connections by address too, a WebSocket's for as long as it is open:
+// at --max-per-address 2 the third of 127.0.0.5 gets 503 with the reason, counted; once one
+// closes, the address is served again; another address is not held back.
+TEST(ConnectionLimits, HttpConnectionsAndWebSocketsPastTheLimitOfAnAddressAreRefused) {
+    ServerProcess srv(temp_db("http_per_address"), {"--max-per-address", "2", "--bots", ""});
+    int port = srv.ports.at("http");
+    std::string token =
+        Http(port, 5, "127.0.0.6").post("/api/register", {{"name", "alice"}, {"password", "secret"}})["token"];
+    auto first = std::make_unique<Http>(port, 5, "127.0.0.5");
+    EXPECT_EQ(first->exchange(http::verb::get, "/api/who").result_int(), 200);  // (kept alive)
+    Ws socket(port, Headers{{"Authorization", "Bearer " + token}}, "/api/ws", "127.0.0.5");
+    ASSERT_EQ(socket.status, 101);
+    Http third(port, 5, "127.0.0.5");
+    auto refused = third.receive();  // (said at once, before any request is read)
+    EXPECT_EQ(refused.result_int(), 503);
+    EXPECT_TRUE(has(refused.body(), "too many connections from your address")) << refused.body();
+    EXPECT_EQ(Http(port, 5, "127.0.0.7").exchange(http::verb::get, "/api/who").result_int(), 200);
+    EXPECT_EQ(sample(metrics_page(port), "hisha_limited_total{limit=\"connections_per_address\"}"), 1);
+
+    first.reset();
+    auto status_of_new = [port] {  // (a refusal may also reset the request: 0)
+        try {
+            return Http(port, 5, "127.0.0.5").exchange(http::verb::get, "/api/who").result_int();
+        } catch (const std::exception&) {
+            return 0u;
+        }
+    };
+    for (int attempt = 0;; ++attempt) {  // (the server sees the close when it next reads)
+        if (status_of_new() != 200 && attempt < 100) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            continue;
+        }
+        EXPECT_LT(attempt, 100) << "a closed connection frees its place";
+        break;
+    }
+}
