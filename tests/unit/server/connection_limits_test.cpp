@@ -43,7 +43,8 @@ int limited_events(const std::string& log, const std::string& limit, const std::
 }  // namespace
 
 // 5 messages a second, bursts of 15: a client that sends 25 pings at once gets 25 pongs, in
-// order; the waits are counted and the connection is logged once. A text paste alike.
+// order; the waits are counted and the connection is logged once. HTTP requests on one
+// connection and a text paste alike.
 TEST(ConnectionLimits, WebSocketMessagesFasterThanTheLimitWaitAndAreAnsweredInOrder) {
     ServerProcess srv(temp_db("ws_rate"), {"--max-commands-per-second", "5", "--bots", ""});
     int port = srv.ports.at("http");
@@ -64,6 +65,15 @@ TEST(ConnectionLimits, WebSocketMessagesFasterThanTheLimitWaitAndAreAnsweredInOr
     double waits = sample(metrics_page(port), "hisha_limited_total{limit=\"commands_per_connection\"}");
     EXPECT_GE(waits, 1) << "past the burst, messages waited";
     EXPECT_EQ(limited_events(srv.log_text(), "commands_per_connection", "websocket"), 1) << srv.log_text();
+
+    // HTTP requests on one kept-alive connection alike.
+    double before_http = sample(metrics_page(port), "hisha_limited_total{limit=\"commands_per_connection\"}");
+    Http keep(port);
+    for (int i = 0; i < messages; ++i)
+        EXPECT_EQ(keep.exchange(http::verb::get, "/api/who").result_int(), 200) << i;
+    EXPECT_GT(sample(metrics_page(port), "hisha_limited_total{limit=\"commands_per_connection\"}"), before_http);
+    EXPECT_EQ(limited_events(srv.log_text(), "commands_per_connection", "http"), 1) << srv.log_text();
+    waits = sample(metrics_page(port), "hisha_limited_total{limit=\"commands_per_connection\"}");
 
     LineClient t(srv.ports.at("text"));
     t.read_until("hisha> ");
