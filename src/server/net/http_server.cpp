@@ -18,6 +18,7 @@
 #include "core/version.h"
 #include "engine/engine.h"
 #include "engine/value.h"
+#include "server/net/below_loop.h"
 #include "server/net/job_queue.h"
 #include "server/net/metrics.h"
 #include "server/net/output_gate.h"
@@ -340,6 +341,7 @@ struct HttpServer::Impl {
         // expression twice, which freed the position under the solver.
         core::Position* problem = pos.get();
         auto work = [problem, limits]() -> asio::awaitable<tsume::Result> {
+            run_below_the_loop("solver");       // a flood of problems takes what the loop leaves
             thread_local tsume::Solver solver;  // one per worker thread, its table kept
             co_return solver.solve(*problem, limits);
         };

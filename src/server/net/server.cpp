@@ -5,7 +5,6 @@
 #include <boost/asio/thread_pool.hpp>
 
 #include <pthread.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -17,6 +16,7 @@
 #include <set>
 #include <thread>
 
+#include "server/net/below_loop.h"
 #include "server/net/bots.h"
 #include "server/net/line_session.h"
 #include "server/net/metrics.h"
@@ -94,12 +94,7 @@ public:
         if (!hash_pool_)
             hash_pool_ = std::make_unique<asio::thread_pool>(hash_threads_);
         asio::post(*hash_pool_, [this, work = std::move(work), done = std::move(done)]() mutable {
-            thread_local bool named = false;
-            if (!named) {
-                named = true;
-                pthread_setname_np(pthread_self(), "hash");
-                setpriority(PRIO_PROCESS, id_t(gettid()), 10);  // this thread only
-            }
+            run_below_the_loop("hash");
             work();
             asio::post(ioc_, std::move(done));
         });

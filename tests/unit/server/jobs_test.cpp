@@ -5,6 +5,10 @@
 // while the solver is busy and its queue full. The JobQueue's bookkeeping on a given clock.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <thread>
 
 #include "http_client.h"
@@ -45,6 +49,24 @@ void wait_for_jobs(int port, int running, int waiting) {
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
+}
+
+// The nice value of each thread of process `pid`, by the thread's name (/proc/PID/task).
+std::multimap<std::string, int> thread_nice(pid_t pid) {
+    std::multimap<std::string, int> out;
+    for (const auto& e : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task")) {
+        std::ifstream f(e.path() / "stat");
+        std::string s((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        auto lp = s.find('('), rp = s.rfind(')');
+        if (lp == std::string::npos || rp == std::string::npos)
+            continue;
+        std::istringstream rest(s.substr(rp + 2));
+        std::string field;
+        for (int i = 3; i <= 19 && rest >> field; ++i)  // field 19: nice
+            if (i == 19)
+                out.emplace(s.substr(lp + 1, rp - lp - 1), std::stoi(field));
+    }
+    return out;
 }
 
 struct Clocked {
@@ -222,4 +244,27 @@ TEST(Jobs, AnAnalysisWaitsForTheWorkerThenRuns) {
     auto solved = alice_solve.receive();
     EXPECT_EQ(solved.result_int(), 200);
     EXPECT_TRUE(has(solved.body(), R"("status":"timeout")")) << solved.body();
+}
+
+// A tsume solve (and a password hash) runs on a thread of its own named for its work, below the
+// event loop's priority: a flood of problems takes the CPU the loop leaves, not the loop's.
+TEST(Jobs, TheSolverAndTheHashesRunBelowTheLoopsPriority) {
+    ServerProcess srv(temp_db("jobs_nice"), {"--solver-threads", "1", "--bots", ""});
+    int port = srv.ports.at("http");
+    Http h(port);
+    std::string alice = register_user(h, "alice");
+    Http solve(port);
+    solve.send(http::verb::post, "/api/tsume", LONG_PROBLEM, alice);
+    wait_for_jobs(port, 1, 0);
+    auto threads = thread_nice(srv.pid());
+    for (int i = 0; i < 250 && !threads.count("solver"); ++i) {  // (admitted; its work starts on the pool)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        threads = thread_nice(srv.pid());
+    }
+    ASSERT_EQ(threads.count("solver"), 1u) << "the solve runs on a thread named solver";
+    EXPECT_EQ(threads.find("solver")->second, 10);
+    ASSERT_EQ(threads.count("hash"), 1u) << "the registration's hash ran on a thread named hash";
+    EXPECT_EQ(threads.find("hash")->second, 10);
+    ASSERT_EQ(threads.count("hisha-server"), 1u) << "the event loop alone keeps the program's name";
+    EXPECT_EQ(threads.find("hisha-server")->second, 0);
 }

@@ -151,6 +151,7 @@ public:
         stop();
         start();
     }
+    pid_t pid() const { return pid_; }
 
 private:
     std::string db_;
