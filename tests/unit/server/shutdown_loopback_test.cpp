@@ -4,7 +4,10 @@
 // A WebSocket client is told too, and its socket closed as "going away".
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <sys/wait.h>
+
+#include <cerrno>
 
 #include "http_client.h"
 #include "server/store/store.h"
@@ -94,4 +97,86 @@ TEST(Shutdown, SigtermTellsWebSocketAndTextClientsBeforeClosing) {
 
     srv.start();  // the session goes on
     Ws again(srv.ports.at("http"), token);
+}
+
+namespace {
+
+/// Whether a TCP connection to 127.0.0.1:`port` is refused (nothing listens there).
+bool connection_refused(int port) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bool refused = connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 && errno == ECONNREFUSED;
+    close(fd);
+    return refused;
+}
+
+/// The state letter of process `pid` in /proc (R, S, T stopped, Z exited but not waited for).
+char process_state(pid_t pid) {
+    std::string stat;
+    int fd = open(("/proc/" + std::to_string(pid) + "/stat").c_str(), O_RDONLY);
+    char buf[512];
+    for (ssize_t n; fd >= 0 && (n = read(fd, buf, sizeof buf)) > 0;)
+        stat.append(buf, std::size_t(n));
+    if (fd >= 0)
+        close(fd);
+    std::size_t paren = stat.rfind(')');
+    return paren == std::string::npos || paren + 2 >= stat.size() ? '?' : stat[paren + 2];
+}
+
+}  // namespace
+
+// SIGTERM stops accepting before the server has finished: once a connected text client has read
+// "Server shutting down." (sent after the listening sockets are closed, in the same step), the
+// server is frozen (SIGSTOP) while still finishing, with a CSA game in progress; a new connection
+// on each port (text, CSA, HTTP) is then refused, though the process is alive. Resumed, it exits
+// 0 and the players are told. The server finishes within ~200 ms of the signal: if this test is
+// slower than that to freeze it, the round is played again (at most 3 times).
+TEST(Shutdown, SigtermStopsAcceptingOnEveryPortWhileTheServerFinishes) {
+    ServerProcess srv(temp_db("sigterm_accept"), open_csa());
+    bool caught_alive = false;
+    for (int round = 0; round < 3 && !caught_alive; ++round) {
+        if (round > 0)
+            srv.start();
+        LineClient black(srv.ports.at("csa")), white(srv.ports.at("csa"));
+        std::string game = "accept" + std::to_string(round) + "-600-0";  // a new game each round
+        csa(black, "LOGIN alice " + game + "-B,secret");
+        black.read_until("LOGIN:alice OK\n");
+        csa(white, "LOGIN bob " + game + "-W,secret");
+        white.read_until("LOGIN:bob OK\n");
+        black.read_until("END Game_Summary\n");
+        white.read_until("END Game_Summary\n");
+        csa(black, "AGREE");
+        csa(white, "AGREE");
+        black.read_until("START:");
+        csa(black, "+7776FU");
+        black.read_until("+7776FU,T");
+        LineClient t(srv.ports.at("text"));
+        t.read_until("hisha> ");
+        ASSERT_FALSE(connection_refused(srv.ports.at("http")));  // the check sees a listening port
+
+        kill(srv.pid(), SIGTERM);
+        t.read_until("Server shutting down.", 5000);  // the acceptors are closed by now
+        kill(srv.pid(), SIGSTOP);
+        char state = process_state(srv.pid());  // a signal is delivered soon, not at once
+        for (int i = 0; i < 500 && state != 'T' && state != 'Z'; ++i) {
+            usleep(10000);
+            state = process_state(srv.pid());
+        }
+        caught_alive = state == 'T';
+        if (caught_alive) {
+            for (const char* port : {"text", "csa", "http"})
+                EXPECT_TRUE(connection_refused(srv.ports.at(port))) << port << " still accepts while finishing";
+        }
+        int status = srv.stop(SIGCONT);  // resumed, it finishes and exits by itself
+        ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
+        EXPECT_EQ(WEXITSTATUS(status), 0);
+        EXPECT_TRUE(has(white.read_until("Server shutting down.", 5000), "Server shutting down."));
+        if (!caught_alive) {
+            EXPECT_EQ(state, 'Z') << "the server was neither finishing nor exited";
+        }
+    }
+    EXPECT_TRUE(caught_alive) << "the server exited each time before it could be frozen while finishing";
 }
