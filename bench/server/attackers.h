@@ -1,9 +1,11 @@
 // Hostile clients of the load benchmark's attack mode (--attack N): over 127.0.0.1 they flood
 // the server with logins of a real account with wrong passwords (text LOGIN, CSA LOGIN, HTTP
-// /api/login) and with registrations of new names (text REGISTER, HTTP /api/register), each
+// /api/login), with registrations of new names (text REGISTER, HTTP /api/register) and with
+// tsume problems (POST /api/tsume without a login, and --tsume-accounts logged-in ones, two
+// connections an account, each asking for a 60 s solve of a problem with no mate), each
 // sending its next attempt as soon as the last is answered, whatever the answer (an attacker
 // does not wait when told to). The answers are counted by what the server did: checked the
-// password, refused by a limit (which one, from its words), or too busy.
+// password, refused by a limit (which one, from its words), too busy, or solved.
 #pragma once
 
 #include <sys/socket.h>
@@ -18,7 +20,7 @@
 
 namespace bench {
 
-enum class AttackKind { TextLogin, CsaLogin, HttpLogin, TextRegister, HttpRegister };
+enum class AttackKind { TextLogin, CsaLogin, HttpLogin, TextRegister, HttpRegister, TsumeAnon, TsumeUser };
 
 inline const char* attack_name(AttackKind k) {
     switch (k) {
@@ -27,6 +29,8 @@ inline const char* attack_name(AttackKind k) {
     case AttackKind::HttpLogin: return "http_login";
     case AttackKind::TextRegister: return "text_register";
     case AttackKind::HttpRegister: return "http_register";
+    case AttackKind::TsumeAnon: return "tsume_no_login";
+    case AttackKind::TsumeUser: return "tsume_logged_in";
     }
     return "";
 }
@@ -41,6 +45,9 @@ inline std::string outcome_of(std::string_view answer) {
         {"too many login attempts from your address", "limited:login_per_address"},
         {"too many login attempts for this account", "limited:login_per_account"},
         {"too many new accounts", "limited:register_per_address"},
+        {"log in first", "refused:login_required"},
+        {"running already", "limited:jobs_per_account"},
+        {"\"status\"", "solved"},
         {"created", "registered"},
         {"\"token\"", "registered"},
     };
@@ -58,7 +65,18 @@ struct Hostile {
     bool greeted = false;  // text: the first prompt came
     bool waiting = false;  // an attempt is unanswered
     bool reconnect = false;
+    std::string token;  // TsumeUser: the account's session
     std::string in, out;
+
+    // Microcosmos (1525 plies), which no solver here finishes: each admitted request keeps a
+    // solver thread for the 60 s it asks for.
+    static std::string tsume_request(const std::string& token) {
+        std::string body = R"({"sfen":"g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/)"
+                           R"(4+P1P1L/+B5G1g b - 1","convention":"tsume","time_limit_s":60})";
+        return "POST /api/tsume HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+             + (token.empty() ? std::string() : "Authorization: Bearer " + token + "\r\n")
+             + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    }
 
     std::string next_request(const std::string& victim) {
         std::string n = std::to_string(id) + "x" + std::to_string(attempt++);
@@ -66,6 +84,8 @@ struct Hostile {
         case AttackKind::TextLogin: return "LOGIN " + victim + " wrong" + n + "\r\n";
         case AttackKind::CsaLogin: return "LOGIN " + victim + " wrong" + n + "\n";
         case AttackKind::TextRegister: return "REGISTER atk" + n + " secret" + n + "\r\n";
+        case AttackKind::TsumeAnon: return tsume_request("");
+        case AttackKind::TsumeUser: return tsume_request(token);
         case AttackKind::HttpLogin:
         case AttackKind::HttpRegister: {
             bool reg = kind == AttackKind::HttpRegister;
@@ -113,7 +133,9 @@ private:
         }
         case AttackKind::CsaLogin: return false;  // take_csa_lines()
         case AttackKind::HttpLogin:
-        case AttackKind::HttpRegister: {
+        case AttackKind::HttpRegister:
+        case AttackKind::TsumeAnon:
+        case AttackKind::TsumeUser: {
             auto head_end = in.find("\r\n\r\n");
             if (head_end == std::string::npos)
                 return false;

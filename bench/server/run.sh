@@ -25,14 +25,28 @@
 # clients: on a busy machine they say more than wall-clock figures.
 # Exits 1 when a run fails (errors, lost moves), never because of the figures.
 #
-# bench/server/run.sh BUILD_DIR attack   runs the attack mode instead: SERVER_ATTACK_GAMES (50)
-# honest paced games of SERVER_ATTACK_PLIES (120) plies at SERVER_ATTACK_RATE (1000) moves/s,
-# quiet, then with SERVER_ATTACKERS (20) hostile clients on 127.0.0.1 flooding wrong-password
-# logins (text, CSA, HTTP) and registrations (text, HTTP) for the whole moves phase, the real
-# argon2id cost (--password-cost interactive), the server's default limits and 20 commands/s a
-# connection, sync=normal (the figure is the event loop's, not the disk's). Alternately,
-# SERVER_RUNS times each; the summary gives the medians, honest moves lost, and the attempts
-# answered by outcome (the password checked, refused by which limit, or busy).
+# bench/server/run.sh BUILD_DIR attack   runs the attack mode instead (issue 17): SERVER_ATTACK_GAMES
+# (200) honest paced games of SERVER_ATTACK_PLIES (200) plies at SERVER_ATTACK_RATE (18000, 20x
+# Floodgate) moves/s, each pair playing games in turn (CSA x1 %%GAME) for about
+# SERVER_ATTACK_SECONDS (60) at that rate; quiet, then under attack from 127.0.0.1 for the whole
+# moves phase: SERVER_ATTACKERS (20) clients flooding wrong-password logins (text, CSA, HTTP),
+# registrations (text, HTTP) and tsume problems without a login, SERVER_TSUME_ACCOUNTS (12)
+# accounts flooding tsume problems logged in (two connections each), SERVER_SLOW (100) slow
+# connections on each of the text, CSA and HTTP ports (a byte every 3 s, never a line's or a
+# header's end), and one connection of each oversized or garbage kind (an endless line on text
+# and CSA, a 1 MiB header, a 100 MiB body, WebSocket frames too big / of a bad opcode / unmasked,
+# random bytes on each port), each opened again when the server closes it. The real argon2id
+# cost (--password-cost interactive), the server's default limits, sync=normal (the figure is
+# the event loop's, not the disk's). Alternately, SERVER_RUNS times each; the summary gives the
+# medians, the rate reached, honest moves lost or misordered, and each run's answers by kind and
+# outcome, the slow connections' holding times and the server's RSS before, at the peak of and
+# after the attack.
+#
+# bench/server/run.sh BUILD_DIR attack-kill   the same attack with sync=full (a move is relayed
+# only once durable), and SERVER_KILL_AFTER (20) s into the moves the server is killed with
+# SIGKILL; it is started again on the same database and every move the honest clients saw
+# acknowledged (echoed to its mover or relayed to the opponent) must be in its game's stored
+# record, in order. SERVER_RUNS times.
 #
 # bench/server/run.sh BUILD_DIR flood   runs the flood mode (issue 23): SERVER_FLOOD_GAMES (50)
 # paced CSA games of SERVER_FLOOD_PLIES (120) plies at SERVER_FLOOD_RATE (1000) moves/s, quiet,
@@ -46,8 +60,8 @@
 # SERVER_BIN=PATH runs another hisha-server (e.g. one built before the change).
 set -euo pipefail
 
-if (( $# < 1 || $# > 2 )) || [[ $# == 2 && $2 != attack && $2 != flood ]]; then
-    echo "usage: $0 BUILD_DIR [attack|flood]" >&2
+if (( $# < 1 || $# > 2 )) || [[ $# == 2 && $2 != attack && $2 != attack-kill && $2 != flood ]]; then
+    echo "usage: $0 BUILD_DIR [attack|attack-kill|flood]" >&2
     exit 2
 fi
 source "$(dirname "$0")/../lib.sh"
@@ -97,18 +111,37 @@ if [[ $# == 2 && $2 == flood ]]; then
 fi
 
 if [[ $# == 2 ]]; then
-    games="${SERVER_ATTACK_GAMES:-50}" plies="${SERVER_ATTACK_PLIES:-120}" rate="${SERVER_ATTACK_RATE:-1000}"
-    attackers="${SERVER_ATTACKERS:-20}"
-    echo "== server under attack: $games paced games at $rate moves/s, $attackers hostile clients (${SERVER_BIN:-$1/bin/hisha-server})"
+    games="${SERVER_ATTACK_GAMES:-200}" plies="${SERVER_ATTACK_PLIES:-200}" rate="${SERVER_ATTACK_RATE:-18000}"
+    seconds="${SERVER_ATTACK_SECONDS:-60}" attackers="${SERVER_ATTACKERS:-20}"
+    rounds=$(( (seconds * rate + games * plies - 1) / (games * plies) ))
+    attack=(--attack "$attackers" --tsume-accounts "${SERVER_TSUME_ACCOUNTS:-12}" --slow "${SERVER_SLOW:-100}" --probes 1)
+    common=(--games "$games" --plies "$plies" --rounds "$rounds" --rate "$rate" --password-cost interactive
+        --commands-per-second 20)
+    if [[ $2 == attack-kill ]]; then
+        after="${SERVER_KILL_AFTER:-20}"
+        echo "== server killed (SIGKILL) under attack after $after s: $games paced games at $rate moves/s, sync=full (${SERVER_BIN:-$1/bin/hisha-server})"
+        echo "load before: $(loadavg)"
+        for ((i = 1; i <= RUNS; ++i)); do
+            if out=$("$BENCH" "${SERVER_ARG[@]}" "${common[@]}" --sync full "${attack[@]}" --kill-after "$after"); then
+                report_run "kill run $i" "$out"
+            else
+                echo "kill run $i: FAILED: $out" >&2
+                failed=1
+            fi
+        done
+        echo "goal: every acknowledged move stored (acknowledged_missing=0 differing=0 games_unread=0)"
+        echo "load after: $(loadavg)"
+        exit "$failed"
+    fi
+    echo "== server under attack: $games paced games ($rounds rounds of $plies plies) at $rate moves/s offered (${SERVER_BIN:-$1/bin/hisha-server})"
     echo "load before: $(loadavg)"
     for ((i = 1; i <= RUNS; ++i)); do
-        for n in 0 "$attackers"; do
-            label=$([[ $n == 0 ]] && echo quiet || echo attack)
-            if out=$("$BENCH" "${SERVER_ARG[@]}" --games "$games" --plies "$plies" --rate "$rate" --sync normal \
-                --password-cost interactive --commands-per-second 20 --attack "$n"); then
+        for label in quiet attack; do
+            args=(--attack 0)
+            [[ $label == attack ]] && args=("${attack[@]}")
+            if out=$("$BENCH" "${SERVER_ARG[@]}" "${common[@]}" --sync normal "${args[@]}"); then
                 report_run "$label run $i" "$out"
-                sed -n 's/.*moves=\([0-9]*\) errors=\([0-9]*\).* median_ms=\([0-9.]*\) p99_ms=\([0-9.]*\) .*/\1 \2 \3 \4/p' <<<"$out" >>"$tmp/$label"
-                grep -o ' answered=.*' <<<"$out" | head -1 >>"$tmp/$label.attack" || true
+                sed -n 's/.*moves=\([0-9]*\) errors=\([0-9]*\).* moves_per_s=\([0-9.]*\) median_ms=\([0-9.]*\) p99_ms=\([0-9.]*\) .* lost=\([0-9-]*\) misordered=\([0-9]*\).*/\1 \2 \3 \4 \5 \6 \7/p' <<<"$out" >>"$tmp/$label"
             else
                 echo "$label run $i: FAILED: $out" >&2
                 failed=1
@@ -116,16 +149,13 @@ if [[ $# == 2 ]]; then
         done
     done
     for label in quiet attack; do
-        [[ -s "$tmp/$label" ]] || continue
-        echo "server: $label: median of $(wc -l <"$tmp/$label") runs: median_ms=$(cut -d' ' -f3 "$tmp/$label" | median)" \
-            "p99_ms=$(cut -d' ' -f4 "$tmp/$label" | median) moves=$(sum 1 "$tmp/$label")" \
-            "of $((games * plies * $(wc -l <"$tmp/$label"))) errors=$(sum 2 "$tmp/$label")"
+        f="$tmp/$label"
+        [[ -s "$f" ]] || continue
+        echo "server: $label: median of $(wc -l <"$f") runs: moves_per_s=$(cut -d' ' -f3 "$f" | median)" \
+            "median_ms=$(cut -d' ' -f4 "$f" | median) p99_ms=$(cut -d' ' -f5 "$f" | median) moves=$(sum 1 "$f")" \
+            "of $((games * plies * rounds * $(wc -l <"$f"))) errors=$(sum 2 "$f") lost=$(sum 6 "$f") misordered=$(sum 7 "$f")"
     done
-    if [[ -s "$tmp/attack.attack" ]]; then
-        echo "attack, every run's attempts answered by outcome:"
-        sed 's/^ /  /' "$tmp/attack.attack"
-    fi
-    echo "goal: p99 under attack within 2x of the quiet run's, no honest move lost"
+    echo "goal: p99 under attack within 2x of the quiet run's, no honest move lost or misordered"
     echo "load after: $(loadavg)"
     exit "$failed"
 fi

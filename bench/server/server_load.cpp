@@ -3,11 +3,13 @@
 //
 // Setup (not timed): the bench starts hisha-server, plays out one random legal game of P plies
 // per pair with the rules core (a different game per pair; no move ends the game), and logs the
-// 2N clients in (LOGIN, Game_Summary, AGREE, START). When every game has started, all games
-// begin at once and the bench times the moves phase: every move is a real legal move that the
-// server checks, stores durably and relays; each client sends its next move as soon as the
-// opponent's move reaches it. Latency is from a move sent to the opponent receiving it.
-// After the last ply Black resigns and both wait for the end.
+// 2N clients in (LOGIN x1, %%GAME, Game_Summary, AGREE, START). When every game has started,
+// all games begin at once and the bench times the moves phase: every move is a real legal move
+// that the server checks, stores durably and relays; each client sends its next move as soon as
+// the opponent's move reaches it. Latency is from a move sent to the opponent receiving it.
+// After the last ply Black resigns and both wait for the end; with --rounds R each pair then
+// asks for its next game (%%GAME again) and plays it at once, R games in all, every move timed
+// (games of Floodgate's length, a moves phase as long as wanted).
 //
 // The clients are one thread over epoll with non-blocking sockets (one write per move, one
 // read per readable socket), so that they take as little of the machine as possible; the
@@ -24,10 +26,28 @@
 //   at 900 moves/s with 200 games, is of this kind). The bench prints the rate achieved.
 //
 // Attack mode (--attack N): while the games are played, N hostile clients on 127.0.0.1 flood
-// the server with logins of a real account with wrong passwords (text, CSA, HTTP) and with
-// registrations (text, HTTP); see attackers.h. The honest clients each come from an address of
-// their own (127.1.x.y), as players do, and retry a login refused for a limit or a full queue
-// when told to (setup, not timed). --password-cost interactive gives the real argon2id cost.
+// the server with logins of a real account with wrong passwords (text, CSA, HTTP), with
+// registrations (text, HTTP) and with tsume problems without a login; --tsume-accounts K more
+// flood it with tsume problems logged in (two connections for each of K accounts); --slow S
+// connections on each of the text, CSA and HTTP ports dribble a byte every --drip seconds
+// (default 3) and never finish a line or a header; --probes 1 sends oversized and garbage input
+// on every port (an endless line, a 1 MiB header, a 100 MiB body, WebSocket frames too big, of
+// a bad opcode, unmasked; random bytes). See attackers.h, probes.h and attack.h: they run on a
+// thread of their own, and every answer is counted by what the server did. The honest clients
+// each come from an address of their own (127.1.x.y), as players do, and retry a login refused
+// for a limit or a full queue when told to (setup, not timed). --password-cost interactive gives
+// the real argon2id cost to the attackers' passwords; the honest players' accounts (and the
+// tsume accounts) are then made first by a server at the minimum cost on the same database, so
+// that their 2N logins (setup) take seconds, not minutes. The server's RSS (VmRSS) is reported
+// when the attack starts, at its peak (sampled every 100 ms) and 3 s after it stops. Every
+// honest client checks that each move it receives is the next of its game: a move missing or
+// out of order is counted (lost, misordered).
+//
+// Kill mode (--kill-after S, with --attack): S seconds into the timed moves, the server is
+// killed with SIGKILL while the attack runs; the bench notes, for every game, the moves its
+// clients saw acknowledged (a move is acknowledged to its mover by its echo and to the opponent
+// by its relay), starts the server again on the same database and reads every game's record
+// back (GET /api/games/N/record?format=csa): each acknowledged move must be there, in order.
 //
 // Flood mode (--flood N): while the games are played, N logged-in text-protocol users each
 // paste --flood-block commands (default 500: WHO, GAMES, HELP -n PROHIBITED, B 1, M -n 1, ...)
@@ -35,10 +55,12 @@
 // user who pastes a script again and again. The bench reports the commands answered (all of
 // them must be: a limit slows a client down, it never drops what it typed) and their rate; the
 // games' latency is the figure of how much one connection's flood delays the others' moves.
-//   server_load_bench [--server PATH] [--games N] [--plies P] [--sync full|normal] [--seed S]
+//   server_load_bench [--server PATH] [--games N] [--plies P] [--rounds R] [--sync full|normal] [--seed S]
 //                     [--rate MOVES_PER_S] [--trace FILE] [--db-dir DIR] [--attack N]
 //                     [--flood N] [--flood-block COMMANDS]
 //                     [--password-cost min|interactive] [--commands-per-second N]
+//                     [--tsume-accounts K] [--slow S] [--drip SECONDS] [--probes 0|1]
+//                     [--kill-after SECONDS]
 //                     [--server-arg ARG]...   (ARG passed on to hisha-server; repeatable)
 //   server_load_bench --fsync-probe N   (the disk's fdatasync latency, N samples)
 #include <arpa/inet.h>
@@ -64,9 +86,10 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
-#include "attackers.h"
+#include "attack.h"
 #include "core/text.h"
 #include "random_game.h"
 #include "server_child.h"
@@ -114,16 +137,25 @@ std::map<std::string, double> thread_cpu_seconds(pid_t pid) {
     return out;
 }
 
-double self_cpu_seconds() {
+double self_cpu_seconds() {  // of the honest clients' thread (the attack has a thread of its own)
     rusage ru{};
-    getrusage(RUSAGE_SELF, &ru);
+    getrusage(RUSAGE_THREAD, &ru);
     return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
 enum class Phase { Login, Agree, Ready, Playing, Ending, Done, Failed };
 
+// The server's resident memory in kB (VmRSS), 0 when it cannot be read.
+long rss_kb(pid_t pid) {
+    std::ifstream f("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(f, line);)
+        if (line.starts_with("VmRSS:"))
+            return std::atol(line.c_str() + 6);
+    return 0;
+}
+
 // What epoll's pointer points at: each kind of connection starts with its tag.
-enum class Tag : std::uint8_t { Player, Hostile, Flood };
+enum class Tag : std::uint8_t { Player, Flood };
 
 struct Pair;
 
@@ -155,6 +187,7 @@ struct Conn {
     Phase phase = Phase::Login;
     std::string in, out;  // unread input; output the socket did not take yet
     int ply = 0;          // the next ply this client expects to see echoed
+    int round = 0;        // the game of the pair this client plays (--rounds)
 };
 
 struct Pair {
@@ -162,18 +195,17 @@ struct Pair {
     Clock::time_point sent;  // when the move in flight was sent
     Clock::time_point slot;  // paced mode: the earliest time of the next move
     Conn* conn[2] = {nullptr, nullptr};
-};
-
-struct HostileConn {
-    Tag tag = Tag::Hostile;
-    bench::Hostile h;
+    int index = 0;
+    std::vector<long> ids;  // the server's game numbers, one a round (from START:hisha-<id>+...)
 };
 
 struct Bench {
     int ep = -1;
     std::vector<std::pair<Clock::time_point, Conn*>> relogin;  // logins to try again, when
-    int plies = 0;
+    int plies = 0, rounds = 1;
     int ready = 0, done = 0, failed = 0, moves = 0;
+    long misordered = 0;  // a move received that was not the next of its game
+    bool killed = false;  // kill mode: the server is gone, the clients' errors are expected
     bool timing = false;
     double rate = 0;                                       // moves per second offered by all games; 0: closed loop
     Clock::duration interval{};                            // paced mode: a game's time between two slots
@@ -184,6 +216,8 @@ struct Bench {
     std::string first_error;
 
     void fail(Conn& c, const std::string& why) {
+        if (killed)
+            return;
         if (first_error.empty())
             first_error = why;
         if (c.phase != Phase::Failed && c.phase != Phase::Done)
@@ -280,12 +314,21 @@ struct Bench {
                 relogin.emplace_back(Clock::now() + std::chrono::seconds(1), &c);
                 return;
             }
-            if (l.starts_with("##[ERROR]")) {  // why the LOGIN before was refused: when to try again
+            if (l.starts_with("##[ERROR]")) {  // why the LOGIN or %%GAME before was refused: when to try again
                 auto at = l.find("retry in ");
-                auto it = std::find_if(relogin.begin(), relogin.end(), [&](const auto& r) { return r.second == &c; });
-                if (at == std::string_view::npos || it == relogin.end())
+                if (at == std::string_view::npos)
                     return fail(c, std::string(l));
-                it->first = Clock::now() + std::chrono::seconds(std::atoi(l.data() + at + 9));
+                auto when = Clock::now() + std::chrono::seconds(std::atoi(l.data() + at + 9));
+                auto it = std::find_if(relogin.begin(), relogin.end(), [&](const auto& r) { return r.second == &c; });
+                if (it == relogin.end())
+                    relogin.emplace_back(when, &c);  // a %%GAME refused (new games of an account)
+                else
+                    it->first = when;
+                return;
+            }
+            if (l == "##[LOGIN] +OK x1") {  // logged in: the pair's game (x1: one a round, --rounds)
+                c.login = "%%GAME load" + std::to_string(c.pair->index) + "-600-0 " + (c.black ? "+" : "-");
+                send(c, c.login);
                 return;
             }
             if (l == "END Game_Summary") {
@@ -297,16 +340,27 @@ struct Bench {
             if (l.starts_with("REJECT") || l.starts_with("##[ERROR]"))
                 return fail(c, std::string(l));
             if (l.starts_with("START:")) {
+                if (c.black)
+                    c.pair->ids.push_back(l.starts_with("START:hisha-") ? std::atol(l.data() + 12) : 0);
+                if (c.round > 0) {  // the next game of the pair: at once
+                    c.phase = Phase::Playing;
+                    return move_if_mine(c);
+                }
                 c.phase = Phase::Ready;
                 if (++ready == int(conns.size()))
                     start_all(conns);
             }
             return;
         case Phase::Playing: {
+            if (l.starts_with("##"))
+                return;  // (x1 news)
             Pair& p = *c.pair;
             const std::string& expected = p.moves[std::size_t(c.ply)];
-            if (!l.starts_with(expected) || l.size() <= expected.size() || l[expected.size()] != ',')
+            if (!l.starts_with(expected) || l.size() <= expected.size() || l[expected.size()] != ',') {
+                if ((l.starts_with("+") || l.starts_with("-")) && l.size() > 7 && l[7] == ',')
+                    ++misordered;  // a move, not the next one
                 return fail(c, "ply " + std::to_string(c.ply) + ": expected " + expected + ", got " + std::string(l));
+            }
             bool mine = (c.ply % 2 == 0) == c.black;
             if (!mine) {  // the opponent's move reached us
                 auto now = Clock::now();
@@ -328,6 +382,11 @@ struct Bench {
         }
         case Phase::Ending:
             if (l.starts_with("#WIN") || l.starts_with("#LOSE")) {
+                if (++c.round < rounds) {  // the pair's next game
+                    c.ply = 0;
+                    c.phase = Phase::Login;
+                    return send(c, c.login);
+                }
                 c.phase = Phase::Done;
                 ++done;
             }
@@ -397,150 +456,6 @@ int fsync_probe(int n) {
                 at(0.99), ms.back());
     return 0;
 }
-
-// A non-blocking TCP connection to 127.0.0.1:`port` from `from` (0: any address), watched by
-// `ep` with `tag` as its pointer; -1 on failure.
-int open_conn(int ep, int port, std::uint32_t from, void* tag) {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0)
-        return -1;
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    if (from) {
-        addr.sin_addr.s_addr = htonl(from);
-        if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-            close(fd);
-            return -1;
-        }
-    }
-    addr.sin_port = htons(std::uint16_t(port));
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-        close(fd);
-        return -1;
-    }
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-    epoll_event ev{EPOLLIN, {.ptr = tag}};
-    epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
-    return fd;
-}
-
-// Registers the account the attackers log in to, over the text port (blocking, before the games).
-bool register_victim(int port) {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(std::uint16_t(port));
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd < 0 || connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
-        return false;
-    std::string in, req = "REGISTER victim victim-secret\r\n";
-    bool sent = false;
-    char buf[4096];
-    while (in.find("created") == std::string::npos) {
-        ssize_t n = recv(fd, buf, sizeof buf, 0);
-        if (n <= 0)
-            break;
-        in.append(buf, std::size_t(n));
-        if (!sent && in.find("hisha> ") != std::string::npos) {
-            sent = ::send(fd, req.data(), req.size(), MSG_NOSIGNAL) == ssize_t(req.size());
-            in.clear();
-        }
-    }
-    close(fd);
-    return in.find("created") != std::string::npos;
-}
-
-// The attack: hostile connections of every kind in turn, each sending its next attempt as soon
-// as the last is answered; stopped when the games' moves are done.
-struct Attack {
-    int ep = -1;
-    std::map<std::string, int> ports;  // text, csa, http
-    std::vector<std::unique_ptr<HostileConn>> conns;
-    std::map<std::string, long> tally;  // "<kind> <outcome>" -> answers
-    long answers = 0;
-    bool running = false;
-
-    void start(int n) {
-        running = true;
-        static constexpr bench::AttackKind KINDS[] = {bench::AttackKind::TextLogin, bench::AttackKind::CsaLogin,
-                                                      bench::AttackKind::HttpLogin, bench::AttackKind::TextRegister,
-                                                      bench::AttackKind::HttpRegister};
-        for (int i = 0; i < n; ++i) {
-            auto c = std::make_unique<HostileConn>();
-            c->h.kind = KINDS[i % 5];
-            c->h.id = i;
-            open(*c);
-            conns.push_back(std::move(c));
-        }
-    }
-    void open(HostileConn& c) {
-        auto k = c.h.kind;
-        const char* port = k == bench::AttackKind::CsaLogin                                          ? "csa"
-                         : k == bench::AttackKind::HttpLogin || k == bench::AttackKind::HttpRegister ? "http"
-                                                                                                     : "text";
-        c.h.fd = open_conn(ep, ports[port], 0, &c);
-        c.h.in.clear();
-        c.h.greeted = c.h.waiting = c.h.reconnect = false;
-        if (c.h.fd >= 0 && std::string(port) != "text")
-            next(c);
-    }
-    void next(HostileConn& c) {
-        std::string req = c.h.next_request("victim");
-        c.h.waiting = ::send(c.h.fd, req.data(), req.size(), MSG_NOSIGNAL) == ssize_t(req.size());
-    }
-    void readable(HostileConn& c) {
-        char buf[8192];
-        ssize_t n = ::recv(c.h.fd, buf, sizeof buf, 0);
-        if (n <= 0) {
-            if (n < 0 && (errno == EAGAIN || errno == EINTR))
-                return;
-            close_one(c);
-            if (running)
-                open(c);  // the server closed it: a new one
-            return;
-        }
-        c.h.in.append(buf, std::size_t(n));
-        int got = c.h.take_answers(tally);
-        answers += got;
-        if (got > 0)
-            c.h.waiting = false;
-        if (c.h.reconnect) {
-            close_one(c);
-            return open(c);
-        }
-        bool text = c.h.kind == bench::AttackKind::TextLogin || c.h.kind == bench::AttackKind::TextRegister;
-        if (!c.h.waiting && (!text || c.h.greeted))
-            next(c);
-    }
-    void close_one(HostileConn& c) {
-        if (c.h.fd >= 0) {
-            epoll_ctl(ep, EPOLL_CTL_DEL, c.h.fd, nullptr);
-            close(c.h.fd);
-        }
-        c.h.fd = -1;
-    }
-    void stop() {
-        running = false;
-        for (auto& c : conns)
-            close_one(*c);
-    }
-    void report() const {
-        std::map<std::string, long> by_outcome;
-        for (auto& [key, n] : tally)
-            by_outcome[key.substr(key.find(' ') + 1)] += n;
-        std::printf("  attack: clients=%zu answered=%ld", conns.size(), answers);
-        for (auto& [o, n] : by_outcome)
-            std::printf(" %s=%ld", o.c_str(), n);
-        std::printf("\n  attack_by_kind:");
-        for (auto& [key, n] : tally)
-            if (n)
-                std::printf(" %s=%ld", std::string(key).replace(key.find(' '), 1, ":").c_str(), n);
-        std::printf("\n");
-    }
-};
 
 // A text-protocol connection logged in as `name` (registered on the way), blocking, before the
 // games; -1 when that fails. Made non-blocking and watched by `ep` with `tag` afterwards.
@@ -694,14 +609,71 @@ struct Flood {
 // The command line.
 struct Options {
     std::string server;
-    int games = 200, plies = 100;
+    int games = 200, plies = 100, rounds = 1;
     std::uint64_t seed = 1;
     std::string sync = "full";
     double rate = 0;
     std::string trace, db_dir, password_cost = "min", commands_per_second = "0";
     int attack = 0, flood = 0, flood_block = 500;
+    int tsume_accounts = 0, slow = 0;
+    bool probes = false;
+    double drip_s = 3, kill_after_s = 0;
     std::vector<std::string> server_args;
 };
+
+constexpr const char* USAGE =
+    "usage: server_load_bench [--server PATH] [--games N] [--plies P] [--rounds R] [--sync full|normal] "
+    "[--seed S] [--rate MOVES_PER_S] [--trace FILE] [--db-dir DIR] [--attack N] "
+    "[--flood N] [--flood-block COMMANDS] [--password-cost min|interactive] [--commands-per-second N] "
+    "[--tsume-accounts K] [--slow S] [--drip SECONDS] [--probes 0|1] [--kill-after SECONDS] "
+    "[--server-arg ARG]...\n";
+
+// One option and its value into o: false when the option is unknown.
+bool read_option(const std::string& a, const char* v, Options& o) {
+    if (a == "--server")
+        o.server = v;
+    else if (a == "--games")
+        o.games = std::clamp(std::atoi(v), 1, 2000);
+    else if (a == "--sync")
+        o.sync = v;
+    else if (a == "--plies")
+        o.plies = std::clamp(std::atoi(v), 2, 250);
+    else if (a == "--rounds")  // games each pair plays in turn (x1 %%GAME), all timed
+        o.rounds = std::clamp(std::atoi(v), 1, 10000);
+    else if (a == "--seed")
+        o.seed = std::strtoull(v, nullptr, 10);
+    else if (a == "--trace")
+        o.trace = v;
+    else if (a == "--db-dir")
+        o.db_dir = v;
+    else if (a == "--rate")
+        o.rate = std::clamp(std::atof(v), 0.0, 1e7);
+    else if (a == "--attack")
+        o.attack = std::clamp(std::atoi(v), 0, 1000);
+    else if (a == "--flood")
+        o.flood = std::clamp(std::atoi(v), 0, 100);
+    else if (a == "--flood-block")
+        o.flood_block = std::clamp(std::atoi(v), 1, 100000);
+    else if (a == "--password-cost")
+        o.password_cost = v;
+    else if (a == "--commands-per-second")  // the server's --max-commands-per-second (0: none)
+        o.commands_per_second = v;
+    else if (a == "--tsume-accounts")
+        o.tsume_accounts = std::clamp(std::atoi(v), 0, 100);
+    else if (a == "--slow")
+        o.slow = std::clamp(std::atoi(v), 0, 2000);
+    else if (a == "--drip")
+        o.drip_s = std::clamp(std::atof(v), 0.1, 60.0);
+    else if (a == "--probes")
+        o.probes = std::atoi(v) != 0;
+    else if (a == "--kill-after")
+        o.kill_after_s = std::clamp(std::atof(v), 0.0, 3600.0);
+    else if (a == "--server-arg")  // one more argument for hisha-server (repeatable)
+        o.server_args.emplace_back(v);
+    else
+        return false;
+    return true;
+}
 
 // The arguments into o: -1 to go on, else the exit status (2: refused, with the usage).
 int read_options(int argc, char** argv, Options& o) {
@@ -711,40 +683,8 @@ int read_options(int argc, char** argv, Options& o) {
             std::cerr << "server_load_bench: " << a << " needs a value\n";
             return 2;
         }
-        const char* v = argv[i + 1];
-        if (a == "--server")
-            o.server = v;
-        else if (a == "--games")
-            o.games = std::clamp(std::atoi(v), 1, 2000);
-        else if (a == "--sync")
-            o.sync = v;
-        else if (a == "--plies")
-            o.plies = std::clamp(std::atoi(v), 2, 250);
-        else if (a == "--seed")
-            o.seed = std::strtoull(v, nullptr, 10);
-        else if (a == "--trace")
-            o.trace = v;
-        else if (a == "--db-dir")
-            o.db_dir = v;
-        else if (a == "--rate")
-            o.rate = std::clamp(std::atof(v), 0.0, 1e7);
-        else if (a == "--attack")
-            o.attack = std::clamp(std::atoi(v), 0, 1000);
-        else if (a == "--flood")
-            o.flood = std::clamp(std::atoi(v), 0, 100);
-        else if (a == "--flood-block")
-            o.flood_block = std::clamp(std::atoi(v), 1, 100000);
-        else if (a == "--password-cost")
-            o.password_cost = v;
-        else if (a == "--commands-per-second")  // the server's --max-commands-per-second (0: none)
-            o.commands_per_second = v;
-        else if (a == "--server-arg")  // one more argument for hisha-server (repeatable)
-            o.server_args.emplace_back(v);
-        else {
-            std::cerr << "usage: server_load_bench [--server PATH] [--games N] [--plies P] [--sync full|normal] "
-                         "[--seed S] [--rate MOVES_PER_S] [--trace FILE] [--db-dir DIR] [--attack N] "
-                         "[--flood N] [--flood-block COMMANDS] "
-                         "[--password-cost min|interactive] [--commands-per-second N] [--server-arg ARG]...\n";
+        if (!read_option(a, argv[i + 1], o)) {
+            std::cerr << USAGE;
             return 2;
         }
     }
@@ -752,11 +692,16 @@ int read_options(int argc, char** argv, Options& o) {
         std::cerr << "server_load_bench: --sync is full or normal\n";
         return 2;
     }
+    if (o.kill_after_s > 0 && o.attack == 0) {
+        std::cerr << "server_load_bench: --kill-after goes with --attack\n";
+        return 2;
+    }
     return -1;
 }
 
 // Starts hisha-server on the database `db` and waits for it to be ready: its process id and the
-// port of each protocol it listens on, or -1 when it did not start.
+// port of each protocol it listens on, or -1 when it did not start. The attack mode keeps the
+// server's default limit of connections from one address (the attackers share 127.0.0.1).
 pid_t start_server(const Options& o, const std::string& db, std::map<std::string, int>& ports) {
     const char* other_ports = o.attack > 0 || o.flood > 0 ? "0" : "-1";  // the attackers' and flooders' ports
     std::vector<std::string> args = {o.server,
@@ -770,8 +715,6 @@ pid_t start_server(const Options& o, const std::string& db, std::map<std::string
                                      other_ports,
                                      "--password-cost",
                                      o.password_cost,
-                                     "--max-per-address",
-                                     "10000",
                                      "--max-commands-per-second",
                                      o.commands_per_second,
                                      "--log",
@@ -780,6 +723,10 @@ pid_t start_server(const Options& o, const std::string& db, std::map<std::string
                                      "",
                                      "--csa-auto-register",
                                      "on"};  // the players are fresh names
+    if (o.attack == 0) {
+        args.emplace_back("--max-per-address");
+        args.emplace_back("10000");
+    }
     args.insert(args.end(), o.server_args.begin(), o.server_args.end());
     std::string error;
     pid_t pid = start_server_child(args, false, ports, error);
@@ -793,8 +740,13 @@ void stop_server(pid_t pid) {
     waitpid(pid, nullptr, 0);
 }
 
-// Connects both players of every game, each from an address of its own (127.1.x.y; the
-// attackers are on 127.0.0.1), and sends their logins.
+// Player i: its name and the address it comes from (127.1.x.y; the attackers are on 127.0.0.1).
+std::string player_name(std::size_t i) { return std::string(i % 2 == 0 ? "b" : "w") + std::to_string(i / 2); }
+std::uint32_t player_address(std::size_t i) {
+    return (127u << 24) | (1u << 16) | (std::uint32_t(i / 250) << 8) | std::uint32_t(1 + i % 250);
+}
+
+// Connects both players of every game, each from an address of its own, and sends their logins.
 void connect_players(Bench& b, std::vector<Conn>& conns, std::vector<Pair>& pairs, int port) {
     for (std::size_t i = 0; i < conns.size(); ++i) {
         Conn& c = conns[i];
@@ -802,17 +754,71 @@ void connect_players(Bench& b, std::vector<Conn>& conns, std::vector<Pair>& pair
         c.pair = &p;
         c.black = i % 2 == 0;
         p.conn[i % 2] = &c;
-        std::uint32_t from = (127u << 24) | (1u << 16) | (std::uint32_t(i / 250) << 8) | std::uint32_t(1 + i % 250);
-        c.fd = open_conn(b.ep, port, from, &c);
+        c.fd = bench::open_conn(b.ep, port, player_address(i), &c);
         if (c.fd < 0) {
             b.fail(c, std::string("connect: ") + std::strerror(errno));
             continue;
         }
-        std::size_t g = i / 2;
-        c.login = "LOGIN " + std::string(c.black ? "b" : "w") + std::to_string(g) + " load" + std::to_string(g)
-                + "-600-0" + (c.black ? "-B" : "-W") + ",secret";
+        p.index = int(i / 2);
+        c.login = "LOGIN " + player_name(i) + " secret x1";  // then %%GAME load<game>-600-0 +|-
         b.send(c, c.login);
     }
+}
+
+// With the real password cost: the honest players' accounts (and the logged-in tsume
+// attackers') are made first by a server at the minimum cost on the same database (a password
+// is checked at the cost it was hashed with), so that their logins take seconds. Sequential.
+bool prepare_accounts(const Options& o, const std::string& db) {
+    Options pre = o;
+    pre.password_cost = "min";
+    std::map<std::string, int> ports;
+    pid_t pid = start_server(pre, db, ports);
+    if (pid < 0)
+        return false;
+    bool ok = true;
+    for (std::size_t i = 0; ok && i < std::size_t(2 * o.games); ++i) {
+        std::string in = bench::blocking_exchange(
+            ports["csa"], "LOGIN " + player_name(i) + " secret x1\n",
+            [](const std::string& s) {
+                return s.find("+OK x1") != std::string::npos || s.find("incorrect") != std::string::npos;
+            },
+            player_address(i));
+        ok = in.find("+OK x1") != std::string::npos;
+        if (!ok)
+            std::cerr << "server_load_bench: account " << player_name(i) << " not made: " << in << "\n";
+    }
+    for (int k = 0; ok && k < o.tsume_accounts; ++k)
+        ok = bench::text_register(ports["text"], "tsume" + std::to_string(k), "tsume-secret");
+    stop_server(pid);
+    return ok;
+}
+
+// The attack's setup on the server under test: the victim (at the real cost), and a session
+// for each tsume account (the WebSocket probes use the first).
+bool prepare_attack(const Options& o, bench::Attack& att, bench::AttackConfig& config) {
+    if (!bench::text_register(att.ports["text"], "victim", "victim-secret")) {
+        std::cerr << "server_load_bench: cannot register the attackers' victim\n";
+        return false;
+    }
+    for (int k = 0; k < o.tsume_accounts; ++k) {
+        std::string answer;
+        int status =
+            bench::http_exchange(att.ports["http"], "POST", "/api/login",
+                                 R"({"name":"tsume)" + std::to_string(k) + R"(","password":"tsume-secret"})", answer);
+        auto at = answer.find("\"token\":\"");
+        if (status != 200 || at == std::string::npos) {
+            std::cerr << "server_load_bench: tsume" << k << " not logged in: " << status << " " << answer << "\n";
+            return false;
+        }
+        config.tsume_tokens.push_back(answer.substr(at + 9, answer.find('"', at + 9) - at - 9));
+    }
+    config.floods = o.attack;
+    config.slow = o.slow;
+    config.probes = o.probes;
+    config.drip_s = o.drip_s;
+    if (!config.tsume_tokens.empty())
+        config.ws_token = config.tsume_tokens.front();
+    return true;
 }
 
 // CPU seconds of the server (in all and by thread) and of this client.
@@ -822,31 +828,73 @@ struct CpuSample {
     static CpuSample take(pid_t pid) { return {cpu_seconds_of(pid), self_cpu_seconds(), thread_cpu_seconds(pid)}; }
 };
 
-// Everything the clients do until every game is over (or 180 s): the players' moves, and the
-// attackers and flooders while the moves are timed. `start` and `end` get the CPU at the start
-// and end of the timed part; false when it did not end (the caller samples `end` later).
-bool run_games(const Options& o, pid_t pid, Bench& b, std::vector<Conn>& conns, Attack& att, Flood& fl,
-               CpuSample& start, CpuSample& end) {
-    auto deadline = Clock::now() + std::chrono::seconds(180);
+// The attack's figures: the server's RSS, and in kill mode the moves each game's clients saw
+// acknowledged when the server was killed.
+struct AttackRun {
+    bench::Attack att;
+    long rss_start = 0, rss_peak = 0, rss_after = 0;  // kB
+    Clock::time_point stopped{}, next_sample{};
+    std::vector<std::pair<long, int>> acknowledged;  // kill mode: (game number, moves acknowledged), every game
+    bool started = false;
+
+    // The timed moves begin: the RSS is sampled from now on (quiet runs too), and the attack
+    // starts when there is one.
+    void start(pid_t pid, const bench::AttackConfig* config) {
+        rss_start = rss_peak = rss_kb(pid);
+        if (config)
+            att.start(*config);
+        started = true;
+    }
+    void sample(pid_t pid) {
+        if (!started || stopped != Clock::time_point{} || Clock::now() < next_sample)
+            return;
+        next_sample = Clock::now() + std::chrono::milliseconds(100);
+        rss_peak = std::max(rss_peak, rss_kb(pid));
+    }
+    void stop() {
+        if (started && stopped == Clock::time_point{}) {
+            att.stop();
+            stopped = Clock::now();
+        }
+    }
+    // Kill mode: SIGKILL now; the moves each game's clients saw (echoed to the mover, relayed
+    // to the opponent) are noted first.
+    void kill_server(pid_t pid, Bench& b, std::vector<Pair>& pairs) {
+        for (auto& p : pairs)
+            for (std::size_t r = 0; r < p.ids.size(); ++r) {  // a client past round r saw all of game r
+                int seen = 0;
+                for (Conn* c : p.conn)
+                    seen = std::max(seen, c->round > int(r) ? b.plies : c->round == int(r) ? c->ply : 0);
+                acknowledged.emplace_back(p.ids[r], seen);
+            }
+        b.killed = true;
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+        stop();
+    }
+};
+
+// Everything the clients do until every game is over: the players' moves, and the attackers
+// and flooders while the moves are timed (the setup may take 300 s; the moves 180 s, or ten
+// times what the rate asks for). `start` and `end` get the CPU at the start and end of the
+// timed part; false when it did not end (the caller samples `end` later).
+bool run_games(const Options& o, pid_t pid, Bench& b, std::vector<Conn>& conns, std::vector<Pair>& pairs, AttackRun& ar,
+               const bench::AttackConfig& config, Flood& fl, CpuSample& start, CpuSample& end) {
+    double moves_s = o.rate > 0 ? 10.0 * o.games * o.plies * o.rounds / o.rate : 0;
+    auto deadline = Clock::now() + std::chrono::seconds(300);
     std::vector<epoll_event> events(1024);
     bool measured = false;
     int total = 2 * o.games;
-    while (b.done + b.failed < total && Clock::now() < deadline) {
+    while (b.done + b.failed < total && Clock::now() < deadline && !b.killed) {
         int wait = b.send_due();
-        if (!b.relogin.empty())
+        if (!b.relogin.empty() || ar.started)
             wait = wait < 0 ? 50 : std::min(wait, 50);
         int n = epoll_wait(b.ep, events.data(), int(events.size()), wait < 0 ? 1000 : wait);
         b.send_relogins();
+        ar.sample(pid);
         for (int i = 0; i < n; ++i) {
             epoll_event& e = events[std::size_t(i)];
-            Tag tag = *static_cast<Tag*>(e.data.ptr);
-            if (tag == Tag::Hostile) {
-                auto& h = *static_cast<HostileConn*>(e.data.ptr);
-                if (h.h.fd >= 0)
-                    att.readable(h);
-                continue;
-            }
-            if (tag == Tag::Flood) {
+            if (*static_cast<Tag*>(e.data.ptr) == Tag::Flood) {
                 fl.readable(*static_cast<FloodConn*>(e.data.ptr), e.events);
                 continue;
             }
@@ -863,22 +911,83 @@ bool run_games(const Options& o, pid_t pid, Bench& b, std::vector<Conn>& conns, 
                 b.readable(c, conns);
             if (!was_timing && b.timing) {
                 start = CpuSample::take(pid);
-                if (o.attack > 0)
-                    att.start(o.attack);
+                deadline = Clock::now() + std::chrono::seconds(std::max(180, int(moves_s)));
+                ar.start(pid, o.attack > 0 ? &config : nullptr);
                 if (o.flood > 0)
                     fl.start();
             }
         }
-        if (b.timing && !measured && b.moves == o.games * o.plies) {
+        if (b.timing && o.kill_after_s > 0 && !b.killed
+            && Clock::now() - b.first_sent >= std::chrono::duration<double>(o.kill_after_s)) {
+            ar.kill_server(pid, b, pairs);
+            return false;
+        }
+        if (b.timing && !measured && b.moves == o.games * o.plies * o.rounds) {
             end = CpuSample::take(pid);
             measured = true;
-            att.stop();
+            ar.stop();
             fl.running = false;
         }
     }
-    att.stop();
+    ar.stop();
     fl.running = false;
     return measured;
+}
+
+// Kill mode, the server started again on the same database: every game's stored moves (its
+// CSA record) against the moves its clients saw acknowledged. Prints the counts; false when an
+// acknowledged move is missing or differs.
+bool check_survivors(const Options& o, const std::string& db, std::vector<Pair>& pairs, const AttackRun& ar) {
+    std::map<std::string, int> ports;
+    Options again = o;
+    auto t0 = Clock::now();
+    pid_t pid = start_server(again, db, ports);
+    if (pid < 0)
+        return false;
+    double restart_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    long acknowledged = 0, stored = 0, missing = 0, differing = 0, unread = 0, limited = 0;
+    std::map<long, const Pair*> pair_of;
+    for (auto& p : pairs)
+        for (long id : p.ids)
+            pair_of[id] = &p;
+    for (auto [id, acked] : ar.acknowledged) {
+        acknowledged += acked;
+        std::string body;
+        int status = 0;
+        for (int attempt = 0; id > 0 && attempt < 120; ++attempt) {  // the server's request limits: wait
+            status = bench::http_exchange(ports["http"], "GET",
+                                          "/api/games/" + std::to_string(id) + "/record?format=csa", "", body);
+            if (status != 429 && status != 503)
+                break;
+            ++limited;
+            std::this_thread::sleep_for(std::chrono::seconds(1));
+        }
+        if (status != 200) {
+            ++unread;
+            missing += acked;
+            continue;
+        }
+        std::vector<std::string> moves;
+        std::istringstream lines(body);
+        for (std::string l; std::getline(lines, l);) {
+            if (!l.empty() && l.back() == '\r')
+                l.pop_back();
+            if (l.size() == 7 && (l[0] == '+' || l[0] == '-') && std::isdigit(static_cast<unsigned char>(l[1])))
+                moves.push_back(l);
+        }
+        stored += long(moves.size());
+        for (int i = 0; i < acked; ++i)
+            if (std::size_t(i) >= moves.size())
+                ++missing;
+            else if (moves[std::size_t(i)] != pair_of[id]->moves[std::size_t(i)])
+                ++differing;
+    }
+    stop_server(pid);
+    std::printf("  kill: after_s=%.1f games=%zu acknowledged=%ld stored=%ld acknowledged_missing=%ld "
+                "differing=%ld games_unread=%ld restart_s=%.2f reads_limited=%ld\n",
+                o.kill_after_s, ar.acknowledged.size(), acknowledged, stored, missing, differing, unread, restart_s,
+                limited);
+    return missing == 0 && differing == 0 && unread == 0;
 }
 
 // The pastes still in flight are answered whole (a slow client waits, loses nothing): the
@@ -913,11 +1022,13 @@ void report(const Options& o, Bench& b, const CpuSample& start, const CpuSample&
                  : b.latencies_ms[std::min(b.latencies_ms.size() - 1, std::size_t(p * double(b.latencies_ms.size())))];
     };
     double server_cpu = end.server - start.server, client_cpu = end.client - start.client;
-    std::printf("sync=%s rate=%.0f games=%d plies=%d moves=%d errors=%d seconds=%.2f moves_per_s=%.0f median_ms=%.2f "
-                "p99_ms=%.2f "
-                "server_cpu_s=%.2f client_cpu_s=%.2f moves_per_server_cpu_s=%.0f\n",
-                o.sync.c_str(), o.rate, o.games, o.plies, b.moves, b.failed, secs, secs > 0 ? b.moves / secs : 0.0,
-                pct(0.5), pct(0.99), server_cpu, client_cpu, server_cpu > 0 ? b.moves / server_cpu : 0.0);
+    std::printf(
+        "sync=%s rate=%.0f games=%d plies=%d rounds=%d moves=%d errors=%d seconds=%.2f moves_per_s=%.0f median_ms=%.2f "
+        "p99_ms=%.2f "
+        "server_cpu_s=%.2f client_cpu_s=%.2f moves_per_server_cpu_s=%.0f lost=%d misordered=%ld\n",
+        o.sync.c_str(), o.rate, o.games, o.plies, o.rounds, b.moves, b.failed, secs, secs > 0 ? b.moves / secs : 0.0,
+        pct(0.5), pct(0.99), server_cpu, client_cpu, server_cpu > 0 ? b.moves / server_cpu : 0.0,
+        b.killed ? 0 : o.games * o.plies * o.rounds - b.moves, b.misordered);
     std::printf("  cpu_us_per_move:");
     for (auto& [name, t] : end.threads) {
         auto before = start.threads.find(name);
@@ -955,43 +1066,56 @@ int main(int argc, char** argv) {
     std::filesystem::create_directories(dir);
     std::string db = "sqlite:" + (dir / "load.db").string() + "?sync=" + o.sync;
 
-    Attack att;
-    pid_t pid = start_server(o, db, att.ports);
+    if (o.password_cost == "interactive" && !prepare_accounts(o, db))
+        return 1;
+    AttackRun ar;
+    bench::AttackConfig config;
+    pid_t pid = start_server(o, db, ar.att.ports);
     if (pid < 0)
         return 1;
-    if (o.attack > 0 && !register_victim(att.ports["text"])) {
-        std::cerr << "server_load_bench: cannot register the attackers' victim\n";
+    if (o.attack > 0 && !prepare_attack(o, ar.att, config)) {
         stop_server(pid);
         return 1;
     }
     Bench b;
     b.plies = o.plies;
+    b.rounds = o.rounds;
     b.rate = o.rate;
-    b.ep = att.ep = epoll_create1(0);
+    b.ep = epoll_create1(0);
     Flood fl;
     fl.ep = b.ep;
     fl.block = o.flood_block;
-    if (o.flood > 0 && !fl.open(o.flood, att.ports["text"])) {
+    if (o.flood > 0 && !fl.open(o.flood, ar.att.ports["text"])) {
         stop_server(pid);
         return 1;
     }
     std::vector<Conn> conns(static_cast<std::size_t>(2 * o.games));
-    connect_players(b, conns, pairs, att.ports["csa"]);
+    connect_players(b, conns, pairs, ar.att.ports["csa"]);
     CpuSample start, end;
-    bool measured = run_games(o, pid, b, conns, att, fl, start, end);
+    bool measured = run_games(o, pid, b, conns, pairs, ar, config, fl, start, end);
     double flood_seconds = drain_flood(o, b, fl);
-    if (!measured)
+    if (!measured && !b.killed)
         end = CpuSample::take(pid);
-    stop_server(pid);
+    if (ar.started && !b.killed) {  // the server's memory 3 s after the attack stopped
+        std::this_thread::sleep_until(ar.stopped + std::chrono::seconds(3));
+        ar.rss_after = rss_kb(pid);
+    }
+    if (!b.killed)
+        stop_server(pid);
     for (auto& c : conns)
         if (c.fd >= 0)
             close(c.fd);
+    bool survived = !b.killed || check_survivors(o, db, pairs, ar);
     if (o.db_dir.empty())
         std::filesystem::remove_all(dir);
 
+    if (b.killed)
+        end = start;  // (the server's CPU is gone with it)
     report(o, b, start, end);
     if (o.attack > 0)
-        att.report();
+        ar.att.report();
+    if (!b.killed)  // (before: when the timed moves begin; after: 3 s after they end)
+        std::printf("  rss_kb: before=%ld peak=%ld after=%ld\n", ar.rss_start, ar.rss_peak, ar.rss_after);
     if (o.flood > 0)
         fl.report(flood_seconds);
     if (!b.first_error.empty())
@@ -999,5 +1123,7 @@ int main(int argc, char** argv) {
     if (!fl.first_error.empty())
         std::fprintf(stderr, "server_load_bench: flood: %s\n", fl.first_error.c_str());
     bool flood_ok = o.flood == 0 || (fl.all_answered() && fl.first_error.empty());
-    return b.failed == 0 && b.moves == o.games * o.plies && flood_ok ? 0 : 1;
+    if (b.killed)
+        return survived && b.misordered == 0 ? 0 : 1;
+    return b.failed == 0 && b.moves == o.games * o.plies * o.rounds && flood_ok ? 0 : 1;
 }
