@@ -90,6 +90,9 @@ std::string metrics_text(service::Service& svc, const JobQueue& jobs) {
     tournament_metrics(out, svc);
     m.move_seconds.write(out, "hisha_move_latency_seconds",
                          "From a move's group-commit batch taking its first write to the batch on disk.");
+    m.relay_seconds.write(out, "hisha_move_relay_seconds",
+                          "From a move given to the server's service (its line, request or WebSocket message read "
+                          "and parsed) to its relay handed to the opponent's connection, the group commit included.");
     m.commit_seconds.write(out, "hisha_db_commit_seconds", "A group-commit batch's commit and sync.");
     family(out, "hisha_hash_queue_depth", "gauge", "Password hashes and checks waiting or running.");
     sample(out, "hisha_hash_queue_depth", "", double(svc.hashes_pending()));

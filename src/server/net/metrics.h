@@ -38,6 +38,10 @@ struct Metrics {
     // From a move's group-commit batch taking its first write to the batch on disk (when the
     // reply may leave): the server's part of a move's latency.
     Histogram move_seconds{{0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1}};
+    // From a move given to the service (Service::play: its line, request or WebSocket message
+    // read and parsed on the event loop) to its relay handed to the opponent's connection (the
+    // batch durable and the held output released to the sockets' writes), on every protocol.
+    Histogram relay_seconds{{0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1}};
     // A batch's commit and its sync (fdatasync), together.
     Histogram commit_seconds{{0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1}};
     // The network's own limits, by name: commands, requests or WebSocket messages that waited

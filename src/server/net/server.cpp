@@ -99,6 +99,13 @@ public:
             asio::post(ioc_, std::move(done));
         });
     }
+    // A move's relay leaves with its batch (synced()), or at once without group commit.
+    void move_played(std::chrono::steady_clock::time_point received) override {
+        if (svc_ && svc_->batch_open())
+            batch_received_.push_back(received);
+        else
+            metrics().relay_seconds.observe(std::chrono::duration<double>(Clock::now() - received).count());
+    }
     /// Drops the hashes not started and waits for those running (the loop has stopped: their
     /// answers are never delivered).
     void stop_hashing() {
@@ -142,8 +149,10 @@ private:
     struct InFlight {
         Clock::time_point opened{}, started{};
         std::uint64_t moves = 0;
+        std::vector<Clock::time_point> received;  // its moves', for hisha_move_relay_seconds
     } in_flight_;
-    std::uint64_t moves_counted_ = 0;  // moves_played() at the last batch
+    std::vector<Clock::time_point> batch_received_;  // the open batch's moves
+    std::uint64_t moves_counted_ = 0;                // moves_played() at the last batch
 
     [[noreturn]] static void commit_failed(const std::string& why) {
         // Nothing of the batch was acknowledged (the replies are still held): stop, so that
@@ -156,7 +165,7 @@ private:
         if (!svc_ || !svc_->batch_open())
             return;
         in_flight_ = {std::exchange(batch_opened_, Clock::time_point{}), Clock::now(),
-                      svc_->moves_played() - moves_counted_};
+                      svc_->moves_played() - moves_counted_, std::exchange(batch_received_, {})};
         moves_counted_ = svc_->moves_played();
         if (!svc_->commit(false))
             commit_failed(store_.last_error());
@@ -182,7 +191,10 @@ private:
         if (in_flight_.moves > 0 && in_flight_.opened != Clock::time_point{})
             metrics().move_seconds.observe(std::chrono::duration<double>(now - in_flight_.opened).count(),
                                            in_flight_.moves);
-        output_gate().made_durable(t);
+        output_gate().made_durable(t);  // the batch's replies and relays handed to their sockets
+        auto handed = Clock::now();
+        for (Clock::time_point received : in_flight_.received)
+            metrics().relay_seconds.observe(std::chrono::duration<double>(handed - received).count());
         write_batch();  // the batch that collected during the sync, if any
     }
     void sync_loop() {

@@ -271,22 +271,28 @@ R Service::again_after_race(std::int64_t game_id, Attempt attempt) {
 
 Reply<Played> Service::play(std::string_view user, std::int64_t game_id, std::string_view text, bool illegal_loses,
                             std::string_view comment) {
+    auto received = std::chrono::steady_clock::now();
     if (std::string why = check_comment(comment); !why.empty())
         return fail(why);
     MoveInput in{text, core::Move::none(), comment};
     auto r = again_after_race<Reply<Played>>(game_id, [&] { return play_once(user, game_id, in, illegal_loses); });
-    if (r)
+    if (r) {
         ++moves_played_;
+        env_.move_played(received);
+    }
     return r;
 }
 
 Reply<Played> Service::play(std::string_view user, std::int64_t game_id, core::Move move) {
+    auto received = std::chrono::steady_clock::now();
     if (!move.is_ok())
         return fail("no move given");
     MoveInput in{{}, move};
     auto r = again_after_race<Reply<Played>>(game_id, [&] { return play_once(user, game_id, in, false); });
-    if (r)
+    if (r) {
         ++moves_played_;
+        env_.move_played(received);
+    }
     return r;
 }
 

@@ -4,6 +4,7 @@
 // loop, like Redis): no locks, events are delivered after each operation completes.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -41,6 +42,10 @@ public:
         work();
         done();
     }
+    /// A move was played: its acknowledgement and its relay to the opponent are made (group
+    /// commit holds them until the batch is durable). `received`: when Service::play was given
+    /// it (its line or request read and parsed, on the event loop). For /metrics.
+    virtual void move_played(std::chrono::steady_clock::time_point received) { (void)received; }
 };
 
 struct Config {

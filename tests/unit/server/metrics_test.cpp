@@ -14,6 +14,7 @@
 #include "http_client.h"
 #include "server_process.h"
 #include "test_util.h"
+#include "text_session.h"
 
 using namespace hisha::server::test;
 
@@ -130,6 +131,7 @@ TEST(Operations, MetricsCountConnectionsGamesMovesLatenciesAndLimits) {
     EXPECT_GT(m["hisha_move_latency_seconds_sum"], 0);
     EXPECT_GE(m["hisha_db_commit_seconds_count"], 1);
     EXPECT_TRUE(m.count("hisha_move_latency_seconds_bucket{le=\"0.001\"}"));
+    EXPECT_EQ(m["hisha_move_relay_seconds_count"], 4);
     EXPECT_EQ(m["hisha_limited_total{limit=\"login_per_address\"}"], 1);
     EXPECT_EQ(m["hisha_limited_total{limit=\"job_queue\"}"], 0);
     EXPECT_TRUE(m.count("hisha_limited_total{limit=\"jobs_per_account\"}"));
@@ -137,4 +139,59 @@ TEST(Operations, MetricsCountConnectionsGamesMovesLatenciesAndLimits) {
     EXPECT_EQ(m["hisha_hash_queue_depth"], 0);
     EXPECT_EQ(m["hisha_solver_jobs{state=\"running\"}"], 0);
     EXPECT_EQ(m["hisha_solver_jobs{state=\"waiting\"}"], 0);
+}
+
+// hisha_move_relay_seconds counts every move once, whatever protocol carried it: 2 in a text
+// (correspondence) game, 4 over WebSocket, 4 in a CSA game; its buckets are cumulative in
+// the order of their bounds, the +Inf one the count, the sum positive.
+TEST(Operations, MoveRelayHistogramCountsEveryMoveOfEveryProtocol) {
+    ServerProcess srv(temp_db("metrics_relay"), open_csa({"--bots", ""}));
+    auto alice = text_login(srv, "alice"), bob = text_login(srv, "bob");
+    start_game_as_white(*alice, *bob, "bob");  // game 1, bob Black
+    alice->cmd("B 1");                         // her current game
+    play_move(*bob, *alice, "P-7f");
+    play_move(*alice, *bob, "P-3d");
+    int port = srv.ports.at("http");
+    Http h(port);
+    std::string dave = h.post("/api/register", {{"name", "dave"}, {"password", "secret"}})["token"];
+    std::string erin = h.post("/api/register", {{"name", "erin"}, {"password", "secret"}})["token"];
+    json g = h.post("/api/games", {{"opponent", "erin"}, {"color", "black"}, {"time_control", "600-10"}}, dave);
+    Ws dw(port, dave), ew(port, erin);
+    const char* usi[] = {"7g7f", "3c3d", "2g2f", "8c8d"};
+    for (int i = 0; i < 4; ++i) {
+        (i % 2 == 0 ? dw : ew).send({{"type", "move"}, {"game", g["id"]}, {"move", usi[i]}});
+        (i % 2 == 0 ? ew : dw).read_move(usi[i]);
+    }
+
+    LineClient black(srv.ports.at("csa")), white(srv.ports.at("csa"));
+    black.send_line("LOGIN carol relay-600-0-B,secret", "\n");
+    black.read_until("LOGIN:carol OK\n");
+    white.send_line("LOGIN frank relay-600-0-W,secret", "\n");
+    black.read_until("END Game_Summary\n");
+    white.read_until("END Game_Summary\n");
+    black.send_line("AGREE", "\n");
+    white.send_line("AGREE", "\n");
+    black.read_until("START:");
+    white.read_until("START:");
+    const char* csa[] = {"+7776FU", "-3334FU", "+2726FU", "-8384FU"};
+    for (int i = 0; i < 4; ++i) {
+        (i % 2 == 0 ? black : white).send_line(csa[i], "\n");
+        (i % 2 == 0 ? white : black).read_until(std::string(csa[i]) + ",T");  // relayed
+    }
+
+    std::string body = h.exchange(http::verb::get, "/metrics").body();
+    auto m = parse_metrics(body);
+    EXPECT_EQ(m["hisha_moves_total"], 10) << body;
+    EXPECT_EQ(m["hisha_move_relay_seconds_count"], 10) << body;
+    EXPECT_GT(m["hisha_move_relay_seconds_sum"], 0);
+    EXPECT_EQ(m["hisha_move_relay_seconds_bucket{le=\"+Inf\"}"], 10);
+    std::istringstream lines(body);
+    std::vector<double> buckets;
+    for (std::string line; std::getline(lines, line);)
+        if (line.starts_with("hisha_move_relay_seconds_bucket{"))
+            buckets.push_back(std::stod(line.substr(line.rfind(' ') + 1)));
+    ASSERT_EQ(buckets.size(), 12u) << body;  // 11 bounds and +Inf
+    for (std::size_t i = 1; i < buckets.size(); ++i)
+        EXPECT_LE(buckets[i - 1], buckets[i]) << "bucket " << i << " is not cumulative:\n" << body;
+    EXPECT_TRUE(body.find("# TYPE hisha_move_relay_seconds histogram") != std::string::npos);
 }
