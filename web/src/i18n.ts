@@ -48,6 +48,10 @@ const TEXT = {
   legalMoves: ['legal moves', '合法手'], offline: ['offline', 'オフライン'], tell: ['Tell', '個人宛'], remove: ['Remove', '削除'],
   twoEngines: ['Watch two engines play', 'エンジン同士の対局を観戦'], showSolution: ['Show the solution', '解答を表示'],
   sentOffline: ['left as an offline message', 'オフラインメッセージとして保存'], delivered: ['delivered', '送信済み'],
+  ratings: ['Ratings', 'レーティング表'], deviation: ['Deviation', '偏差'], gamesPlayed: ['Games', '対局数'],
+  noRatings: ['No rated games yet.', 'レーティング対象の対局はまだありません。'], tournaments: ['Tournaments', '定期大会'],
+  noTournaments: ['No scheduled tournaments on this server.', 'このサーバーに定期大会はありません。'],
+  rounds: ['Rounds', '回戦数'], nextRound: ['Next round', '次の回戦'], when: ['When', '日時'], inProgress: ['in progress', '対局中'],
 } satisfies Record<string, readonly [string, string]>;
 type Key = keyof typeof TEXT;
 

@@ -1,6 +1,6 @@
 // The page: a header with navigation and settings, and one view at a time chosen by the URL
 // hash: #/ lobby, #/game/N, #/analysis (records, editor, tsume, engine analysis), #/player/NAME,
-// #/admin (administrators).
+// #/ratings (the public rating list and the tournaments' games), #/admin (administrators).
 import './style.css';
 import { Live, User, get, isAdmin, myName, onSessionEnded, post, setLogin } from './api';
 import { clear, h, toast } from './dom';
@@ -9,6 +9,7 @@ import { lobbyView, loginView, playerView } from './lobby';
 import { gameView } from './game';
 import { analysisView } from './analysis';
 import { adminView } from './admin';
+import { ratingsView } from './ratings';
 import { app, View } from './app';
 
 
@@ -20,7 +21,7 @@ function header(): void {
   const route = location.hash.replace(/^#\/?/, '').split('/')[0];
   const link = (href: string, label: string, key: string) =>
     h('a', { href, class: route === key ? 'active' : undefined, 'aria-current': route === key ? 'page' : undefined }, label);
-  clear(nav, link('#/', t('lobby'), ''), link('#/analysis', t('analysis'), 'analysis'), link('#/analysis/editor', t('editor'), 'editor'));
+  clear(nav, link('#/', t('lobby'), ''), link('#/analysis', t('analysis'), 'analysis'), link('#/analysis/editor', t('editor'), 'editor'), link('#/ratings', t('ratings'), 'ratings'));
   const lang = h('button.ghost', { name: 'lang', onclick: () => { setLang(currentLang() === 'ja' ? 'en' : 'ja'); render(); }, title: 'English / 日本語' }, t('language'));
   const status = h('span.conn', { 'aria-label': t('connected') });
   if (app.live) {
@@ -93,6 +94,7 @@ function render(): void {
     if (route === 'game' && arg) current = gameView(Number(arg));
     else if (route === 'analysis') current = analysisView(arg || '');
     else if (route === 'player' && arg) current = playerView(decodeURIComponent(arg));
+    else if (route === 'ratings') current = ratingsView();
     else if (route === 'admin' && myName()) current = adminView();
     else current = myName() ? lobbyView() : loginView();
   } catch (e) {

@@ -27,8 +27,8 @@ export function freePort() {
 /// hisha-server with HTTP (text off, CSA on `csaPort` when given), the database `db` (a file
 /// path), the page from `staticDir`, and the bots `bots` (as --bots takes them).
 export class HishaServer {
-  constructor({ bin, db, staticDir, bots, csaPort = -1 }) {
-    Object.assign(this, { bin, db, staticDir, bots, csaPort });
+  constructor({ bin, db, staticDir, bots, csaPort = -1, extra = [] }) {
+    Object.assign(this, { bin, db, staticDir, bots, csaPort, extra });
     this.log = '';
     this.proc = null;
   }
@@ -36,7 +36,7 @@ export class HishaServer {
   async start(port) {
     this.proc = spawn(this.bin, [
       '--db', `sqlite:${this.db}`, '--http-port', String(port), '--text-port', '-1', '--csa-port', String(this.csaPort),
-      '--password-cost', 'min', '--static', this.staticDir, '--bots', this.bots,
+      '--password-cost', 'min', '--static', this.staticDir, '--bots', this.bots, ...this.extra,
     ], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc.stdout.on('data', (d) => (this.log += d));
     this.proc.stderr.on('data', (d) => (this.log += d));

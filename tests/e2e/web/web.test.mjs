@@ -8,7 +8,9 @@
 // admin grant`) announces and bans from the admin page, and "log out everywhere" ends the session
 // of another browser. Two CSA clients play with Floodgate's evaluation comments ('* score line)
 // and a watcher's game page shows each side's score and line. Every action of the admin page is
-// taken through its form.
+// taken through its form. Two CSA players paired by a scheduled tournament's round play, and
+// the rating page (reached from the navigation) lists the rated players and the tournament's game
+// with a link to its CSA record.
 // Screenshots of every step go to --out. Prints the first page load time (navigation timing).
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
@@ -21,7 +23,11 @@ const args = parseArgs(process.argv);
 const out = args.out;
 
 const csaPort = await freePort();
-const server = new HishaServer({ bin: args.server, db: path.join(args.work, 'web.db'), staticDir: args.static, bots: 'hisha-test=0,hisha-rival=0', csaPort });
+// A scheduled tournament pairing its CSA players every 2 s, for the rating page.
+const server = new HishaServer({
+  bin: args.server, db: path.join(args.work, 'web.db'), staticDir: args.static, bots: 'hisha-test=0,hisha-rival=0', csaPort,
+  extra: ['--tournament', 'tour-*:2s'],
+});
 const startServer = (port) => server.start(port);
 const stopServer = (signal) => server.stop(signal);
 
@@ -421,6 +427,47 @@ async function main() {
       await dave.readUntil('#WIN');
       for (const c of [carol, dave]) c.close();
       console.log("web: a CSA game's evaluation comments shown to a watcher");
+    }
+
+    // --- the rating page, from the navigation: the rated players (bob beat alice above) with
+    // rating, deviation and games, and a tournament round's game with a link to its CSA record
+    {
+      for (const name of ['tango', 'uniform'])
+        await fetch(base + 'api/register', { method: 'POST', body: JSON.stringify({ name, password: `${name}-secret-1` }) });
+      const [p1, p2] = [await csaClient(csaPort), await csaClient(csaPort)];
+      for (const [c, name] of [[p1, 'tango'], [p2, 'uniform']]) {
+        c.send(`LOGIN ${name} tour-600-10,${name}-secret-1`);
+        await c.readUntil(`LOGIN:${name} OK`);
+      }
+      // Paired by the next round (every 2 s): who plays Black is the server's choice.
+      const summaries = [await p1.readUntil('END Game_Summary'), await p2.readUntil('END Game_Summary')];
+      const [black, white] = summaries[0].includes('Your_Turn:+') ? [p1, p2] : [p2, p1];
+      for (const c of [black, white]) c.send('AGREE');
+      for (const c of [black, white]) await c.readUntil('START:');
+      black.send('+7776FU');
+      await white.readUntil('+7776FU,T');
+      white.send('%TORYO');
+      await black.readUntil('#WIN');
+      for (const c of [p1, p2]) c.close();
+
+      await bob.click('#nav a[href="#/ratings"]');
+      await bob.waitForSelector('#rating-list tr[data-player=bob]', { timeout: T });
+      const row = (name) => bob.$$eval(`#rating-list tr[data-player=${name}] td`, (td) => td.map((x) => x.textContent.trim()));
+      const [, , bobRating, bobDeviation, bobGames] = await row('bob');
+      const [, , aliceRating] = await row('alice');
+      assert.ok(Number(bobRating) > Number(aliceRating), `the winner is above the loser (${bobRating} > ${aliceRating})`);
+      assert.match(bobDeviation, /^± \d+$/, 'the deviation is shown');
+      assert.ok(Number(bobGames) >= 1, 'the games are counted');
+      await bob.waitForSelector('section.tournament[data-pattern="tour-*"] tr[data-game]', { timeout: T });
+      const result = await bob.textContent('section.tournament[data-pattern="tour-*"] tr[data-game] td:nth-child(4)');
+      assert.match(result, /Black wins \(resign/, `the result of the tournament game: ${result}`);
+      for (const name of ['tango', 'uniform']) await bob.waitForSelector(`#rating-list tr[data-player=${name}]`, { timeout: T });
+      const link = await bob.getAttribute('section.tournament[data-pattern="tour-*"] tr[data-game] a.csa-record', 'href');
+      const csa = await (await fetch(new URL(link, base))).text();
+      assert.match(csa, /\+7776FU/, "the tournament game's CSA record has its move");
+      assert.match(csa, /%TORYO/, 'and its end');
+      await shot(bob, 'ratings');
+      console.log('web: the rating page lists the rated players and the tournament game with its CSA record');
     }
 
     // --- the rest of the admin page's actions, each through its form: a network banned and
