@@ -7,17 +7,24 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+
 namespace hisha::server::net {
 
-/// Names the calling thread `name` (as /proc and top show it) and lowers its priority (nice 10,
-/// this thread only); once per thread.
+/// Names the calling thread `name` (as /proc and top show it) and lowers its priority by 10
+/// nice levels below the process's (at most 19; this thread only); once per thread.
 inline void run_below_the_loop(const char* name) {
     thread_local bool done = false;
     if (done)
         return;
     done = true;
     pthread_setname_np(pthread_self(), name);
-    setpriority(PRIO_PROCESS, id_t(gettid()), 10);
+    errno = 0;
+    int nice = getpriority(PRIO_PROCESS, id_t(gettid()));  // the thread's, inherited: the process's
+    if (nice == -1 && errno != 0)
+        nice = 0;
+    setpriority(PRIO_PROCESS, id_t(gettid()), std::min(19, nice + 10));
 }
 
 }  // namespace hisha::server::net

@@ -5,6 +5,7 @@
 // while the solver is busy and its queue full. The JobQueue's bookkeeping on a given clock.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -261,10 +262,10 @@ TEST(Jobs, TheSolverAndTheHashesRunBelowTheLoopsPriority) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         threads = thread_nice(srv.pid());
     }
-    ASSERT_EQ(threads.count("solver"), 1u) << "the solve runs on a thread named solver";
-    EXPECT_EQ(threads.find("solver")->second, 10);
-    ASSERT_EQ(threads.count("hash"), 1u) << "the registration's hash ran on a thread named hash";
-    EXPECT_EQ(threads.find("hash")->second, 10);
     ASSERT_EQ(threads.count("hisha-server"), 1u) << "the event loop alone keeps the program's name";
-    EXPECT_EQ(threads.find("hisha-server")->second, 0);
+    int loop = threads.find("hisha-server")->second;  // (the tests' own nice: 0, or more under nice)
+    ASSERT_EQ(threads.count("solver"), 1u) << "the solve runs on a thread named solver";
+    EXPECT_EQ(threads.find("solver")->second, std::min(19, loop + 10));
+    ASSERT_EQ(threads.count("hash"), 1u) << "the registration's hash ran on a thread named hash";
+    EXPECT_EQ(threads.find("hash")->second, std::min(19, loop + 10));
 }
