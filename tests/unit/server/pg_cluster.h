@@ -98,6 +98,22 @@ public:
         return "postgresql:///" + db + "?host=" + dir_ + "&port=5432&user=hisha";
     }
 
+    /// Runs the cluster's client program `name` (pg_dump, pg_restore, createdb ...) with the
+    /// cluster's connection options (-h its socket directory -p 5432 -U hisha) then `args`, in the
+    /// cluster's directory (where its account may write files), as that account when root: the
+    /// exit code, with what it printed in `output`.
+    int client(const std::string& name, const std::vector<std::string>& args, std::string& output) {
+        std::vector<std::string> all = {bin_ + "/" + name, "-h", dir_, "-p", "5432", "-U", "hisha"};
+        all.insert(all.end(), args.begin(), args.end());
+        std::error_code ec;
+        std::filesystem::remove(dir_ + "/cmd.log", ec);  // this program's output only
+        int code = run(all);
+        output = log();
+        return code;
+    }
+    /// The cluster's directory (its socket, and files its programs write).
+    const std::string& dir() const { return dir_; }
+
     void stop() {
         if (started_)
             run({bin_ + "/pg_ctl", "-D", dir_ + "/data", "-m", "immediate", "-w", "stop"});
