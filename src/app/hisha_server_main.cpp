@@ -399,8 +399,8 @@ std::vector<ServerFlag> game_flags() {
     };
 }
 
-// Limits and security: idle connections, command rates, the password and solver queues, login and
-// registration rates, sessions, the public origin, connections per address, password hashing.
+// Limits: idle connections, command rates, the password and solver queues, login, registration
+// and request rates.
 std::vector<ServerFlag> limit_flags() {
     using hisha::server::service::Config;
     return {
@@ -461,6 +461,14 @@ std::vector<ServerFlag> limit_flags() {
                       ? std::string()
                       : std::string("--login-backoff needs ADDRESS/ACCOUNT/MAX_SECONDS (e.g. 10/3/60)");
          }},
+    };
+}
+
+// Sessions and the network: the session lifetime, the public origin, trusted proxies,
+// connections per address, password hashing.
+std::vector<ServerFlag> session_flags() {
+    using hisha::server::service::Config;
+    return {
         {{"--session-lifetime"},
          [](auto&, const char* v, ServerOptions& o) -> std::string {
              auto ms = hisha::server::service::Service::parse_duration(v);
@@ -514,7 +522,7 @@ std::vector<ServerFlag> limit_flags() {
 const std::vector<ServerFlag>& server_flags() {
     static const std::vector<ServerFlag> flags = [] {
         std::vector<ServerFlag> all;
-        for (auto group : {where_flags, game_flags, limit_flags})
+        for (auto group : {where_flags, game_flags, limit_flags, session_flags})
             for (ServerFlag& f : group())
                 all.push_back(std::move(f));
         return all;
