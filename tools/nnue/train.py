@@ -6,6 +6,11 @@ The data: `hisha gensfen` records turned into feature indices by `hisha nnue fea
 
     acc[p] = ft_bias + sum of ft rows of p's active features     (p: side to move, other side)
     x = [clip(acc[stm]), clip(acc[other])]  (clip to 0..1)  -> L2 -> clip -> L3 -> clip -> 1
+    value = that + psqt[stm] - psqt[other]      (psqt[p]: one number a feature, summed)
+
+The linear psqt term starts at the material values (half a piece's value for an own piece, minus
+half for an enemy one: psqt[stm] - psqt[other] is then the material balance), so that the layers
+learn what material does not say (network.h).
 
 with a factoriser: each feature also sums a row shared by its (piece, square) or hand slot in
 every king bucket, so that what one bucket learns reaches the others; on export the shared rows
@@ -36,7 +41,7 @@ from torch import nn
 
 FEATURE_MAGIC = b"HISHAFTR"
 NET_MAGIC = b"HISHANNU"
-NET_VERSION = 1
+NET_VERSION = 2  # reads 1 (no psqt term) and 2
 FEATURE_SET_ID = 1
 SLOTS = 40
 PAD = 0xFFFF
@@ -79,12 +84,38 @@ class FeatureFile:
                 torch.from_numpy(rec["score"].astype(np.float32)), torch.from_numpy(rec["result"].astype(np.float32)))
 
 
+# The material values of the classical evaluation (src/engine/evaluate.cpp, EvalParams::defaults):
+# on the board by piece kind (PAWN .. DRAGON, the king 0), in hand by type (P L N S B R G), each
+# further piece of a kind in hand worth a little less.
+BOARD_VALUES = [90, 315, 405, 495, 855, 990, 540, 0, 540, 540, 540, 540, 945, 1395]
+HAND_VALUES = [99, 346, 445, 544, 940, 1089, 594]
+HAND_SLOTS = [18, 4, 4, 4, 2, 2, 4]
+PIECE_KINDS, SQUARES = 14, 81
+
+
+def material_rows(per_bucket, eval_scale):
+    """The psqt start: a feature's half material value, + for own pieces, - for enemy ones, in
+    the network's output units (centipawns / eval_scale); rows per (piece, square) and hand slot."""
+    rows = np.zeros(per_bucket, np.float32)
+    for side, sign in ((0, 1), (1, -1)):
+        for kind in range(PIECE_KINDS):
+            at = (side * PIECE_KINDS + kind) * SQUARES
+            rows[at:at + SQUARES] = sign * BOARD_VALUES[kind] / 2
+        base = 2 * PIECE_KINDS * SQUARES + side * sum(HAND_SLOTS)
+        for t, (value, slots) in enumerate(zip(HAND_VALUES, HAND_SLOTS)):
+            for n in range(slots):  # the (n+1)-th piece of the type, worth a little less than the n-th
+                rows[base + sum(HAND_SLOTS[:t]) + n] = sign * (value * max(70, 100 - 6 * n) // 100) / 2
+    return rows / eval_scale
+
+
 class Model(nn.Module):
-    def __init__(self, features, per_bucket, l1, l2, l3):
+    def __init__(self, features, per_bucket, l1, l2, l3, eval_scale=600):
         super().__init__()
         self.features, self.per_bucket = features, per_bucket
         self.ft = nn.EmbeddingBag(features + 1, l1, mode="sum", padding_idx=features)
         self.fact = nn.EmbeddingBag(per_bucket + 1, l1, mode="sum", padding_idx=per_bucket)
+        self.psqt = nn.EmbeddingBag(features + 1, 1, mode="sum", padding_idx=features)
+        self.psqt_fact = nn.EmbeddingBag(per_bucket + 1, 1, mode="sum", padding_idx=per_bucket)
         self.ft_bias = nn.Parameter(torch.full((l1,), 0.25))
         self.h1 = nn.Linear(2 * l1, l2)
         self.h2 = nn.Linear(l2, l3)
@@ -94,16 +125,24 @@ class Model(nn.Module):
             self.fact.weight.uniform_(-0.02, 0.02)
             self.ft.weight[features].zero_()
             self.fact.weight[per_bucket].zero_()
+            self.psqt.weight.zero_()
+            self.psqt_fact.weight[:per_bucket, 0] = torch.from_numpy(material_rows(per_bucket, eval_scale))
+            self.psqt_fact.weight[per_bucket].zero_()
+
+    def shared(self, f):
+        return torch.where(f == self.features, torch.full_like(f, self.per_bucket), f % self.per_bucket)
 
     def accumulate(self, f):
-        shared = torch.where(f == self.features, torch.full_like(f, self.per_bucket), f % self.per_bucket)
-        return self.ft(f) + self.fact(shared) + self.ft_bias
+        return self.ft(f) + self.fact(self.shared(f)) + self.ft_bias
+
+    def linear(self, f):
+        return (self.psqt(f) + self.psqt_fact(self.shared(f)))[:, 0]
 
     def forward(self, us, them):
         x = torch.cat([self.accumulate(us).clamp(0, 1), self.accumulate(them).clamp(0, 1)], dim=1)
         x = self.h1(x).clamp(0, 1)
         x = self.h2(x).clamp(0, 1)
-        return self.out(x)[:, 0]
+        return self.out(x)[:, 0] + self.linear(us) - self.linear(them)
 
     def clip(self):
         with torch.no_grad():
@@ -119,14 +158,16 @@ def loss_fn(model, batch, eval_scale, scale, lam):
 
 
 
-def quantise(model):
+def quantise(model, eval_scale):
     """The integer parameters of the engine's net (numpy)."""
     with torch.no_grad():
         F, P = model.features, model.per_bucket
         local = np.arange(F) % P
         ft = model.ft.weight[:F].numpy() + model.fact.weight[:P].numpy()[local]
+        psqt = model.psqt.weight[:F, 0].numpy() + model.psqt_fact.weight[:P, 0].numpy()[local]
         q = {
             "ft_w": np.clip(np.rint(ft * ACTIVATION_ONE), -32768, 32767).astype(np.int16),
+            "psqt": np.clip(np.rint(psqt * eval_scale), -32768, 32767).astype(np.int16),
             "ft_b": np.clip(np.rint(model.ft_bias.numpy() * ACTIVATION_ONE), -32768, 32767).astype(np.int16),
         }
         for name, layer in (("1", model.h1), ("2", model.h2), ("o", model.out)):
@@ -156,6 +197,8 @@ def quantised_eval(q, us, them, features, eval_scale):
     out = x @ q["wo"].astype(np.int64)[0] + q["bo"][0]
     num = out * eval_scale
     value = np.sign(num) * (np.abs(num) // OUTPUT_DIVISOR)  # C++ division rounds toward zero
+    psqt = np.concatenate([q["psqt"].astype(np.int64), np.zeros(1, np.int64)])
+    value += psqt[us].sum(axis=1) - psqt[them].sum(axis=1)
     return np.clip(value, -VALUE_LIMIT, VALUE_LIMIT)
 
 
@@ -163,7 +206,7 @@ def write_net(path, q, eval_scale, description):
     l1 = q["ft_b"].shape[0]
     l2, l3 = q["b1"].shape[0], q["b2"].shape[0]
     body = b"".join(a.astype(a.dtype.newbyteorder("<")).tobytes() for a in (
-        q["ft_b"], q["ft_w"], q["b1"], q["w1"], q["b2"], q["w2"], q["bo"], q["wo"]))
+        q["ft_b"], q["ft_w"], q["psqt"], q["b1"], q["w1"], q["b2"], q["w2"], q["bo"], q["wo"]))
     desc = description.encode("utf-8")[:4096]
     crc = zlib.crc32(desc + body) & 0xFFFFFFFF
     head = NET_MAGIC + struct.pack("<6IiIQI", NET_VERSION, FEATURE_SET_ID, q["ft_w"].shape[0], l1, l2, l3, eval_scale,
@@ -180,16 +223,17 @@ def read_net(path):
     if len(blob) < 64 or blob[:8] != NET_MAGIC:
         fail(f"{path}: not a Hisha net file (bad header)")
     version, fs, features, l1, l2, l3, eval_scale, desc_len, body_len, crc = struct.unpack("<6IiIQI", blob[8:52])
-    if version != NET_VERSION or fs != FEATURE_SET_ID:
-        fail(f"{path}: version {version}, feature set {fs}; expected {NET_VERSION}, {FEATURE_SET_ID}")
+    if version not in (1, NET_VERSION) or fs != FEATURE_SET_ID:
+        fail(f"{path}: version {version}, feature set {fs}; expected 1 or {NET_VERSION}, {FEATURE_SET_ID}")
     if len(blob) != 64 + desc_len + body_len:
         fail(f"{path}: {len(blob)} bytes, the header says {64 + desc_len + body_len}")
     if zlib.crc32(blob[64:]) & 0xFFFFFFFF != crc:
         fail(f"{path}: CRC-32 mismatch (corrupt file)")
-    q, at = {}, 64 + desc_len
-    for name, dtype, shape in (("ft_b", "<i2", (l1,)), ("ft_w", "<i2", (features, l1)), ("b1", "<i4", (l2,)),
-                               ("w1", "i1", (l2, 2 * l1)), ("b2", "<i4", (l3,)), ("w2", "i1", (l3, l2)),
-                               ("bo", "<i4", (1,)), ("wo", "i1", (1, l3))):
+    q, at = {"psqt": np.zeros(features, np.int16)}, 64 + desc_len
+    linear = (("psqt", "<i2", (features,)),) if version >= 2 else ()
+    for name, dtype, shape in (("ft_b", "<i2", (l1,)), ("ft_w", "<i2", (features, l1))) + linear + (
+                               ("b1", "<i4", (l2,)), ("w1", "i1", (l2, 2 * l1)), ("b2", "<i4", (l3,)),
+                               ("w2", "i1", (l3, l2)), ("bo", "<i4", (1,)), ("wo", "i1", (1, l3))):
         n = int(np.prod(shape)) * np.dtype(dtype).itemsize
         q[name] = np.frombuffer(blob, dtype=dtype, count=int(np.prod(shape)), offset=at).reshape(shape)
         at += n
@@ -197,7 +241,8 @@ def read_net(path):
 
 
 def init_from_net(model, path, eval_scale):
-    """Starts the float model at a net's values (the factoriser's shared rows at zero)."""
+    """Starts the float model at a net's values (the factoriser's shared rows at zero; a net of
+    version 1 has no psqt term: it stays at zero, so the model starts at that net's values)."""
     q, scale = read_net(path)
     if scale != eval_scale:
         fail(f"{path}: eval scale {scale}, this run's is {eval_scale}")
@@ -207,6 +252,8 @@ def init_from_net(model, path, eval_scale):
     with torch.no_grad():
         model.ft.weight[:model.features] = torch.from_numpy(q["ft_w"].astype(np.float32) / ACTIVATION_ONE)
         model.fact.weight.zero_()
+        model.psqt.weight[:model.features, 0] = torch.from_numpy(q["psqt"].astype(np.float32) / eval_scale)
+        model.psqt_fact.weight.zero_()
         model.ft_bias.copy_(torch.from_numpy(q["ft_b"].astype(np.float32) / ACTIVATION_ONE))
         for name, layer in (("1", model.h1), ("2", model.h2), ("o", model.out)):
             layer.weight.copy_(torch.from_numpy(q["w" + name].astype(np.float32) / WEIGHT_SCALE))
@@ -263,7 +310,7 @@ def main():
         train_idx, val_idx, val_src = np.arange(len(data) - n_val), np.arange(len(data) - n_val, len(data)), data
     if len(train_idx) == 0:
         fail(f"{a.features}: no training records")
-    model = Model(data.features, data.per_bucket, a.l1, a.l2, a.l3)
+    model = Model(data.features, data.per_bucket, a.l1, a.l2, a.l3, a.eval_scale)
     opt = torch.optim.Adam(model.parameters(), lr=a.lr)
     if a.init and a.resume:
         fail("--init and --resume: one or the other")
@@ -324,7 +371,7 @@ def main():
         model.load_state_dict(best_state)
         exported = best_epoch
         print(f"train.py: exporting epoch {best_epoch}, the lowest validation loss ({best_loss:.6f})", flush=True)
-    q = quantise(model)
+    q = quantise(model, a.eval_scale)
     desc = (f"KB9 {a.l1}x2-{a.l2}-{a.l3}-1; {len(train_idx)} positions of {a.features}, epoch {exported} of {epoch} "
             f"({step} steps of {batch} in all), "
             f"lambda {a.lam}, scale {a.scale}; validation loss {evaluate_loss(val_src, val_idx):.6f}")

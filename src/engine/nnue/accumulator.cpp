@@ -9,7 +9,7 @@ using namespace core;
 
 AccumulatorStack::AccumulatorStack(std::shared_ptr<const Network> net, int plies)
     : net_(std::move(net)), entries_(std::size_t(plies)), acc_(std::size_t(plies) * 2 * std::size_t(net_->l1)),
-      simd_(default_simd()) {}
+      psqt_(std::size_t(plies) * 2), simd_(default_simd()) {}
 
 void AccumulatorStack::clear() {
     for (Entry& e : entries_)
@@ -25,7 +25,7 @@ Value AccumulatorStack::evaluate(const Position& pos, int ply, Simd simd) {
     if (!e.holds(pos))
         compute(pos, ply, simd);
     Color us = pos.side_to_move();
-    int v = net_->propagate(acc(ply, us), acc(ply, ~us), simd);
+    int v = net_->propagate(acc(ply, us), acc(ply, ~us), simd) + psqt(ply, us) - psqt(ply, ~us);
     return std::clamp(v, -VALUE_KNOWN_WIN + 1, VALUE_KNOWN_WIN - 1);
 }
 
@@ -50,6 +50,8 @@ void AccumulatorStack::compute(const Position& pos, int ply, Simd simd) {
             if (want[c]) {
                 net_->update(acc(ply - back, c), acc(ply, c), d[c].added, d[c].n_added, d[c].removed, d[c].n_removed,
                              simd);
+                psqt(ply, c) =
+                    net_->psqt_update(psqt(ply - back, c), d[c].added, d[c].n_added, d[c].removed, d[c].n_removed);
                 ++updates;
             }
     }
@@ -58,6 +60,7 @@ void AccumulatorStack::compute(const Position& pos, int ply, Simd simd) {
             std::uint16_t features[MAX_ACTIVE];
             int n = active_features(pos, c, features);
             net_->update(net_->ft_bias.data(), acc(ply, c), features, n, nullptr, 0, simd);
+            psqt(ply, c) = net_->psqt_sum(features, n);
             ++refreshes;
         }
     e.computed_for(pos);

@@ -28,6 +28,8 @@ public:
     Value evaluate(const core::Position& pos, int ply) { return evaluate(pos, ply, simd_); }
     /// The accumulator of `persp` computed for `ply` (after evaluate), for tests.
     const std::int16_t* accumulator(int ply, core::Color persp) const;
+    /// The linear (psqt) sum of `persp` computed for `ply` (after evaluate), for tests.
+    int linear(int ply, core::Color persp) const { return psqt_[std::size_t(ply) * 2 + persp]; }
 
     // Counts for tests and tuning: perspectives refreshed and updated incrementally.
     std::uint64_t refreshes = 0, updates = 0;
@@ -37,11 +39,13 @@ private:
         Frame frame[core::COLOR_NB];
     };
     std::int16_t* acc(int ply, core::Color c) { return &acc_[(std::size_t(ply) * 2 + c) * std::size_t(net_->l1)]; }
+    int& psqt(int ply, core::Color c) { return psqt_[std::size_t(ply) * 2 + c]; }
     void compute(const core::Position& pos, int ply, Simd simd);
 
     std::shared_ptr<const Network> net_;
     std::vector<Entry> entries_;
     std::vector<std::int16_t> acc_;  // [ply][color][l1]
+    std::vector<int> psqt_;          // [ply][color]: the network's linear term
     Simd simd_;
 };
 

@@ -56,8 +56,8 @@ std::uint32_t crc32(const void* data, std::size_t size, std::uint32_t crc) {
 namespace {
 
 [[gnu::always_inline]] inline void update_generic(const std::int16_t* from, std::int16_t* acc, int l1,
-                                                  const std::int16_t* weights, const std::uint16_t* added,
-                                                  int n_added, const std::uint16_t* removed, int n_removed) {
+                                                  const std::int16_t* weights, const std::uint16_t* added, int n_added,
+                                                  const std::uint16_t* removed, int n_removed) {
     // Modular int16 arithmetic (the same in every order and on every path).
     if (from != acc)
         std::memcpy(acc, from, std::size_t(l1) * sizeof(std::int16_t));
@@ -104,9 +104,7 @@ void clip_scalar(const std::int16_t* acc, std::uint8_t* out, int n) { clip_gener
     update_generic(from, acc, l1, weights, added, n_added, removed, n_removed);
 }
 
-[[gnu::target("avx2")]] void clip_avx2(const std::int16_t* acc, std::uint8_t* out, int n) {
-    clip_generic(acc, out, n);
-}
+[[gnu::target("avx2")]] void clip_avx2(const std::int16_t* acc, std::uint8_t* out, int n) { clip_generic(acc, out, n); }
 
 // `in` is a multiple of 32.
 [[gnu::target("avx2")]] void affine_avx2(const std::uint8_t* x, int in, const std::int8_t* w, const std::int32_t* b,
@@ -173,8 +171,9 @@ void get_all(const std::string& in, std::size_t& at, std::vector<T>& v, std::siz
         v[i] = get<T>(in, at);
 }
 
-std::size_t body_size(int l1, int l2, int l3) {
-    return std::size_t(l1) * 2 + std::size_t(FEATURES) * std::size_t(l1) * 2 + std::size_t(l2) * 4
+std::size_t body_size(int l1, int l2, int l3, std::uint32_t version) {
+    std::size_t linear = version >= 2 ? std::size_t(FEATURES) * 2 : 0;
+    return std::size_t(l1) * 2 + std::size_t(FEATURES) * std::size_t(l1) * 2 + linear + std::size_t(l2) * 4
          + std::size_t(l2) * std::size_t(2 * l1) + std::size_t(l3) * 4 + std::size_t(l3) * std::size_t(l2) + 4
          + std::size_t(l3);
 }
@@ -219,6 +218,9 @@ Network Network::random(std::uint64_t seed, int a, int b, int c) {
     for (auto& v : n.w2)
         v = std::int8_t(uniform(-127, 127));
     n.bo = uniform(-2000, 2000);
+    n.psqt.resize(std::size_t(FEATURES));
+    for (auto& v : n.psqt)
+        v = std::int16_t(uniform(-600, 600));
     n.wo.resize(std::size_t(c));
     for (auto& v : n.wo)
         v = std::int8_t(uniform(-127, 127));
@@ -227,9 +229,13 @@ Network Network::random(std::uint64_t seed, int a, int b, int c) {
 
 std::string Network::serialise() const {
     std::string body;
-    body.reserve(body_size(l1, l2, l3));
+    body.reserve(body_size(l1, l2, l3, FILE_VERSION));
     put_all(body, ft_bias);
     put_all(body, ft_weight);
+    if (psqt.empty())
+        body.append(std::size_t(FEATURES) * 2, '\0');
+    else
+        put_all(body, psqt);
     put_all(body, b1);
     put_all(body, w1);
     put_all(body, b2);
@@ -260,14 +266,14 @@ Result<Network, std::string> Network::parse(const std::string& in) {
     if (std::memcmp(in.data(), FILE_MAGIC, 8) != 0)
         return fail("not a Hisha net file (bytes 0-7 are not \"HISHANNU\")");
     auto version = get<std::uint32_t>(in, 8);
-    if (version != FILE_VERSION)
-        return fail("net file version " + std::to_string(version) + " (offset 8); this Hisha reads version "
+    if (version < 1 || version > FILE_VERSION)
+        return fail("net file version " + std::to_string(version) + " (offset 8); this Hisha reads versions 1 to "
                     + std::to_string(FILE_VERSION));
     auto fs = get<std::uint32_t>(in, 12), nf = get<std::uint32_t>(in, 16);
     if (fs != FEATURE_SET_ID || nf != std::uint32_t(FEATURES))
         return fail("feature set " + std::to_string(fs) + " with " + std::to_string(nf)
-                    + " features (offset 12); this Hisha has " + FEATURE_SET_NAME + " (" + std::to_string(FEATURE_SET_ID)
-                    + ") with " + std::to_string(FEATURES));
+                    + " features (offset 12); this Hisha has " + FEATURE_SET_NAME + " ("
+                    + std::to_string(FEATURE_SET_ID) + ") with " + std::to_string(FEATURES));
     Network n;
     n.l1 = int(std::min<std::uint32_t>(get<std::uint32_t>(in, 20), 1u << 20));
     n.l2 = int(std::min<std::uint32_t>(get<std::uint32_t>(in, 24), 1u << 20));
@@ -282,7 +288,7 @@ Result<Network, std::string> Network::parse(const std::string& in) {
         return fail("description of " + std::to_string(dlen) + " bytes (offset 36); at most "
                     + std::to_string(MAX_DESCRIPTION));
     auto bsize = get<std::uint64_t>(in, 40);
-    std::size_t expected_body = body_size(n.l1, n.l2, n.l3);
+    std::size_t expected_body = body_size(n.l1, n.l2, n.l3, version);
     if (bsize != expected_body)
         return fail("body size " + std::to_string(bsize) + " (offset 40) does not match layers " + std::to_string(n.l1)
                     + "x" + std::to_string(n.l2) + "x" + std::to_string(n.l3) + " (" + std::to_string(expected_body)
@@ -303,6 +309,11 @@ Result<Network, std::string> Network::parse(const std::string& in) {
     std::size_t at = std::size_t(HEADER_SIZE) + dlen;
     get_all(in, at, n.ft_bias, std::size_t(n.l1));
     get_all(in, at, n.ft_weight, std::size_t(FEATURES) * std::size_t(n.l1));
+    if (version >= 2) {
+        get_all(in, at, n.psqt, std::size_t(FEATURES));
+        if (std::all_of(n.psqt.begin(), n.psqt.end(), [](std::int16_t v) { return v == 0; }))
+            n.psqt.clear();  // no linear term: evaluations skip it
+    }
     get_all(in, at, n.b1, std::size_t(n.l2));
     get_all(in, at, n.w1, std::size_t(n.l2) * std::size_t(2 * n.l1));
     get_all(in, at, n.b2, std::size_t(n.l3));
@@ -353,6 +364,26 @@ void Network::update(const std::int16_t* from, std::int16_t* acc, const std::uin
     update_scalar(from, acc, l1, ft_weight.data(), added, n_added, removed, n_removed);
 }
 
+int Network::psqt_sum(const std::uint16_t* features, int n) const {
+    if (psqt.empty())
+        return 0;
+    int s = 0;
+    for (int i = 0; i < n; ++i)
+        s += psqt[features[i]];
+    return s;
+}
+
+int Network::psqt_update(int from, const std::uint16_t* added, int n_added, const std::uint16_t* removed,
+                         int n_removed) const {
+    if (psqt.empty())
+        return 0;
+    for (int i = 0; i < n_added; ++i)
+        from += psqt[added[i]];
+    for (int i = 0; i < n_removed; ++i)
+        from -= psqt[removed[i]];
+    return from;
+}
+
 int Network::propagate(const std::int16_t* us, const std::int16_t* them, Simd simd) const {
     alignas(64) std::uint8_t x1[2 * MAX_L1];
     alignas(64) std::int32_t y[MAX_HIDDEN];
@@ -381,11 +412,13 @@ Value Network::evaluate(const Position& pos, Simd simd) const {
     std::vector<std::int16_t> acc(std::size_t(2 * l1));
     std::uint16_t features[MAX_ACTIVE];
     Color us = pos.side_to_move();
+    int linear = 0;
     for (Color c : {us, ~us}) {
         int n = active_features(pos, c, features);
         update(ft_bias.data(), acc.data() + (c == us ? 0 : l1), features, n, nullptr, 0, simd);
+        linear += (c == us ? 1 : -1) * psqt_sum(features, n);
     }
-    int v = propagate(acc.data(), acc.data() + l1, simd);
+    int v = propagate(acc.data(), acc.data() + l1, simd) + linear;
     return std::clamp(v, -VALUE_KNOWN_WIN + 1, VALUE_KNOWN_WIN - 1);
 }
 

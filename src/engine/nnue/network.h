@@ -4,7 +4,15 @@
 //   [clip(acc[side to move]), clip(acc[other])] (2 x L1, uint8 0..127)
 //     -> L2 (int8 weights, int32 sums, >> 6, clip 0..127) -> L3 (likewise) -> 1 (int32)
 //
-// value (centipawns, side to move) = out * eval_scale / (127 * 64), rounded toward zero.
+// value (centipawns, side to move) = out * eval_scale / (127 * 64), rounded toward zero,
+//                                   + psqt[stm] - psqt[other]
+// where psqt[p] is the sum of one int16 per active feature of p (version 2 files): a linear term
+// beside the layers, trained with them and started from the material values (half a piece's value
+// for an own piece, minus half for an enemy one, so psqt[stm] - psqt[other] is the material
+// balance). With it the layers learn what material does not say, and the value keeps changing by a
+// piece's worth when a piece is won: Stockfish's nets have such a term (their "PSQT" output); without
+// it Hisha's first nets rose too little with material won in tactical endgames for the search's
+// cut-offs to come (NETS.md). Version 1 files have no such term (it is zero).
 // Quantisation: feature weights and biases are float x 127 (int16); hidden weights float x 64
 // (int8, -127..127) and biases float x 127 x 64 (int32), so an activation of 1.0 is 127 at every
 // layer. The arithmetic is exact integer arithmetic: the AVX2 path and the portable one give the
@@ -26,7 +34,7 @@
 namespace hisha::engine::nnue {
 
 inline constexpr char FILE_MAGIC[8] = {'H', 'I', 'S', 'H', 'A', 'N', 'N', 'U'};
-inline constexpr std::uint32_t FILE_VERSION = 1;
+inline constexpr std::uint32_t FILE_VERSION = 2;  // reads 1 (no linear term) and 2
 inline constexpr int HEADER_SIZE = 64;
 inline constexpr int MAX_DESCRIPTION = 4096;
 inline constexpr int MAX_L1 = 2048, MAX_HIDDEN = 256;
@@ -46,6 +54,7 @@ struct Network {
     std::string description;
     std::vector<std::int16_t> ft_bias;    // [l1]
     std::vector<std::int16_t> ft_weight;  // [FEATURES][l1]
+    std::vector<std::int16_t> psqt;       // [FEATURES] centipawns; empty: no linear term (version 1)
     std::vector<std::int32_t> b1;         // [l2]
     std::vector<std::int8_t> w1;          // [l2][2 * l1]
     std::vector<std::int32_t> b2;         // [l3]
@@ -75,6 +84,11 @@ struct Network {
     /// The layers after the feature transformer: the value for the side to move whose
     /// accumulator is `us` (the other side's is `them`), in centipawns, before clamping.
     int propagate(const std::int16_t* us, const std::int16_t* them, Simd simd) const;
+    /// The linear term of one perspective: the sum of its active features' psqt values.
+    int psqt_sum(const std::uint16_t* features, int n) const;
+    /// psqt_sum after the features `removed` left and `added` came (from `from`).
+    int psqt_update(int from, const std::uint16_t* added, int n_added, const std::uint16_t* removed,
+                    int n_removed) const;
     /// Full evaluation of a position (no incremental state), clamped like every evaluation.
     Value evaluate(const core::Position& pos, Simd simd) const;
     Value evaluate(const core::Position& pos) const { return evaluate(pos, default_simd()); }

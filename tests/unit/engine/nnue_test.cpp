@@ -157,6 +157,10 @@ TEST(NnueAccumulator, IncrementalEqualsRefreshAlongRandomGames) {
                 net->refresh(p, c, fresh.data());
                 ASSERT_TRUE(std::equal(fresh.begin(), fresh.end(), stack.accumulator(ply, c)))
                     << p.sfen() << " perspective " << int(c) << " ply " << ply;
+                std::uint16_t features[MAX_ACTIVE];
+                int n = active_features(p, c, features);
+                ASSERT_EQ(stack.linear(ply, c), net->psqt_sum(features, n))
+                    << p.sfen() << " perspective " << int(c) << " ply " << ply;
             }
             ASSERT_EQ(v, net->evaluate(p, Simd::Scalar)) << p.sfen();
         };
@@ -253,6 +257,45 @@ TEST(NnueNetwork, WrittenAndReadBackEvaluatesTheSame) {
         ASSERT_EQ(loaded->evaluate(p), copy.evaluate(p)) << sfen;
     }
     std::remove(path.c_str());
+}
+
+// A net of version 1 (before the linear term) reads and evaluates as its layers alone; the same
+// layers in version 2 with a linear term add psqt[stm] - psqt[other].
+TEST(NnueNetwork, VersionOneFilesHaveNoLinearTerm) {
+    Network net = Network::random(31, 32, 32, 32);
+    std::vector<std::int16_t> linear = net.psqt;
+    net.psqt.clear();
+    std::string v2 = net.serialise();
+    // The same net in version 1: no psqt block after the feature weights.
+    std::size_t at = std::size_t(HEADER_SIZE) + net.description.size() + std::size_t(net.l1) * 2
+                   + std::size_t(FEATURES) * std::size_t(net.l1) * 2;
+    std::string v1 = v2.substr(0, at) + v2.substr(at + std::size_t(FEATURES) * 2);
+    auto put32 = [&](std::size_t off, std::uint64_t v, int bytes) {
+        for (int i = 0; i < bytes; ++i)
+            v1[off + std::size_t(i)] = char((v >> (8 * i)) & 0xff);
+    };
+    put32(8, 1, 4);
+    put32(40, v1.size() - std::size_t(HEADER_SIZE) - net.description.size(), 8);
+    put32(48, crc32(v1.data() + HEADER_SIZE, v1.size() - std::size_t(HEADER_SIZE)), 4);
+    auto old = Network::parse(v1);
+    ASSERT_TRUE(old) << old.error();
+    EXPECT_TRUE(old->psqt.empty());
+    Network with = net;
+    with.psqt = linear;
+    for (const std::string& sfen : sample_sfens(2, 8)) {
+        Position p;
+        ASSERT_TRUE(p.set(sfen));
+        ASSERT_EQ(old->evaluate(p), net.evaluate(p)) << sfen;
+        std::uint16_t f[MAX_ACTIVE];
+        Color us = p.side_to_move();
+        int n_us = active_features(p, us, f);
+        int linear_us = with.psqt_sum(f, n_us);
+        int n_them = active_features(p, ~us, f);
+        int expected = std::clamp(int(net.evaluate(p)) + linear_us - with.psqt_sum(f, n_them), -VALUE_KNOWN_WIN + 1,
+                                  VALUE_KNOWN_WIN - 1);
+        if (std::abs(net.evaluate(p)) < VALUE_KNOWN_WIN - 1)
+            ASSERT_EQ(with.evaluate(p), expected) << sfen;
+    }
 }
 
 TEST(NnueNetwork, BadFilesAreRefusedWithTheReason) {
