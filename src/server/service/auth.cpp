@@ -83,6 +83,7 @@ bool Service::limited(const AttemptLimits::Verdict& v, const std::string& peer, 
 }
 
 Reply<void> Service::admit_request(const std::string& peer, std::string_view user) {
+    retire_finished();  // finished games read by earlier requests (GET of records) leave memory
     limit_retry_after_s_ = 0;
     auto v = attempts_.request(peer, user.empty() ? std::string() : name_key(user), env_.now());
     if (v.limit == Limit::None)

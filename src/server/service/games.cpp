@@ -50,8 +50,11 @@ LiveGame* Service::live(std::int64_t id) {
     if (stale_.contains(id))
         refresh(id);  // another server won a write race: take its state
     auto it = games_.find(id);
-    if (it != games_.end())
+    if (it != games_.end()) {
+        if (it->second->finished())
+            touch_finished(*it->second);
         return it->second.get();
+    }
     auto row = store_.load_game(id);
     if (!row)
         return nullptr;
@@ -61,6 +64,8 @@ LiveGame* Service::live(std::int64_t id) {
         return nullptr;
     LiveGame* p = g.get();
     games_[id] = std::move(g);
+    if (p->finished())
+        touch_finished(*p);  // held until it is the oldest of the finished games kept
     return p;
 }
 

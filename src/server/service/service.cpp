@@ -571,15 +571,20 @@ std::string Service::last_tell(std::string_view name) const {
 
 // --- events
 
-void Service::emit_to(std::string_view user_key, const Event& e) {
+const std::map<std::string, std::vector<std::weak_ptr<Listener>>, std::less<>>& Service::listeners_by_key() {
     if (by_key_stale_) {
         by_key_.clear();
         for (auto& c : connections_)
             by_key_[c.user_key].push_back(c.listener);
         by_key_stale_ = false;
     }
-    auto it = by_key_.find(user_key);
-    if (it != by_key_.end())
+    return by_key_;
+}
+
+void Service::emit_to(std::string_view user_key, const Event& e) {
+    auto& by_key = listeners_by_key();
+    auto it = by_key.find(user_key);
+    if (it != by_key.end())
         for (auto& l : it->second)
             pending_.push_back({l, e});
 }
@@ -590,6 +595,8 @@ void Service::emit_game(const LiveGame& g, Event e) {
 }
 
 void Service::emit_local(const LiveGame& g, Event e) {
+    if (g.finished())
+        touch_finished(g);  // its end, or news of it after the end
     e.game_id = g.row.id;
     std::string b = name_key(g.row.black), w = name_key(g.row.white);
     if (g.spectators.empty()) {  // the common case, without a set: the same order (by key)
@@ -629,6 +636,78 @@ void Service::flush() {
         update_presence(k);
     if (!store_.in_batch())
         publish_pending();  // written already; inside a batch, commit() publishes
+    retire_finished();
+}
+
+void Service::touch_finished(const LiveGame& g) {
+    finished_use_[g.row.id] = ++finished_tick_;
+    finished_order_.emplace_back(g.row.id, finished_tick_);
+    held_.erase(g.row.id);                                     // counted among the recently used again
+    if (finished_order_.size() > 4 * (finished_kept_ + 16)) {  // mostly uses made old by later ones
+        std::erase_if(finished_order_, [&](const auto& u) {
+            auto it = finished_use_.find(u.first);
+            return it == finished_use_.end() || it->second != u.second;
+        });
+    }
+}
+
+bool Service::watched_here(const LiveGame& g) {
+    auto& by_key = listeners_by_key();
+    for (auto& k : g.spectators)
+        if (auto it = by_key.find(k); it != by_key.end())
+            for (auto& l : it->second)
+                if (!l.expired())
+                    return true;
+    return false;
+}
+
+bool Service::must_stay(const LiveGame& g) {
+    if (stale_.contains(g.row.id))
+        return true;  // refresh() tells what changed since this copy
+    if (g.row.status != GameStatus::Finished || g.row.rated_applied)
+        return false;  // its result stands: nothing more happens to it
+    // Its end may be taken back: the spectators here hear of it only from this copy.
+    if (watched_here(g))
+        return true;
+    if (!store_.shared())
+        return false;
+    // Another server's undo of it is told here as a change of this copy (a copy read again
+    // would have this server announce the end's last move as new), unless the end stands now
+    // (seen through another server, which does not tell it).
+    auto row = store_.load_game(g.row.id);
+    return !row || row->status != GameStatus::Finished || !row->rated_applied;
+}
+
+void Service::retire_finished() {
+    std::size_t keep = std::max<std::size_t>(finished_kept_, 1);
+    if (flushing_ || finished_use_.size() <= keep)
+        return;  // (inside a flush, a listener's reaction: the operation may hold games still)
+    // Every finished game is in the store (its end was saved before its events went out):
+    // live() reads it again when it is asked for.
+    std::erase_if(held_, [&](std::int64_t id) {
+        auto it = games_.find(id);
+        if (it == games_.end() || !it->second->finished())
+            return true;  // gone, or an undone end made it a game in play again
+        if (must_stay(*it->second))
+            return false;
+        games_.erase(it);
+        return true;
+    });
+    while (finished_use_.size() > keep && !finished_order_.empty()) {
+        auto [id, use] = finished_order_.front();
+        finished_order_.pop_front();
+        auto u = finished_use_.find(id);
+        if (u == finished_use_.end() || u->second != use)
+            continue;  // used again since
+        finished_use_.erase(u);
+        auto it = games_.find(id);
+        if (it == games_.end() || !it->second->finished())
+            continue;
+        if (must_stay(*it->second))
+            held_.insert(id);
+        else
+            games_.erase(it);
+    }
 }
 
 void Service::publish_pending() {

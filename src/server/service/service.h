@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -235,7 +236,10 @@ public:
     Reply<void> remove_challenge(std::string_view user, std::int64_t id);
 
     // --- games
-    /// A game by id (finished games are read from the store on demand).
+    /// A game by id (finished games are read from the store on demand). A game in play or
+    /// offered stays where it is while it lasts; a finished one may leave memory at the end of
+    /// the next operation that delivers events (flush) or at the next admit_request(): its
+    /// pointer is not to be kept across a call that plays, ends, tells or admits anything.
     const LiveGame* game(std::int64_t id);
     /// The games in play, by id; on a database shared by several servers, those of every
     /// server (valid until the next call).
@@ -243,6 +247,18 @@ public:
     std::vector<const LiveGame*> games_of(std::string_view user) const;  // open games of the user
     /// Games in play held by this server (not those only another server serves).
     std::size_t games_in_progress() const;
+    /// Games held in memory: those in play or offered, the most recently used finished ones
+    /// (keep_finished_games()) and the finished ones that must stay (see there); the others
+    /// are read from the store when asked for.
+    std::size_t live_games() const { return games_.size(); }
+    /// How many of the most recently used finished (or aborted) games stay in memory (64 by
+    /// default, at least 1); the older ones leave it when an operation's events have been
+    /// delivered or an API request is admitted. Besides them, a game whose end may still be
+    /// taken back (a correspondence game whose last move its mover's opponent has not seen)
+    /// stays while a spectator connected here watches it, and on a database shared by several
+    /// servers until the stored game says it stands (another server's undo of it is told here
+    /// as what changed since this copy).
+    void keep_finished_games(std::size_t n) { finished_kept_ = n; }
     /// Moves played through play() since the start (bots' too).
     std::uint64_t moves_played() const { return moves_played_; }
     /// The user's open games, on a database shared by several servers those made or served by
@@ -521,6 +537,21 @@ private:
     Config config_;
     mutable std::map<std::string, UserRow> users_;  // by name key (another server's new users are read on demand)
     std::map<std::int64_t, std::unique_ptr<LiveGame>> games_;
+    // The finished games held in games_, by their last use (touch_finished), so that they leave
+    // it oldest first (retire_finished: at the end of an outermost flush, when the operation is
+    // done with them, and in admit_request). Those that must stay (must_stay) wait in held_,
+    // out of the count, until they no longer must or are used again.
+    std::size_t finished_kept_ = 64;
+    std::uint64_t finished_tick_ = 0;
+    std::map<std::int64_t, std::uint64_t> finished_use_;                 // id -> last use
+    std::deque<std::pair<std::int64_t, std::uint64_t>> finished_order_;  // (id, use), oldest first
+    std::set<std::int64_t> held_;
+    void touch_finished(const LiveGame& g);
+    void retire_finished();
+    bool must_stay(const LiveGame& g);
+    bool watched_here(const LiveGame& g);
+    /// by_key_, rebuilt first when the connections have changed.
+    const std::map<std::string, std::vector<std::weak_ptr<Listener>>, std::less<>>& listeners_by_key();
     std::vector<std::unique_ptr<LiveGame>> listed_;  // active_games(): other servers' games, read for a list
     std::vector<ChallengeRow> challenges_;
     std::vector<Connection> connections_;  // after a change, set by_key_stale_
