@@ -70,6 +70,16 @@ std::multimap<std::string, int> thread_nice(pid_t pid) {
     return out;
 }
 
+// How the server of a failed exchange ended, for the failure message: stopped now if it still
+// ran (exit status 0), else its own exit status or the signal that killed it; then its log,
+// which the ServerProcess deletes when the test ends.
+std::string how_the_server_ended(ServerProcess& srv) {
+    int status = srv.stop();
+    std::string how = WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
+                                          : "exit status " + std::to_string(WEXITSTATUS(status));
+    return how + "; its log:\n" + srv.log_text();
+}
+
 struct Clocked {
     std::int64_t t = 1000;
     JobQueue queue;
@@ -238,10 +248,14 @@ TEST(Jobs, AnAnalysisWaitsForTheWorkerThenRuns) {
     alice_solve.send(http::verb::post, "/api/tsume", short_problem, alice);
     wait_for_jobs(port, 1, 0);
     EXPECT_EQ(h.exchange(http::verb::post, "/api/tsume", MATE_IN_ONE, alice).result_int(), 429);  // (hers runs)
-    Ws w(port, bob);
-    w.send({{"type", "analyze"}, {"sfen", "startpos"}, {"movetime_ms", 200}, {"tag", "b"}});
-    json done = w.read_type("analysis_done", 30);
-    EXPECT_EQ(done["tag"], "b");
+    try {
+        Ws w(port, bob);
+        w.send({{"type", "analyze"}, {"sfen", "startpos"}, {"movetime_ms", 200}, {"tag", "b"}});
+        json done = w.read_type("analysis_done", 30);
+        EXPECT_EQ(done["tag"], "b");
+    } catch (const std::exception& e) {  // (the socket closed: say whether the server died, and how)
+        FAIL() << e.what() << "; the server: " << how_the_server_ended(srv);
+    }
     auto solved = alice_solve.receive();
     EXPECT_EQ(solved.result_int(), 200);
     EXPECT_TRUE(has(solved.body(), R"("status":"timeout")")) << solved.body();
