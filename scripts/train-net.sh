@@ -13,8 +13,8 @@
 #   --gen-minutes M    data generation, wall-clock minutes in this run (default 90)
 #   --positions N      stop generating at N records in the file (default 3000000)
 #   --nodes N          nodes a search in the self-play games (default 1500)
-#   --gen-with E       the evaluation that plays them: classic (default, while no net is stronger than
-#                      Classic) or net (the committed net)
+#   --gen-with E       the evaluation that plays them: net (default: the committed net, stronger than
+#                      Classic since psqt1, NETS.md) or classic; without a committed net, Classic
 #   --seed S           the games' seed (default 1; another seed, other games)
 #   --threads T        generation and training threads (default 2)
 #   --epochs E         training epochs (default 8)
@@ -33,7 +33,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 usage() { sed -n '2,/^# Example/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
 
 hisha="$root/build/bin/hisha" work="$root/../nnue-work" gen_minutes=90 positions=3000000 nodes=1500 seed=1
-threads=2 epochs=8 lambda=0 games=600 gen_with=classic tc="st=0.1" net="" scratch=0 sprt=1
+threads=2 epochs=8 lambda=0 games=600 gen_with=net tc="st=0.1" net="" scratch=0 sprt=1
 committed="$root/src/engine/nnue/nets/hisha.nnue" record="$root/src/engine/nnue/NETS.md"
 # Each --name VALUE sets the variable of that name (dashes as underscores); --to and --record
 # name the files committed and record.

@@ -16,17 +16,19 @@
 namespace hisha::app {
 
 const char* const BENCH_USAGE =
-    "usage: hisha bench [DEPTH 1..30] [--eval-file NET]\n"
+    "usage: hisha bench [DEPTH 1..30] [--eval-file NET] [--evaluation NNUE|Classic|Material]\n"
     "  searches fixed positions one by one to DEPTH (default 13), one thread, 16 MB hash, no book;\n"
     "  the last line is nodes=N time_ms=T nps=X, and N is the same on every run and machine;\n"
-    "  with --eval-file the search evaluates with that network (Evaluation NNUE)\n"
-    "  example: hisha bench 9 (quicker)\n";
+    "  the evaluation is the engine's default (NNUE with the built-in net, or Classic in a build\n"
+    "  without one), --evaluation another, --eval-file a network file (Evaluation NNUE)\n"
+    "  example: hisha bench 9 (quicker); hisha bench 9 --evaluation Classic\n";
 
 int bench_command(int argc, char** argv) {
     int depth = engine::BENCH_DEPTH;
-    std::string net;
+    std::string net, evaluation;
     Cli cli("hisha bench", BENCH_USAGE);
     cli.text("--eval-file", net);
+    cli.text("--evaluation", evaluation);
     cli.option("DEPTH", [&depth](const std::string& v) {
         auto d = whole_in(v, 1, 30);
         depth = d ? int(*d) : depth;
@@ -35,10 +37,10 @@ int bench_command(int argc, char** argv) {
     if (int status = cli.parse(argc, argv); status >= 0)
         return status;
     engine::Engine e;
-    if (!net.empty()) {
-        std::string err = e.set_option("EvalFile", net);
+    if (!net.empty() || !evaluation.empty()) {
+        std::string err = net.empty() ? "" : e.set_option("EvalFile", net);
         if (err.empty())
-            err = e.set_option("Evaluation", "NNUE");
+            err = e.set_option("Evaluation", evaluation.empty() ? "NNUE" : evaluation);
         if (!err.empty()) {
             std::fprintf(stderr, "hisha bench: %s\n", err.c_str());
             return 1;

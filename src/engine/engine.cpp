@@ -83,9 +83,10 @@ std::vector<EngineOption> rule_options() {
 // How it plays: the evaluation, the book, the strength levels, the mate searches.
 std::vector<EngineOption> play_options() {
     return {
-        combo("Evaluation", "Classic", {"Classic", "Material", "NNUE"},
-              "evaluation module: Classic (material, placement, king safety), Material (material only) or NNUE (the "
-              "network of EvalFile, or the built-in one)"),
+        // NNUE is the default where the build has a net: it beat Classic in an SPRT (NETS.md).
+        combo("Evaluation", nnue::builtin_net() ? "NNUE" : "Classic", {"Classic", "Material", "NNUE"},
+              "evaluation module: NNUE (the network of EvalFile, or the built-in one; the default), Classic "
+              "(material, placement, king safety: the default of a build without a net) or Material (material only)"),
         file("EvalFile",
              "the network file of Evaluation NNUE (docs/nnue.md); empty: the built-in net; a missing or corrupt file "
              "is reported and the built-in net (Classic in a build without one) evaluates instead"),

@@ -144,7 +144,8 @@ Result<std::vector<std::unique_ptr<Engine>>, std::string> make_engines(const Gen
             if (auto err = e->set_option("EvalFile", opts.eval_file); !err.empty())
                 return core::unexpected(err);
             e->set_option("Evaluation", "NNUE");
-        }
+        } else
+            e->set_option("Evaluation", "Classic");  // without --eval-file the games are Classic's
         engines.push_back(std::move(e));
     }
     return engines;
@@ -251,7 +252,7 @@ std::string encode_game(PlayedGame& g) {
     for (std::size_t i = 0; i < g.records.size(); ++i) {
         TrainingRecord& rec = g.records[i];
         rec.result = g.winner == Winner::Draw || g.winner == Winner::None ? 0
-                   : g.winner == winner_of(g.movers[i])                  ? 1
+                   : g.winner == winner_of(g.movers[i])                   ? 1
                                                                           : -1;
         auto b = rec.encode();
         bytes.append(reinterpret_cast<const char*>(b.data()), b.size());
@@ -273,7 +274,8 @@ void add_game(GensfenStats& stats, const PlayedGame& g) {
 
 }  // namespace
 
-Result<GensfenStats, std::string> gensfen(const GensfenOptions& opts, std::function<void(const GensfenStats&)> progress) {
+Result<GensfenStats, std::string> gensfen(const GensfenOptions& opts,
+                                          std::function<void(const GensfenStats&)> progress) {
     auto openings = read_openings(opts.openings);
     if (!openings)
         return core::unexpected(openings.error());
@@ -318,7 +320,8 @@ Result<GensfenStats, std::string> gensfen(const GensfenOptions& opts, std::funct
             std::lock_guard<std::mutex> lock(mutex);
             if (stop && done())
                 return;  // the target was reached by another thread meanwhile
-            if (!bytes.empty() && (std::fwrite(bytes.data(), 1, bytes.size(), out) != bytes.size() || std::fflush(out))) {
+            if (!bytes.empty()
+                && (std::fwrite(bytes.data(), 1, bytes.size(), out) != bytes.size() || std::fflush(out))) {
                 write_error = opts.out + ": write failed";
                 stop = true;
                 return;

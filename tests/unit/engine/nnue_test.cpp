@@ -342,13 +342,17 @@ TEST(NnueEngine, TheBuiltInNetIsTheTreesAndReads) {
     EXPECT_EQ(builtin_net().get(), builtin_net().get());  // read once
 }
 
-// With EvalFile empty NNUE uses the built-in net; a file that does not load is reported and the
-// built-in net (Classic in a build without one) evaluates instead.
+// NNUE is the default where the build has a net (Classic without one); with EvalFile empty NNUE
+// uses the built-in net; a file that does not load is reported and the built-in net (Classic in a
+// build without one) evaluates instead.
 TEST(NnueEngine, EvalFileLoadsANetAndFailuresFallBack) {
     const bool builtin = builtin_net() != nullptr;
     const std::string fallback = builtin ? "nnue" : "classic";
     const std::string instead = builtin ? "the built-in net evaluates instead" : "evaluating with Classic";
     Engine e;
+    EXPECT_EQ(e.option("Evaluation"), builtin ? "NNUE" : "Classic");
+    EXPECT_EQ(e.evaluation(), fallback);
+    EXPECT_EQ(e.set_option("Evaluation", "Classic"), "");
     EXPECT_EQ(e.evaluation(), "classic");
     std::string err = e.set_option("Evaluation", "NNUE");
     if (builtin)
