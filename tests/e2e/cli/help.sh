@@ -30,6 +30,16 @@ set +e
 msg=$("$HISHA" bench 99 2>&1); rc=$?
 set -e
 (( rc == 2 )) && grep -q "1..30" <<< "$msg" || fail "hisha bench 99 exits $rc: $msg"
+# The bench's evaluation: the default (NNUE with the built-in net) and Classic search different
+# trees; an unknown evaluation is refused with the choices.
+nnue=$("$HISHA" bench 3 | tail -1) && classic=$("$HISHA" bench 3 --evaluation Classic | tail -1) \
+    || fail "hisha bench 3 [--evaluation Classic]"
+[[ $nnue == nodes=* && $classic == nodes=* && ${nnue%% *} != "${classic%% *}" ]] \
+    || fail "hisha bench 3: the default ($nnue) and --evaluation Classic ($classic) searched the same tree"
+set +e
+msg=$("$HISHA" bench 3 --evaluation Bogus 2>&1); rc=$?
+set -e
+(( rc == 1 )) && grep -q "Bogus" <<< "$msg" || fail "hisha bench --evaluation Bogus exits $rc: $msg"
 for bad in "--csa-max-moves x|--csa-max-moves needs a number 0..100000, not 'x'" \
            "--text-port 70000|--text-port needs a port, 0..65535 (0: any; -1: off), not '70000'" \
            "--log loud|--log is json or off, not 'loud'" "--frobnicate 1|unknown argument --frobnicate" \
