@@ -277,6 +277,8 @@ Reply find_reply(Position& pos, Convention conv) noexcept {
         if (!pos.is_attacked(them, steps.pop_lsb(), occ_wo_king))
             return Reply::Move;
     Bitboard checkers = pos.checkers();
+    if (checkers.empty())
+        return Reply::Move;  // not in check (a capture that promoted off the line): no mate
     if (checkers.more_than_one())
         return Reply::None;
     // 2. Another piece takes the checker (a pinned one only along its pin).

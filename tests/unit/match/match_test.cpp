@@ -37,6 +37,9 @@ void check_records(const GameSummary& g, int max_plies) {
     core::Game game(core::GameRules{core::ImpasseRule::Csa27, max_plies, false});
     ASSERT_TRUE(notation::replay(*kif, game).has_value());
     EXPECT_EQ(kif->result.winner, csa->result.winner);
+    // A declaration is no move: the replay stops before it, where it must hold.
+    if (csa->result.reason == core::EndReason::Declaration && !game.over())
+        EXPECT_TRUE(game.declare().has_value()) << "the recorded declaration does not hold: " << g.detail;
     if (g.failure == Failure::None && csa->result.reason != core::EndReason::Resignation) {
         // CSA names every ending the rules give (KIF writes a move limit as 持将棋).
         EXPECT_TRUE(game.over()) << g.detail;

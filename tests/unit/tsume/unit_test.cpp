@@ -340,6 +340,23 @@ TEST(Convention, FutileInterpositionsDoNotCount) {
     EXPECT_EQ(tsume.length, 5) << format_result(tsume, Convention::Tsume);
 }
 
+// A lance checking from afar may take an interposed piece with promotion and stop checking: the
+// futile-drop test then asks for the replies of a side not in check (find_reply took the checker
+// of an empty checker set, square 127, out of its tables: UBSan's report in make test's ASan run).
+TEST(Convention, ACaptureThatPromotesOffTheLineIsNoMate) {
+    core::Position pos;
+    ASSERT_TRUE(pos.set("8k/9/9/9/8L/9/9/9/K8 w p 1", core::SfenRules::Relaxed));
+    // 1c: the lance takes unpromoted (the king steps to 2a or 2b) or promoted (no check at all).
+    EXPECT_FALSE(is_futile_drop(pos, core::SQ_13, core::PAWN));
+    EXPECT_FALSE(is_futile_drop(pos, core::SQ_14, core::PAWN));
+    std::vector<core::Move> tsume;
+    generate_evasions(pos, Convention::Tsume, tsume);
+    EXPECT_EQ(tsume.size(), 5u);  // the king to 2a, 2b; the pawn dropped on 1b, 1c, 1d
+    // The position after the promoted capture: no check, so a reply.
+    ASSERT_TRUE(pos.set("8k/9/8+L/9/9/9/9/9/K8 w - 1", core::SfenRules::Relaxed));
+    EXPECT_EQ(find_reply(pos, Convention::Tsume), Reply::Move);
+}
+
 TEST(Convention, FutileDropRule) {
     // The rook on 1i checks the king on 1a, whose pawn on 2a and lance on 2b take its steps.
     // Without the knight on 2d the king takes the rook back on 1b, so a drop there counts
