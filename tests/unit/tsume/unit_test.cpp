@@ -345,15 +345,17 @@ TEST(Convention, FutileInterpositionsDoNotCount) {
 // of an empty checker set, square 127, out of its tables: UBSan's report in make test's ASan run).
 TEST(Convention, ACaptureThatPromotesOffTheLineIsNoMate) {
     core::Position pos;
-    ASSERT_TRUE(pos.set("8k/9/9/9/8L/9/9/9/K8 w p 1", core::SfenRules::Relaxed));
-    // 1c: the lance takes unpromoted (the king steps to 2a or 2b) or promoted (no check at all).
+    // The knight on 3c guards 2a; the king's way out is 2b.
+    ASSERT_TRUE(pos.set("8k/9/6N2/9/8L/9/9/9/K8 w p 1", core::SfenRules::Relaxed));
+    // 1c: the lance takes unpromoted (the king steps to 2b) or promoted (2b is guarded then, but
+    // there is no check at all).
     EXPECT_FALSE(is_futile_drop(pos, core::SQ_13, core::PAWN));
     EXPECT_FALSE(is_futile_drop(pos, core::SQ_14, core::PAWN));
     std::vector<core::Move> tsume;
     generate_evasions(pos, Convention::Tsume, tsume);
-    EXPECT_EQ(tsume.size(), 5u);  // the king to 2a, 2b; the pawn dropped on 1b, 1c, 1d
-    // The position after the promoted capture: no check, so a reply.
-    ASSERT_TRUE(pos.set("8k/9/8+L/9/9/9/9/9/K8 w - 1", core::SfenRules::Relaxed));
+    EXPECT_EQ(tsume.size(), 4u);  // the king to 2b; the pawn dropped on 1b, 1c, 1d
+    // The position after the promoted capture: no check, so a reply, though the king cannot move.
+    ASSERT_TRUE(pos.set("8k/9/6N1+L/9/9/9/9/9/K8 w - 1", core::SfenRules::Relaxed));
     EXPECT_EQ(find_reply(pos, Convention::Tsume), Reply::Move);
 }
 
