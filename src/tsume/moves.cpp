@@ -150,13 +150,30 @@ KingEscape::KingEscape(const Position& pos) noexcept {
         steps_ = KING_ATTACKS[ksq_].andnot(pos.pieces(~pos.side_to_move()));
 }
 
+// Position::attackers_to(us, s, occ) for each step, with the stepping pieces' masks made once
+// and a slider's line worked out only when one stands on it (most steps have none).
 void KingEscape::find_guards(const Position& pos) const noexcept {
     guards_known_ = true;
+    Color us = pos.side_to_move(), them = ~us;
     Bitboard occ = pos.pieces() ^ ksq_;
+    const Bitboard own = pos.pieces(us);
+    const Bitboard hdk = own & (pos.pieces(HORSE) | pos.pieces(DRAGON) | pos.pieces(KING));
+    const Bitboard pawns = own & pos.pieces(PAWN), knights = own & pos.pieces(KNIGHT);
+    const Bitboard silvers = (own & pos.pieces(SILVER)) | hdk, golds = pos.golds(us) | hdk;
+    const Bitboard rd = own & (pos.pieces(ROOK) | pos.pieces(DRAGON));
+    const Bitboard bh = own & (pos.pieces(BISHOP) | pos.pieces(HORSE));
+    const Bitboard lances = own & pos.pieces(LANCE);
     int i = 0;
     for (Bitboard b = steps_; b.any(); ++i) {
         Square s = b.pop_lsb();
-        Bitboard guards = pos.attackers_to(pos.side_to_move(), s, occ);
+        Bitboard guards = (PAWN_ATTACKS[them][s] & pawns) | (KNIGHT_ATTACKS[them][s] & knights)
+                        | (SILVER_ATTACKS[them][s] & silvers) | (GOLD_ATTACKS[them][s] & golds);
+        if ((rd & ROOK_PSEUDO[s]).any())
+            guards |= rook_attacks(s, occ) & rd;
+        if ((bh & BISHOP_PSEUDO[s]).any())
+            guards |= bishop_attacks(s, occ) & bh;
+        if ((lances & lance_pseudo(them, s)).any())
+            guards |= lance_attacks(them, s, occ) & lances;
         if (guards.empty()) {
             free_ |= s;
         } else if (!guards.more_than_one()) {
@@ -248,7 +265,7 @@ bool is_futile_drop(Position& pos, Square s, PieceType pt) noexcept {
         return false;
     // 1. No other defender piece can take back on s (a pinned one only along its pin).
     Bitboard pinned = pos.pinned(us);
-    Bitboard takers = pos.attackers_to(us, s).andnot(square_bb(ksq));
+    Bitboard takers = attackers_of(pos, us, s).andnot(square_bb(ksq));
     while (takers.any()) {
         Square from = takers.pop_lsb();
         if (!pinned.test(from) || aligned(from, s, ksq))
@@ -258,7 +275,7 @@ bool is_futile_drop(Position& pos, Square s, PieceType pt) noexcept {
     //    (by another piece, also one behind the checker on its line).
     if (KING_ATTACKS[ksq].test(s)) {
         Bitboard occ = pos.pieces() ^ c;
-        if (pos.attackers_to(~us, s, occ).andnot(square_bb(c)).empty())
+        if (attackers_of(pos, ~us, s, occ).andnot(square_bb(c)).empty())
             return false;
     }
     // 3. And the capture mates: a drop whose capture lets the king out (the checker has left
@@ -284,7 +301,7 @@ Reply find_reply(Position& pos, Convention conv) noexcept {
     // 2. Another piece takes the checker (a pinned one only along its pin).
     Square c = checkers.lsb();
     Bitboard pinned = pos.pinned(us);
-    Bitboard takers = pos.attackers_to(us, c, occ).andnot(square_bb(ksq));
+    Bitboard takers = attackers_of(pos, us, c, occ).andnot(square_bb(ksq));
     while (takers.any()) {
         Square from = takers.pop_lsb();
         if (!pinned.test(from) || aligned(from, c, ksq))
@@ -293,7 +310,7 @@ Reply find_reply(Position& pos, Convention conv) noexcept {
     // 3. A piece moves in between (a pinned piece never can: its line is another) ...
     const Bitboard between = between_bb(c, ksq);
     for (Bitboard b = between; b.any();)
-        if (pos.attackers_to(us, b.pop_lsb(), occ).andnot(square_bb(ksq)).andnot(pinned).any())
+        if (attackers_of(pos, us, b.pop_lsb(), occ).andnot(square_bb(ksq)).andnot(pinned).any())
             return Reply::Move;
     // 4. ... or is dropped there.
     Hand h = pos.hand(us);
@@ -356,7 +373,17 @@ MateProbe3 mate_within(Position& pos, Convention conv, int plies) {
         out = {one.move, one.proof_hand, Hand(), 1};
     if (one.move || one.no_check || plies < 3)
         return out;
-    std::vector<Move> checks, evasions;
+    // The move lists of each level of the recursion, kept between calls (no allocation at the
+    // leaves). Sized before recursing: a deeper call uses a lower level and never resizes.
+    struct Lists {
+        std::vector<Move> checks, evasions;
+    };
+    thread_local std::vector<Lists> levels;
+    std::size_t level = std::size_t(plies / 2);
+    if (levels.size() <= level)
+        levels.resize(level + 1);
+    std::vector<Move>& checks = levels[level].checks;
+    std::vector<Move>& evasions = levels[level].evasions;
     generate_checks(pos, checks);
     StateInfo st, st2;
     Hand disproof = full_hand();

@@ -5,11 +5,35 @@
 
 #include <vector>
 
+#include "core/attacks.h"
 #include "core/move.h"
 #include "core/position.h"
 #include "types.h"
 
 namespace hisha::tsume {
+
+/// Position::attackers_to(c, s, occ), computing a slider's line only when one of c's sliders
+/// stands on it (the usual case near a king: none does).
+inline core::Bitboard attackers_of(const core::Position& pos, core::Color c, core::Square s,
+                                   const core::Bitboard& occ) noexcept {
+    using namespace core;
+    Color t = ~c;
+    const Bitboard own = pos.pieces(c);
+    const Bitboard hdk = pos.pieces(HORSE) | pos.pieces(DRAGON) | pos.pieces(KING);
+    Bitboard b = (PAWN_ATTACKS[t][s] & pos.pieces(PAWN)) | (KNIGHT_ATTACKS[t][s] & pos.pieces(KNIGHT))
+               | (SILVER_ATTACKS[t][s] & (pos.pieces(SILVER) | hdk)) | (GOLD_ATTACKS[t][s] & (pos.golds(c) | hdk));
+    b &= own;
+    if (Bitboard rd = own & (pos.pieces(ROOK) | pos.pieces(DRAGON)); (rd & ROOK_PSEUDO[s]).any())
+        b |= rook_attacks(s, occ) & rd;
+    if (Bitboard bh = own & (pos.pieces(BISHOP) | pos.pieces(HORSE)); (bh & BISHOP_PSEUDO[s]).any())
+        b |= bishop_attacks(s, occ) & bh;
+    if (Bitboard l = own & pos.pieces(LANCE); (l & lance_pseudo(t, s)).any())
+        b |= lance_attacks(t, s, occ) & l;
+    return b;
+}
+inline core::Bitboard attackers_of(const core::Position& pos, core::Color c, core::Square s) noexcept {
+    return attackers_of(pos, c, s, pos.pieces());
+}
 
 /// Legal checks of the side to move (non-promotions of P, B, R and lance included), best first.
 void generate_checks(const core::Position& pos, std::vector<core::Move>& out);

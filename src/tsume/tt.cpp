@@ -11,6 +11,10 @@
 
 #include <sys/mman.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 namespace hisha::tsume {
 
 using core::Hand;
@@ -113,15 +117,29 @@ void TranspositionTable::grow() noexcept {
         put(slot_for(window(low[k].board)), low[k]);
 }
 
+std::uint32_t TranspositionTable::matches(std::size_t w, std::uint16_t tag) const noexcept {
+    static_assert(WINDOW == 16);
+#ifdef __SSE2__
+    // The 32 bytes of tags compared at once (SSE2 is part of x86-64).
+    __m128i t = _mm_set1_epi16(std::int16_t(tag));
+    __m128i a = _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&tags_[w])), t);
+    __m128i b = _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&tags_[w + 8])), t);
+    return std::uint32_t(_mm_movemask_epi8(_mm_packs_epi16(a, b)));
+#else
+    std::uint32_t m = 0;
+    for (std::size_t k = 0; k < WINDOW; ++k)
+        m |= std::uint32_t(tags_[w + k] == tag) << k;
+    return m;
+#endif
+}
+
 NodeResult TranspositionTable::look_up(Key board, Hand hand, int len, int depth, Key path_key, PnDn init_pn,
                                        PnDn init_dn, bool& old) noexcept {
     std::size_t w = window(board);
     std::uint16_t tag = tag_of(board);
     Entry* exact = nullptr;
-    for (std::size_t i = w; i < w + WINDOW; ++i) {
-        if (tags_[i] != tag)
-            continue;
-        Entry& e = entries_[i];
+    for (std::uint32_t m = matches(w, tag); m; m &= m - 1) {
+        Entry& e = entries_[w + std::size_t(__builtin_ctz(m))];
         if (e.board != board)
             continue;
         Hand eh(e.hand);
@@ -160,10 +178,10 @@ bool TranspositionTable::repetition(Key path_key, int len, int& rep_depth) const
 }
 
 std::size_t TranspositionTable::slot_for(std::size_t w) noexcept {
+    if (std::uint32_t free = matches(w, 0))
+        return w + std::size_t(__builtin_ctz(free));
     std::size_t victim = w;
-    for (std::size_t i = w; i < w + WINDOW; ++i) {
-        if (!tags_[i])
-            return i;
+    for (std::size_t i = w + 1; i < w + WINDOW; ++i) {
         if (entries_[i].amount < entries_[victim].amount)
             victim = i;
     }
@@ -184,10 +202,10 @@ void TranspositionTable::drop(std::size_t i) noexcept {
 
 // A new proof makes entries it answers redundant (and a disproof likewise).
 void TranspositionTable::remove_superseded(std::size_t w, Key board, const NodeResult& r) noexcept {
-    std::uint16_t tag = tag_of(board);
-    for (std::size_t i = w; i < w + WINDOW; ++i) {
+    for (std::uint32_t m = matches(w, tag_of(board)); m; m &= m - 1) {
+        std::size_t i = w + std::size_t(__builtin_ctz(m));
         const Entry& e = entries_[i];
-        if (tags_[i] != tag || e.board != board)
+        if (e.board != board)
             continue;
         Hand eh(e.hand);
         bool gone = r.proven() ? (e.kind != DISPROVEN && e.len >= r.len && eh.dominates(r.hand))
@@ -209,10 +227,9 @@ void TranspositionTable::store(Key board, Hand hand, int depth, Key path_key, co
                                std::uint16_t(depth), r.proven() ? PROVEN : DISPROVEN, 0});
         return;
     }
-    std::uint16_t tag = tag_of(board);
-    for (std::size_t i = w; i < w + WINDOW; ++i) {
-        Entry& e = entries_[i];
-        if (tags_[i] == tag && e.kind == UNKNOWN && e.board == board && e.hand == hand.raw() && e.len == r.len) {
+    for (std::uint32_t m = matches(w, tag_of(board)); m; m &= m - 1) {
+        Entry& e = entries_[w + std::size_t(__builtin_ctz(m))];
+        if (e.kind == UNKNOWN && e.board == board && e.hand == hand.raw() && e.len == r.len) {
             e.pn = to32(r.pn);
             e.dn = to32(r.dn);
             e.amount = std::max(e.amount, r.amount);
@@ -241,10 +258,9 @@ void TranspositionTable::store_repetition(std::size_t w, Key board, Hand hand, i
         reps_[rep_young_].clear();
     }
     // Other paths must search the node again; this one finds the mark and then the path.
-    std::uint16_t tag = tag_of(board);
-    for (std::size_t i = w; i < w + WINDOW; ++i) {
-        Entry& e = entries_[i];
-        if (tags_[i] == tag && e.kind == UNKNOWN && e.board == board && e.hand == hand.raw() && e.len == len) {
+    for (std::uint32_t m = matches(w, tag_of(board)); m; m &= m - 1) {
+        Entry& e = entries_[w + std::size_t(__builtin_ctz(m))];
+        if (e.kind == UNKNOWN && e.board == board && e.hand == hand.raw() && e.len == len) {
             e.may_repeat = 1;
             e.pn = std::min<std::uint32_t>(e.pn, 1);
             e.dn = std::min<std::uint32_t>(e.dn, 1);

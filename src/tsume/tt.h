@@ -84,6 +84,8 @@ private:
     // A used slot's tag is 16 bits of its board key (never 0); a look-up reads the 32 bytes
     // of tags of its window and touches only the entries whose tag matches.
     static std::uint16_t tag_of(core::Key board) noexcept { return std::uint16_t((board >> 16) | 1); }
+    /// Bit k set: slot w + k holds the tag (its entry may be one of the board's).
+    std::uint32_t matches(std::size_t w, std::uint16_t tag) const noexcept;
     std::size_t slot_for(std::size_t w) noexcept;
     void put(std::size_t i, const Entry& e) noexcept;
     void drop(std::size_t i) noexcept;
