@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 .ONESHELL:
-.PHONY: all deps build web run test test-release test-asan test-tsan bench fuzz format format-check clean install package
+.PHONY: all deps build web wasm run test test-release test-asan test-tsan bench fuzz format format-check clean install package
 
 JOBS ?= $(shell nproc)
 CMAKE_GEN := -G Ninja
@@ -27,9 +27,27 @@ build: deps web
 	cmake -S . -B build $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release
 	cmake --build build -j$(JOBS)
 
-# The web UI (TypeScript + Vite) into web/dist, which `make run` serves.
-web: deps
+# The web UI (TypeScript + Vite) into web/dist, which `make run` serves; with the browser's
+# engine (dist/wasm/) when `make wasm` could build it.
+web: deps wasm
 	cd web && npm run build --silent
+
+# The engine and tsume solver for the browser (wasm/, Debian's emscripten): build-wasm/web/
+# hisha.js, hisha.wasm and the network hisha.nnue, copied into web/public/wasm/, which the web
+# build ships as dist/wasm/ (fixed names). Skipped with a note where emscripten is missing (the
+# page then analyses on the server). emscripten's JavaScript tools need Debian's node modules.
+wasm: deps
+	if ! command -v emcmake >/dev/null 2>&1 || ! command -v em++ >/dev/null 2>&1; then
+	    echo "wasm: emscripten is not installed (apt-get install emscripten): no browser engine built"
+	    exit 0
+	fi
+	export NODE_PATH=/usr/share/nodejs$${NODE_PATH:+:$$NODE_PATH}
+	emcmake cmake -S wasm -B build-wasm $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build build-wasm -j$(JOBS)
+	mkdir -p web/public/wasm
+	cp build-wasm/web/hisha.js build-wasm/web/hisha.wasm web/public/wasm/
+	if [[ -f build-wasm/web/hisha.nnue ]]; then cp build-wasm/web/hisha.nnue web/public/wasm/
+	else rm -f web/public/wasm/hisha.nnue; fi
 
 # The server with its SQLite database under ./var/ (text 5000, CSA 4081, HTTP/WebSocket 8080);
 # `make run ARGS="..."` runs `hisha ARGS` instead (e.g. ARGS="perft 5", ARGS="usi").

@@ -48,6 +48,8 @@ PACKAGES=(
     # The network's trainer (tools/nnue/train.py runs under /usr/bin/python3) and its test
     python3-torch
     python3-numpy
+    # The engine in the browser (make wasm: wasm/ built to WebAssembly)
+    emscripten
     # The web UI's browser tests (Playwright drives Debian's Chromium); Japanese fonts for its pages
     chromium
     fonts-ipafont-gothic

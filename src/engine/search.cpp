@@ -772,7 +772,11 @@ void ThreadPool::start(const Position& pos, const Limits& l, const SearchOptions
         w->nodes = 0;
     }
     searching_ = true;
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+    run();  // a build without threads (the browser's): the search runs on the caller's thread
+#else
     main_ = std::thread([this] { run(); });
+#endif
 }
 
 void ThreadPool::ponderhit() {

@@ -171,7 +171,7 @@ Result<bool, ParseError> BodReader::feed_hand(std::string_view text, Color c, in
         int n = read_number(s).value_or(1);
         if (n < 1 || hands_[c].count(*pt) + n > core::Hand::MAX[*pt])
             return core::unexpected(bod_error(ParseErrorCode::BadHand,
-                                              "too many " + std::string(piece_name(*pt)) + " in hand", line_no, col));
+                                              "too many " + std::string(piece_kanji(*pt)) + " in hand", line_no, col));
         hands_[c].add(*pt, n);
     }
     return true;

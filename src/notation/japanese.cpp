@@ -277,7 +277,7 @@ std::string_view trim_spaces(std::string_view s) {
 
 // --- pieces
 
-std::string_view piece_name(PieceType pt) { return pt < PIECE_NAMES.size() ? PIECE_NAMES[pt] : ""; }
+std::string_view piece_kanji(PieceType pt) { return pt < PIECE_NAMES.size() ? PIECE_NAMES[pt] : ""; }
 
 std::string_view piece_char(PieceType pt) { return pt < PIECE_CHARS.size() ? PIECE_CHARS[pt] : ""; }
 
@@ -381,9 +381,9 @@ std::string kif_move_text(const Position& pos, Move m, Move previous) {
     if (s.empty())
         s = square_name(m.to());
     if (m.is_drop())
-        return s + std::string(piece_name(m.dropped_piece())) + "打";
+        return s + std::string(piece_kanji(m.dropped_piece())) + "打";
     PieceType pt = core::type_of(pos.piece_on(m.from()));
-    s += piece_name(pt ? pt : m.moved_type());
+    s += piece_kanji(pt ? pt : m.moved_type());
     if (m.is_promotion())
         s += "成";
     s += '(';
@@ -396,12 +396,12 @@ std::string kif_move_text(const Position& pos, Move m, Move previous) {
 std::string ki2_move_text(const Position& pos, Move m, Move previous, bool with_mark) {
     std::string rest;
     if (m.is_drop()) {
-        rest = std::string(piece_name(m.dropped_piece()));
+        rest = std::string(piece_kanji(m.dropped_piece()));
         if (!reachers(pos, m.dropped_piece(), m.to()).empty())
             rest += "打";
     } else {
         PieceType pt = core::type_of(pos.piece_on(m.from()));
-        rest = std::string(piece_name(pt ? pt : m.moved_type())) + board_modifier(pos, m)
+        rest = std::string(piece_kanji(pt ? pt : m.moved_type())) + board_modifier(pos, m)
              + std::string(promotion_suffix(pos, m));
     }
     std::string s = with_mark ? std::string(side_mark(pos.side_to_move())) : std::string();
@@ -494,8 +494,8 @@ Result<ParsedMove, ParseError> parse_kif_move(const Position& pos, std::string_v
         if (pc && core::color_of(pc) == pos.side_to_move() && core::type_of(pc) != pt)
             return core::unexpected(ParseError{ParseErrorCode::IllegalMove,
                                                std::string(token_of(text)) + ": the piece on " + square_name(*from)
-                                                   + " is " + std::string(piece_name(core::type_of(pc))) + ", not "
-                                                   + std::string(piece_name(pt)),
+                                                   + " is " + std::string(piece_kanji(core::type_of(pc))) + ", not "
+                                                   + std::string(piece_kanji(pt)),
                                                0, 1});
         m = pos.make_move(*from, to, promote);
     } else {
@@ -559,7 +559,7 @@ Result<Move, ParseError> resolve_ki2(const Position& pos, std::string_view token
                 legal.push_back(s);
         if (legal.size() != 1)
             return core::unexpected(ParseError{ParseErrorCode::BadMove,
-                                               std::string(token) + ": ambiguous: " + std::string(piece_name(pt))
+                                               std::string(token) + ": ambiguous: " + std::string(piece_kanji(pt))
                                                    + " on " + squares_text(sel) + " can move there",
                                                0, 1});
         sel = legal;
@@ -570,7 +570,7 @@ Result<Move, ParseError> resolve_ki2(const Position& pos, std::string_view token
             return pos.make_drop(pt, to);
         return core::unexpected(ParseError{
             ParseErrorCode::IllegalMove,
-            std::string(token) + ": no " + std::string(piece_name(pt)) + " can move to " + square_name(to), 0, 1});
+            std::string(token) + ": no " + std::string(piece_kanji(pt)) + " can move to " + square_name(to), 0, 1});
     }
     return pos.make_move(sel[0], to, w.promote);
 }

@@ -29,7 +29,7 @@ std::string_view skip_spaces(std::string_view s);
 
 // --- pieces
 /// The name used in moves: 歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍.
-std::string_view piece_name(core::PieceType pt);
+std::string_view piece_kanji(core::PieceType pt);
 /// One character, used on BOD boards and in hands: 杏 圭 全 for the promoted minors.
 std::string_view piece_char(core::PieceType pt);
 /// Reads a piece name at the front of s (王/玉, 竜/龍, 杏/圭/全 and 成香/成桂/成銀 accepted).
@@ -74,12 +74,10 @@ struct ParsedMove {
 };
 /// Reads a KIF move at the front of `text` and checks it with the core. Errors carry the
 /// 1-based column within `text` (line 0): the caller places them in its file.
-Result<ParsedMove, ParseError> parse_kif_move(const core::Position& pos, std::string_view text,
-                                              core::Move previous);
+Result<ParsedMove, ParseError> parse_kif_move(const core::Position& pos, std::string_view text, core::Move previous);
 /// Reads one KI2 move (the whole of `text`, an optional side mark first) and resolves
 /// 右/左/直/上/寄/引/打 against the pieces that can reach the square.
-Result<core::Move, ParseError> parse_ki2_move(const core::Position& pos, std::string_view text,
-                                              core::Move previous);
+Result<core::Move, ParseError> parse_ki2_move(const core::Position& pos, std::string_view text, core::Move previous);
 
 // --- how a game ended
 /// The result a KIF special move (投了, 中断, 千日手 ...) stands for, with `stm` to move.

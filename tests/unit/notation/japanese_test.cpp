@@ -64,7 +64,7 @@ ParseError ki2_error(const Position& pos, const std::string& text) {
 
 TEST(JapaneseText, PiecesAndAliases) {
     for (int pt = core::PAWN; pt <= core::DRAGON; ++pt) {
-        std::string_view name = piece_name(core::PieceType(pt));
+        std::string_view name = piece_kanji(core::PieceType(pt));
         auto back = read_piece(name);
         ASSERT_TRUE(back.has_value()) << pt;
         EXPECT_EQ(*back, core::PieceType(pt));
