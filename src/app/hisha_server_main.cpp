@@ -93,6 +93,8 @@ constexpr const char* USAGE =
     "                        no dashes, # comments; later command-line options override it\n"
     "  --session-lifetime D  how long a web login lasts: 30m, 12h, 30d, 2w (default 30d); its\n"
     "                        token and cookie expire then (log out and log out everywhere end it sooner)\n"
+    "  --guest-lifetime D    how long a web guest account (Play as guest) lasts\n"
+    "                        (default 1d; 0: no guest play)\n"
     "  --public-origin URL   the web page's origin (https://shogi.example.org), when a reverse\n"
     "                        proxy does not pass the Host header on; may be repeated. Requests\n"
     "                        with the session cookie must come from it (CSRF; default: the Host)\n"
@@ -475,6 +477,15 @@ std::vector<ServerFlag> session_flags() {
              if (!ms)
                  return "--session-lifetime needs a duration: 30m, 12h, 30d, 2w (or 90s)";
              o.config.token_lifetime_ms = *ms;
+             return {};
+         }},
+        {{"--guest-lifetime"},
+         [](auto&, const char* v, ServerOptions& o) -> std::string {
+             auto ms = std::string_view(v) == "0" ? std::optional<hisha::server::service::Millis>(0)
+                                                  : hisha::server::service::Service::parse_duration(v);
+             if (!ms)
+                 return "--guest-lifetime needs a duration: 30m, 12h, 1d (or 0: no guests)";
+             o.config.guest_lifetime_ms = *ms;
              return {};
          }},
         {{"--public-origin"},

@@ -10,7 +10,7 @@
 
 export interface User {
   name: string; rating: number; deviation: number; wins: number; losses: number; draws: number;
-  online: boolean; bot: boolean; admin?: boolean;
+  online: boolean; bot: boolean; admin?: boolean; guest?: boolean;
 }
 export interface Clock { black_ms: number; white_ms: number; turn_started: number; allowed_ms: number; now: number; days_per_move?: number }
 /// A move of a game; `comment` is what the player sent with it (a CSA engine's Floodgate comment,

@@ -4,6 +4,7 @@ import { Challenge, Game, User, get, myName, post, setLogin, call } from './api'
 import { clear, h, toast } from './dom';
 import { t } from './i18n';
 import { app, View } from './app';
+import { guestButton } from './guest';
 
 const TIME_CONTROLS: [string, string][] = [
   ['300-10', '5 min + 10 s byoyomi'],
@@ -77,6 +78,7 @@ export function loginView(): View {
     pass,
     h('div.row', h('button.primary', { type: 'submit', name: 'login' }, t('login')), h('button', { type: 'button', name: 'register', onclick: () => go('register') }, t('register'))),
     msg,
+    guestButton(msg),
     h('p.small', h('a', { href: '#/analysis' }, t('analysis')), ' · ', h('a', { href: '#/analysis/editor' }, t('editor'))),
   );
   return { el: h('div.center', form) };

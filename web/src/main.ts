@@ -11,6 +11,7 @@ import { analysisView } from './analysis';
 import { adminView } from './admin';
 import { ratingsView } from './ratings';
 import { app, View } from './app';
+import { guestBar, isGuest, setGuest } from './guest';
 
 
 let current: View | undefined;
@@ -51,6 +52,7 @@ function header(): void {
 function loggedOut(why: string): void {
   if (!myName()) return;
   setLogin('');
+  setGuest(false);
   app.live?.close();
   app.live = undefined;
   if (why) toast(why, 'info');
@@ -101,7 +103,7 @@ function render(): void {
     toast(String(e), 'error');
     current = { el: h('p', String(e)) };
   }
-  clear(root, current.el);
+  clear(root, guestBar(), current.el);
 }
 
 /// The footer names the server's version (GET /api/version), so a report can say what it ran.
@@ -119,8 +121,9 @@ async function checkSession(): Promise<void> {
   if (!myName()) return;
   try {
     const me = await get<{ user: User }>('me');
-    if (me.user.name !== myName() || !!me.user.admin !== isAdmin()) {
+    if (me.user.name !== myName() || !!me.user.admin !== isAdmin() || !!me.user.guest !== isGuest()) {
       setLogin(me.user.name, !!me.user.admin);
+      setGuest(!!me.user.guest);
       render();
     }
   } catch {
@@ -132,6 +135,7 @@ app.loggedIn = loggedIn;
 onSessionEnded((why) => loggedOut(why || t('sessionEnded')));
 window.addEventListener('hashchange', render);
 document.body.dataset.pieces = localStorage.getItem('hisha.pieces') || 'kanji';
+setGuest(isGuest());
 render();
 void footer();
 void checkSession();

@@ -163,7 +163,8 @@ json JsonApi::user_json(const UserRow& u) {
             {"losses", u.losses},
             {"draws", u.draws},
             {"online", svc_.online(u.name)},
-            {"bot", u.bot}};
+            {"bot", u.bot},
+            {"guest", svc_.is_guest(u.name)}};
 }
 
 json JsonApi::challenge_json(const ChallengeRow& c) {
@@ -446,7 +447,12 @@ bool JsonApi::account(std::string_view method, std::string_view target, std::str
         return true;
     }
     bool cookie = in.value("cookie", false);
-    auto answer = [this, registering, cookie, done](const service::AuthReply& r) {
+    std::string guest;  // registering from a guest's session: the account keeps its games
+    if (auto me = registering ? svc_.token_user(token) : std::nullopt; me && svc_.is_guest(*me))
+        guest = *me;
+    auto answer = [this, registering, cookie, done, guest](const service::AuthReply& r) {
+        if (r.ok() && !guest.empty())
+            (void)svc_.adopt_guest(guest, r.user.name);  // (a guest gone meanwhile has nothing to give)
         done(account_reply(registering, cookie, r));
     };
     if (registering)
@@ -523,6 +529,7 @@ const std::vector<JsonApi::Route>& JsonApi::routes() {
         {"POST", "position", false, &JsonApi::post_position},
         {"POST", "record/parse", false, &JsonApi::post_record_parse},
         {"POST", "record/write", false, &JsonApi::post_record_write},
+        {"POST", "guest", false, &JsonApi::post_guest},
         {"POST", "logout", true, &JsonApi::post_logout},
         {"POST", "logout/everywhere", true, &JsonApi::post_logout_everywhere},
         {"GET", "me", true, &JsonApi::get_me},

@@ -4,6 +4,10 @@
 //   POST /api/register|login {name,password} -> {token,user}; with "cookie":true -> {user} and the
 //        session cookie instead (the web page: HttpOnly, SameSite=Strict; the token is never in JS)
 //   POST /api/logout (this session)   POST /api/logout/everywhere (every session of the account)
+//   POST /api/guest -> {user} (user.guest true) and the session cookie of a new guest account
+//        "guest-xxxxxx" (no login; limited per address like registrations; plays the bots only,
+//        unrated; no challenges, TELL or SHOUT; gone a day later). POST /api/register with a
+//        guest's session makes the account and gives it the guest's games.
 //   GET  /api/version -> {version}
 //   GET  /api/me   GET /api/lobby   GET /api/users?pattern=P   GET /api/who
 //   GET  /api/challenges   POST /api/challenges {pattern,color,first_move,comment,time_control}
@@ -122,6 +126,7 @@ private:
     HttpReply post_record_parse(Request& r);
     HttpReply post_record_write(Request& r);
     HttpReply post_logout(Request& r);
+    HttpReply post_guest(Request& r);  // json_api_guest.cpp
     HttpReply post_logout_everywhere(Request& r);
     HttpReply get_me(Request& r);
     HttpReply any_admin(Request& r);

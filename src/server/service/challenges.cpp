@@ -36,6 +36,8 @@ Reply<std::string> canonical_first_move(std::string_view text) {
 Reply<std::int64_t> Service::new_challenge(std::string_view user, std::string_view pattern, int color,
                                            std::string_view first_move, std::string_view comment,
                                            std::optional<TimeControl> tc) {
+    if (auto r = refuse_guest(user, "post challenges"); !r)
+        return fail(r.error());
     if (auto r = admit_new_game(user); !r)
         return fail(r.error());
     const UserRow* u = this->user(user);
@@ -104,6 +106,8 @@ std::vector<const ChallengeRow*> Service::challenges_for(std::string_view user) 
 }
 
 Reply<std::int64_t> Service::accept_challenge(std::string_view user, std::int64_t id) {
+    if (auto r = refuse_guest(user, "accept challenges"); !r)
+        return fail(r.error());
     if (auto r = admit_new_game(user); !r)
         return fail(r.error());
     auto find = [&] {

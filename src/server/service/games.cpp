@@ -171,6 +171,8 @@ Reply<std::int64_t> Service::create_game(std::string_view black, std::string_vie
         return fail("no such player");
     if (b == w)
         return fail("a player cannot play against himself");
+    if ((is_guest(b->name) && w->bot.empty()) || (is_guest(w->name) && b->bot.empty()))
+        return fail("guests play the engine only: create an account to play people");
     GameRow row;
     row.black = b->name;
     row.white = w->name;
@@ -671,7 +673,7 @@ void Service::apply_rating(LiveGame& g, std::vector<UserRow*>& changed) {
     g.row.rated_applied = true;
     UserRow* b = user_mut(g.row.black);
     UserRow* w = user_mut(g.row.white);
-    if (!b || !w || b == w)
+    if (!b || !w || b == w || is_guest(b->name) || is_guest(w->name))  // a guest's games are unrated
         return;
     core::Winner win = winner_from_name(g.row.winner);
     double score_b = win == core::Winner::Black ? 1.0 : win == core::Winner::White ? 0.0 : 0.5;

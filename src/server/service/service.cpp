@@ -163,6 +163,8 @@ Reply<void> Service::check_new_account(std::string_view name, std::string_view p
         return fail("the password must have 4 to 128 characters");
     if (user(name))
         return fail("the name " + std::string(name) + " is taken");
+    if (guest_name(name))
+        return fail("names starting with guest- are kept for guests");
     return {};
 }
 
@@ -203,7 +205,10 @@ Reply<std::string> Service::create_token(std::string_view name) {
     randombytes_buf(raw, sizeof raw);
     std::string token = to_hex(raw, sizeof raw);
     store_.delete_expired_tokens(env_.now());  // (a login is rare enough to sweep them each time)
-    if (!store_.save_token(token_hash(token), user(name)->name, env_.now() + config_.token_lifetime_ms))
+    Millis lifetime = config_.token_lifetime_ms;
+    if (is_guest(name))  // a guest's session lasts no longer than the guest
+        lifetime = std::min(lifetime, user(name)->created + config_.guest_lifetime_ms - env_.now());
+    if (!store_.save_token(token_hash(token), user(name)->name, env_.now() + lifetime))
         return fail("storage error: " + store_.last_error());
     return token;
 }
@@ -458,6 +463,8 @@ std::vector<MessageRow> Service::take_messages(std::string_view name) {
 }
 
 Reply<TellResult> Service::tell(std::string_view from, std::string_view to, std::string_view text, bool leave) {
+    if (auto r = refuse_guest(from, "send messages"); !r)
+        return fail(r.error());
     const UserRow* target = user(to);
     if (!target)
         return fail("no such player: " + std::string(to));
@@ -532,6 +539,8 @@ Reply<TellResult> Service::say(std::string_view from, std::int64_t game_id, std:
 }
 
 Reply<int> Service::shout(std::string_view from, std::string_view text) {
+    if (auto r = refuse_guest(from, "shout"); !r)
+        return fail(r.error());
     if (text.empty())
         return fail("empty message");
     if (text.size() > config_.max_message)

@@ -54,6 +54,7 @@ struct Config {
     unsigned long long password_ops = 2;           // argon2id cost (crypto_pwhash_OPSLIMIT_INTERACTIVE)
     std::size_t password_mem = 64u << 20;          // bytes (MEMLIMIT_INTERACTIVE)
     Millis token_lifetime_ms = 30LL * 86'400'000;  // a web session (--session-lifetime)
+    Millis guest_lifetime_ms = 86'400'000;         // a guest account and its session (--guest-lifetime; 0: no guests)
     std::size_t max_message = 1000;
     bool csa_auto_register = false;     // a CSA login with an unknown name creates it (else refused)
     int csa_max_moves = 256;            // CSA games end as drawn (#MAX_MOVES) after this many
@@ -201,6 +202,24 @@ public:
     Reply<void> set_setting(std::string_view user, std::string_view key, std::string_view value);
     std::string setting(std::string_view user, std::string_view key) const;
     static bool valid_name(std::string_view name);
+
+    // --- guests (guests.cpp): a web visitor plays the bots, analyses and solves at once
+    /// A temporary account "guest-XXXXXX" without a password for `peer` (limited per address
+    /// like registrations, refused to banned addresses and when config.guest_lifetime_ms is 0).
+    /// Its games against the bots are unrated; it may not post or accept challenges, play
+    /// people, TELL or SHOUT. It and its sessions leave config.guest_lifetime_ms after it was
+    /// made (expire_guests(), run at each new guest), unless it is in a game then.
+    AuthReply create_guest(const std::string& peer);
+    /// Whether `name` is a guest's account: the reserved prefix "guest-" and no password.
+    bool is_guest(std::string_view name) const;
+    static bool guest_name(std::string_view name);
+    /// Refuses `what` ("post challenges") to a guest, with a reason that offers registration.
+    Reply<void> refuse_guest(std::string_view user, std::string_view what) const;
+    /// Deletes the guests older than config.guest_lifetime_ms that are in no game; how many.
+    int expire_guests();
+    /// A guest who registered as `account`: its games become the account's, and the guest
+    /// (its sessions too) is gone.
+    Reply<void> adopt_guest(std::string_view guest, std::string_view account);
     /// Creates a bot account (an engine at a level) if it does not exist.
     Reply<void> ensure_bot(std::string_view name, std::string_view level);
 

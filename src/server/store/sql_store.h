@@ -47,6 +47,22 @@ public:
         return first(select<UserRow>("WHERE name_key=$1", rows::key_of(name)));
     }
     std::vector<UserRow> all_users() override { return select<UserRow>("ORDER BY name_key"); }
+    bool delete_user(std::string_view name) override {
+        static const std::string sql = schema::in(Db::DIALECT, "DELETE FROM tokens WHERE lower({TOKEN_USER})=$1");
+        if (!begin())
+            return false;
+        if (!run(sql, rows::key_of(name)) || !run("DELETE FROM users WHERE name_key=$1", rows::key_of(name)))
+            return rollback();
+        return commit();
+    }
+    bool rename_player(std::string_view from, std::string_view to) override {
+        if (!begin())
+            return false;
+        if (!run("UPDATE games SET black=$1 WHERE lower(black)=$2", to, rows::key_of(from))
+            || !run("UPDATE games SET white=$1 WHERE lower(white)=$2", to, rows::key_of(from)))
+            return rollback();
+        return commit();
+    }
 
     bool save_token(const std::string& hash, const std::string& user, Millis expires) override {
         static const std::string sql = schema::in(

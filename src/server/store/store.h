@@ -23,6 +23,10 @@ public:
     virtual bool save_user(UserRow& u) = 0;
     virtual std::optional<UserRow> find_user(std::string_view name) = 0;  // case-insensitive
     virtual std::vector<UserRow> all_users() = 0;
+    /// Deletes an account and its session tokens (an expired guest's).
+    virtual bool delete_user(std::string_view name) = 0;
+    /// Gives every game of `from` to `to` (a guest who registers keeps its games).
+    virtual bool rename_player(std::string_view from, std::string_view to) = 0;
 
     // --- session tokens (stored as hashes)
     virtual bool save_token(const std::string& token_hash, const std::string& user, Millis expires) = 0;
