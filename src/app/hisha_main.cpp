@@ -18,6 +18,7 @@
 #include "openings_command.h"
 #include "perft_command.h"
 #include "protocol/usi_engine.h"
+#include "puzzles_command.h"
 #include "tsume_command.h"
 #include "tune_command.h"
 
@@ -37,6 +38,7 @@ constexpr const char* USAGE =
     "       hisha convert [--to FORMAT] IN [OUT]         convert a game record (kif ki2 csa psn western sfen usi)\n"
     "       hisha book build --out FILE RECORDS...      an opening book from game records (also: book show)\n"
     "       hisha tsume [--time-limit S] [FILE|-]        solve mating problems (shortest mate; --help)\n"
+    "       hisha puzzles [--max-plies N] RECORD|DIR...  tsume puzzles from played games (unique short mates)\n"
     "       hisha csa --host H --port P --user U --password P [--engine CMD] [--games N]   play on a CSA server "
     "(--help)\n"
     "       hisha --version                              the version\n"
@@ -78,7 +80,7 @@ int main(int argc, char** argv) {
     using namespace hisha::app;
     const Subcommand USI = {"usi", usi_command, USI_USAGE};
     const Subcommand subcommands[] = {USI,   PERFT, CONVERT, SELFPLAY, TUNE,  GENSFEN, NNUE,
-                                      TSUME, BENCH, CSA,     BOOK,     MATCH, OPENINGS};
+                                      TSUME, BENCH, CSA,     BOOK,     MATCH, OPENINGS, PUZZLES};
     for (const Subcommand& c : subcommands)
         if (argc >= 2 && std::strcmp(argv[1], c.name) == 0)
             return c.run(argc - 2, argv + 2);
