@@ -18,6 +18,10 @@
 //   GET  /api/tournaments/PATTERN/games?limit=N (PATTERN percent-encoded; newest first, each with its record's URL)
 //   POST /api/games {opponent,color,time_control,handicap}   POST /api/games/N/{move|resign|undo|seen|say|watch}
 //   POST /api/tell {to,text,leave}   POST /api/shout {text}
+//   GET|PUT|DELETE /api/games/N/conditional: the player's conditional moves in game N (their own
+//        only; PUT while the opponent is to move) {tree:[{move,reply,then:[...]}]} (USI) ->
+//        {game,ply,tree}; the server plays the reply when the opponent's move matches a branch
+//        (service/conditional.h: every move checked, at most 8 levels and 64 branches)
 // Stateless helpers of the board (no login; the rules stay in core/, the browser asks):
 //   POST /api/position {sfen,moves} -> {sfen,turn,check,legal,over,moves:[{usi,western,ja,kif}]}
 //   POST /api/record/parse {text,name} -> {start_sfen,headers,moves (with comments, variations),result}
@@ -137,6 +141,7 @@ private:
     HttpReply delete_challenge(Request& r);
     HttpReply post_game(Request& r);
     HttpReply post_game_action(Request& r);
+    HttpReply any_game_conditional(Request& r);  // json_api_conditional.cpp
     HttpReply post_tell(Request& r);
     HttpReply post_shout(Request& r);
 

@@ -286,6 +286,8 @@ Reply<Played> Service::play(std::string_view user, std::int64_t game_id, std::st
     if (r) {
         ++moves_played_;
         env_.move_played(received);
+        if (!playing_conditional_)
+            play_conditional(game_id);
     }
     return r;
 }
@@ -299,6 +301,8 @@ Reply<Played> Service::play(std::string_view user, std::int64_t game_id, core::M
     if (r) {
         ++moves_played_;
         env_.move_played(received);
+        if (!playing_conditional_)
+            play_conditional(game_id);
     }
     return r;
 }

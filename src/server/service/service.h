@@ -16,6 +16,7 @@
 
 #include "core/game.h"
 #include "server/service/attempt_limits.h"
+#include "server/service/conditional.h"
 #include "server/service/events.h"
 #include "server/service/move_record.h"
 #include "server/service/reply.h"
@@ -317,6 +318,15 @@ public:
     /// a refused resumption a resignation); a game still offered is aborted.
     void forfeit(std::string_view user, std::int64_t game_id, core::EndReason reason, std::string detail = {});
 
+    // --- conditional moves (conditional.cpp, conditional.h)
+    /// The tree `user` left in game `game_id` (empty when none or made for another position).
+    Reply<ConditionalTree> conditional(std::string_view user, std::int64_t game_id);
+    /// Stores `branches` for `user` while the opponent is to move, checked (conditional.h);
+    /// replaces any tree (none: removes it). Stored in the database.
+    Reply<ConditionalTree> set_conditional(std::string_view user, std::int64_t game_id,
+                                           std::vector<ConditionalBranch> branches);
+    Reply<void> clear_conditional(std::string_view user, std::int64_t game_id);
+
     // --- CSA matchmaking
     /// Waits for an opponent under a game name (floodgate-600-10F); `color` 0 Black, 1 White,
     /// -1 either. When one is found the game is offered to both (GameOffered).
@@ -494,6 +504,9 @@ private:
         std::string_view comment = {};
     };
     Reply<Played> play_once(std::string_view user, std::int64_t game_id, const MoveInput& in, bool illegal_loses);
+    /// After a move played: the replies of the conditional trees it meets (conditional.cpp).
+    void play_conditional(std::int64_t game_id);
+    bool playing_conditional_ = false;
     /// play_once's step 2: the move `side` sends, read once (a handicap removal, or a board move
     /// checked by the core); an illegal one ends the game when `illegal_loses`.
     Reply<MoveRecord> read_move(LiveGame& g, core::Color side, const MoveInput& in, bool illegal_loses);

@@ -118,10 +118,20 @@ UPDATE users SET last_game = COALESCE((SELECT max(g.updated) FROM games g WHERE 
     AND (lower(g.black) = users.name_key OR lower(g.white) = users.name_key)), 0);
 )sql";
 
+/// Conditional moves (issue 20): the tree a player left in a game (service/conditional.h). (IF NOT
+/// EXISTS: the tests that turn a database back to an older version leave it.)
+constexpr const char* CONDITIONAL_MOVES = R"sql(
+CREATE TABLE IF NOT EXISTS conditional_moves (
+    game_id {I64} NOT NULL, player_key TEXT NOT NULL, tree TEXT NOT NULL,
+    PRIMARY KEY (game_id, player_key));
+)sql";
+
 /// A store's migrations, in order: the tables, the store's own second migration, administration,
-/// move comments, tournaments. A database keeps how many it has run: new ones go at the end.
+/// move comments, tournaments, conditional moves. A database keeps how many it has run: new ones
+/// go at the end.
 inline std::vector<std::string> migrations(const Dialect& d, std::string_view own) {
-    return {in(d, TABLES), std::string(own), in(d, ADMINISTRATION), MOVE_COMMENTS, in(d, TOURNAMENTS)};
+    return {in(d, TABLES),      std::string(own), in(d, ADMINISTRATION), MOVE_COMMENTS, in(d, TOURNAMENTS),
+            in(d, CONDITIONAL_MOVES)};
 }
 
 }  // namespace hisha::server::store::schema

@@ -82,6 +82,21 @@ public:
     }
     bool delete_expired_tokens(Millis now) override { return run("DELETE FROM tokens WHERE expires<=$1", now); }
 
+    // --- conditional moves
+
+    std::string conditional(std::int64_t game_id, const std::string& player_key) override {
+        auto t = first(texts("SELECT tree FROM conditional_moves WHERE game_id=$1 AND player_key=$2", game_id,
+                             player_key));
+        return t ? *t : std::string();
+    }
+    bool save_conditional(std::int64_t game_id, const std::string& player_key, const std::string& tree) override {
+        if (tree.empty())
+            return run("DELETE FROM conditional_moves WHERE game_id=$1 AND player_key=$2", game_id, player_key);
+        return run("INSERT INTO conditional_moves (game_id, player_key, tree) VALUES ($1,$2,$3) ON CONFLICT "
+                   "(game_id, player_key) DO UPDATE SET tree=excluded.tree",
+                   game_id, player_key, tree);
+    }
+
     // --- administration
 
     bool set_admin(std::string_view user, bool admin, Millis at) override {

@@ -80,6 +80,17 @@ public:
     /// their moves; only those of `user` unless it is empty.
     virtual std::vector<GameRow> tournament_games(std::string_view tournament, std::string_view user, int limit) = 0;
 
+    /// Conditional moves (service/conditional.h): the tree a player (name key) left in a game,
+    /// as text; "" when none. Saving "" removes it.
+    virtual std::string conditional(std::int64_t game_id, const std::string& player_key) {
+        (void)game_id, (void)player_key;
+        return {};
+    }
+    virtual bool save_conditional(std::int64_t game_id, const std::string& player_key, const std::string& tree) {
+        (void)game_id, (void)player_key, (void)tree;
+        return true;
+    }
+
     // --- challenges
     virtual bool insert_challenge(ChallengeRow& c) = 0;
     virtual bool delete_challenge(std::int64_t id) = 0;
