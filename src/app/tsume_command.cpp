@@ -1,7 +1,10 @@
 // `hisha tsume [--time-limit S] [--cpu-time] [--nodes N] [--memory MB] [--convention ordinary|tsume]
-// [--stats] [--verify] [FILE|-]`: reads problems (one SFEN or `position ...` per line, or one
-// record file in any format the notation module reads, whose start position is the problem) and
-// prints one line per problem: `mate <plies> <usi moves>` | `nomate` | `timeout` (see tsume/solver.h).
+// [--stats] [--verify] [--explain] [--explain-budget N|Ns] [--format text|json] [FILE|-]`: reads
+// problems (one SFEN or `position ...` per line, or one record file in any format the notation
+// module reads, whose start position is the problem) and prints one line per problem:
+// `mate <plies> <usi moves>` | `nomate` | `timeout` (see tsume/solver.h); with --explain the
+// other defences and the yozume report follow (tsume/explain.h); --format json prints one JSON
+// object a line instead.
 #include "tsume_command.h"
 
 #include <fmt/format.h>
@@ -19,6 +22,7 @@
 #include "notation/formats.h"
 #include "notation/usi.h"
 #include "read_file.h"
+#include "tsume/explain.h"
 #include "tsume/solver.h"
 #include "tsume/verify.h"
 
@@ -26,17 +30,36 @@ namespace hisha::app {
 
 const char* const TSUME_USAGE =
     "usage: hisha tsume [--time-limit S] [--cpu-time] [--nodes N] [--memory MB]\n"
-    "                   [--convention ordinary|tsume] [--stats] [--verify] [FILE|-]\n"
+    "                   [--convention ordinary|tsume] [--stats] [--verify]\n"
+    "                   [--explain] [--explain-budget N|Ns] [--format text|json] [FILE|-]\n"
     "  one problem per line (SFEN or `position ...`; # starts a comment), or a record file\n"
     "  (KIF, KI2, CSA, PSN ...) whose start position is the problem. Prints per problem:\n"
     "  mate <plies> <usi moves> | nomate | timeout. --cpu-time: the limit counts CPU time, not\n"
     "  wall time. --stats adds nodes and time on stderr;\n"
     "  --verify replays each mating line through the rules and reports `verify ok` or\n"
     "  `verify error <reason>` on stderr.\n"
+    "  --explain: after the line, each other defence on it with the mate the solver proves after\n"
+    "  it (or `futile interposition` under --convention tsume), and the yozume report: other\n"
+    "  attacker's moves that mate within the plies left. Each such question is a solve bounded by\n"
+    "  --explain-budget: N nodes or Ns seconds (default 1000000 nodes); one that runs out is\n"
+    "  printed as timeout/undecided. --format json: one JSON object per problem.\n"
     "  example: echo '4k4/9/4P4/9/9/9/9/9/4K4 b G 1' | hisha tsume -\n";
 
 namespace {
 
+
+// A problem that cannot be read: `error <reason>`, or its JSON form.
+void print_error(const std::string& why, bool json) {
+    if (json) {
+        tsume::Explanation e;
+        e.main.status = tsume::Status::Error;
+        e.main.error = why;
+        std::printf("%s\n", tsume::explanation_json(e).c_str());
+    } else {
+        std::printf("error %s\n", why.c_str());
+    }
+    std::fflush(stdout);
+}
 
 int usage() {
     std::fputs(TSUME_USAGE, stderr);
@@ -47,14 +70,33 @@ struct Options {
     tsume::Limits limits;
     bool stats = false;
     bool verify = false;
+    bool explain = false;
+    bool json = false;
+    tsume::ExplainBudget budget;
     std::unique_ptr<tsume::Solver> solver = std::make_unique<tsume::Solver>();
 };
 
 void solve_one(core::Position& pos, const Options& opt) {
     if (opt.limits.convention == tsume::Convention::Tsume)
         tsume::complete_defender_hand(pos);
-    tsume::Result r = opt.solver->solve(pos, opt.limits);
-    std::printf("%s\n", tsume::format_result(r, opt.limits.convention).c_str());
+    tsume::Result r;
+    if (opt.explain || opt.json) {
+        tsume::Explanation e;
+        if (opt.explain) {
+            e = tsume::explain(pos, opt.limits, opt.budget, *opt.solver);
+        } else {
+            e.convention = opt.limits.convention;
+            e.main = opt.solver->solve(pos, opt.limits);
+            e.nodes = e.main.nodes;
+            e.time_s = e.main.time_s;
+        }
+        r = e.main;
+        std::string text = opt.json ? tsume::explanation_json(e) + "\n" : tsume::explanation_text(e);
+        std::fputs(text.c_str(), stdout);
+    } else {
+        r = opt.solver->solve(pos, opt.limits);
+        std::printf("%s\n", tsume::format_result(r, opt.limits.convention).c_str());
+    }
     std::fflush(stdout);
     if (opt.stats)
         std::fprintf(stderr, "info nodes %llu time_ms %.0f cpu_ms %.0f max_depth %d exact %d table_mb %zu\n",
@@ -94,8 +136,7 @@ void solve_line(const std::string& line, const Options& opt) {
     // Composed problems may hold more pieces of a kind than a set: try the relaxed rules.
     core::Position pos;
     if (auto r = pos.set(text, core::SfenRules::Relaxed); !r) {
-        std::printf("error %s\n", rec ? "illegal moves" : rec.error().to_string().c_str());
-        std::fflush(stdout);
+        print_error(rec ? "illegal moves" : rec.error().to_string(), opt.json);
         return;
     }
     solve_one(pos, opt);
@@ -128,7 +169,7 @@ int solve_file(const std::string& path, const Options& opt) {
     if (record) {
         auto rec = notation::read_record(bytes, path);
         if (!rec) {
-            std::printf("error %s\n", rec.error().to_string().c_str());
+            print_error(rec.error().to_string(), opt.json);
             return 1;
         }
         solve_one(*notation::start_position(*rec), opt);
@@ -168,6 +209,21 @@ int tsume_command(int argc, char** argv) {
     cli.flag("--stats", [&opt] { opt.stats = true; });
     cli.flag("--verify", [&opt] { opt.verify = true; });
     cli.flag("--cpu-time", [&opt] { opt.limits.cpu_time = true; });
+    cli.flag("--explain", [&opt] { opt.explain = true; });
+    cli.option("--explain-budget", [&opt](const std::string& v) {
+        bool seconds = !v.empty() && v.back() == 's';
+        auto x = number_in(seconds ? v.substr(0, v.size() - 1) : v, seconds ? 0.001 : 1, 1e15);
+        if (!x)
+            return refusal("--explain-budget", "is a number of nodes (at least 1) or of seconds (Ns)", v);
+        opt.budget = seconds ? tsume::ExplainBudget{0, *x} : tsume::ExplainBudget{std::uint64_t(*x), 0};
+        return std::string();
+    });
+    cli.option("--format", [&opt](const std::string& f) {
+        if (f != "text" && f != "json")
+            return refusal("--format", "is text or json", f);
+        opt.json = f == "json";
+        return std::string();
+    });
     cli.positionals("FILE", files);
     if (int status = cli.parse(argc, argv); status >= 0)
         return status;
