@@ -5,6 +5,8 @@ import type { Api } from 'shogiground/api';
 import type { Config } from 'shogiground/config';
 import type { Key, Piece, MoveDests, DropDests, Color } from 'shogiground/types';
 import type { DrawShape } from 'shogiground/draw';
+import { KeyboardLayer } from './keyboard';
+import { listenForGameEnds, positionShown } from './announce';
 
 export const ROLE_OF: Record<string, string> = {
   P: 'pawn', L: 'lance', N: 'knight', S: 'silver', G: 'gold', B: 'bishop', R: 'rook', K: 'king',
@@ -45,6 +47,9 @@ export class Board {
   readonly ground: Api;
   private legal = new Set<string>();
   private turn: Side = 'black';
+  private shownSfen?: string;
+  /// The keyboard's cursor (keyboard.ts).
+  readonly keys: KeyboardLayer;
 
   constructor(
     readonly el: HTMLElement,
@@ -82,7 +87,13 @@ export class Board {
       },
       { board: wrap },
     );
+    this.keys = new KeyboardLayer(this);
+    listenForGameEnds();
     this.label();
+  }
+
+  legalMoves(): ReadonlySet<string> {
+    return this.legal;
   }
 
   show(v: PositionView): void {
@@ -119,6 +130,9 @@ export class Board {
     });
     this.ground.setAutoShapes([]);
     this.label();
+    positionShown(this.shownSfen, v.sfen, v.last); // (said in the live region: announce.ts)
+    this.shownSfen = v.sfen;
+    this.keys.refresh();
   }
 
   setArrows(lines: string[][]): void {
@@ -154,8 +168,8 @@ export class Board {
     const pieces = this.ground.state.pieces;
     const names: string[] = [];
     for (const [key, piece] of pieces) names.push(`${piece.color === 'sente' ? 'Black' : 'White'} ${piece.role} ${key}`);
-    this.el.setAttribute('role', 'img');
-    this.el.setAttribute('aria-label', `Shogi board, ${this.turn} to move. ${names.sort().join(', ')}`);
+    this.el.setAttribute('role', 'application'); // (keys go to the board: keyboard.ts)
+    this.el.setAttribute('aria-label', `Shogi board, ${this.turn} to move. ${KeyboardLayer.helpText()} ${names.sort().join(', ')}`);
     this.el.classList.toggle('no-coords', localStorage.getItem('hisha.coords') === 'off');
   }
 }

@@ -12,6 +12,7 @@ import { adminView } from './admin';
 import { ratingsView } from './ratings';
 import { app, View } from './app';
 import { guestBar, isGuest, setGuest } from './guest';
+import { applySettings, settingsButton } from './settings';
 
 
 let current: View | undefined;
@@ -35,6 +36,7 @@ function header(): void {
   }
   clear(
     me,
+    settingsButton(),
     lang,
     myName()
       ? [
@@ -136,6 +138,7 @@ onSessionEnded((why) => loggedOut(why || t('sessionEnded')));
 window.addEventListener('hashchange', render);
 document.body.dataset.pieces = localStorage.getItem('hisha.pieces') || 'kanji';
 setGuest(isGuest());
+applySettings();
 render();
 void footer();
 void checkSession();
