@@ -4,6 +4,8 @@ import { defineConfig } from 'vite';
 
 export default defineConfig({
   build: { outDir: 'dist', target: 'es2020', sourcemap: false, chunkSizeWarningLimit: 300 },
+  // The browser engine's worker (engine-worker.ts) imports the wasm glue /wasm/hisha.js, an ES module.
+  worker: { format: 'es' },
   server: {
     proxy: { '/api': { target: 'http://127.0.0.1:8080', ws: true } },
   },

@@ -9,6 +9,8 @@ import { t } from './i18n';
 import { app, View } from './app';
 import { boardSettings, downloadTitle, isUsi, notationPref } from './game';
 import type { Piece, Key } from 'shogiground/types';
+import { browserEngine, browserEngineAvailable } from './wasm-engine';
+import type { WorkerLine } from './wasm-engine';
 
 const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
 const ROLES = ['king', 'rook', 'bishop', 'gold', 'silver', 'knight', 'lance', 'pawn'];
@@ -46,6 +48,7 @@ class AnalysisPage {
   cursor = 0; // moves played from the start
   info: PositionInfo | undefined;
   analyzing = false;
+  engineKind: 'browser' | 'server' | undefined; // which engine's lines are shown
   readonly lines = new Map<number, Line>();
   readonly evals: (number | undefined)[] = [];
   graphRun: { ply: number; last?: Line } | undefined;
@@ -221,7 +224,10 @@ class AnalysisPage {
 
   // --- the engine
 
-  startEngine(): void {
+  /// The browser's engine when the server ships it (wasm), else the server's (logged-in players).
+  async startEngine(): Promise<void> {
+    if (await browserEngineAvailable()) return this.startBrowserEngine();
+    this.engineKind = 'server';
     if (!app.live || !myName()) {
       clear(this.engineOut, h('p.meta', t('login') + ' — ' + t('analysis')));
       return;
@@ -231,8 +237,45 @@ class AnalysisPage {
     clear(this.engineOut, h('p.meta', t('engineThinking')));
   }
 
+  /// The browser's engine on the position shown; its scores turned to Black's side, as the server's.
+  startBrowserEngine(): void {
+    const cursor = this.cursor;
+    const blackToMove = (splitSfen(this.startSfen).turn === 'black') === (cursor % 2 === 0);
+    this.lines.clear();
+    this.engineKind = 'browser';
+    clear(this.engineOut, h('p.meta', t('engineThinking'), ' ', this.engineLabel()));
+    const sign = blackToMove ? 1 : -1;
+    const toLine = (l: WorkerLine): Line => ({
+      cp: l.cp === undefined ? undefined : sign * l.cp,
+      mate: l.mate === undefined ? undefined : sign * l.mate,
+      depth: l.depth,
+      pv: l.usi.map((usi, i) => ({ usi, western: l.western[i] ?? usi, ja: l.ja[i] ?? usi, kif: l.ja[i] ?? usi })),
+    });
+    browserEngine.analyze(this.startSfen, this.movesTo(cursor), Number(this.multipv.value), {
+      onLine: (l) => {
+        if (!this.analyzing || this.cursor !== cursor || this.engineKind !== 'browser') return;
+        this.lines.set(l.multipv, toLine(l));
+        this.renderLines();
+      },
+      onDone: (best) => {
+        if (!best && this.analyzing && this.cursor === cursor && !this.lines.size) clear(this.engineOut, h('p.meta', t('noMove'), ' ', this.engineLabel()));
+      },
+    });
+    void browserEngine.ready?.then(() => this.engineKind === 'browser' && this.lines.size && this.renderLines(), () => {
+      // The worker could not start (an old browser, a broken file): the server's engine instead.
+      if (this.analyzing && this.engineKind === 'browser') void this.startEngine();
+    });
+  }
+
+  /// Which engine answers: the browser's (with its evaluation once loaded) or the server's.
+  engineLabel(): HTMLElement {
+    const kind = this.engineKind === 'browser' ? t('browserEngine') + (browserEngine.evaluation ? ` (${browserEngine.evaluation})` : '') : t('serverEngine');
+    return h('span.engine-kind', { 'data-engine': this.engineKind ?? '' }, kind);
+  }
+
   stopEngine(): void {
     this.analyzing = false;
+    browserEngine.stop();
     app.live?.fire({ type: 'analyze_stop' });
     this.board.setArrows([]);
     this.analyzeButton.textContent = t('analyze');
@@ -255,8 +298,8 @@ class AnalysisPage {
       this.evalBar.title = scoreText(best);
     }
     clear(this.engineOut,
-      best ? h('div.eval-line', h('b.score', { 'data-score': scoreText(best) }, scoreText(best)), h('span.meta', ` ${t('depth')} ${best.depth}`)) : null,
-      h('ol.pv', sorted.map((l) => h('li', h('b', scoreText(l)), ' ', l.pv.slice(0, 12).map((m) => (ja ? m.ja : m.western)).join(' ')))));
+      best ? h('div.eval-line', h('b.score', { 'data-score': scoreText(best) }, scoreText(best)), h('span.meta', ` ${t('depth')} ${best.depth} · `, this.engineLabel())) : null,
+      h('ol.pv', sorted.map((l) => h('li', { 'data-usi': l.pv.map((m) => m.usi).join(' ') }, h('b', scoreText(l)), ' ', l.pv.slice(0, 12).map((m) => (ja ? m.ja : m.western)).join(' ')))));
     this.board.setArrows(sorted.map((l) => l.pv.slice(0, 1).map((m) => m.usi)));
   }
 
@@ -269,6 +312,7 @@ class AnalysisPage {
     }
     const run = this.graphRun;
     if (e.type === 'analysis') {
+      if (this.engineKind === 'browser' && e.tag === `pos-${this.cursor}`) return;
       const l: Line = { cp: e.cp, mate: e.mate, depth: e.depth, pv: e.pv };
       if (run && e.tag === `graph-${run.ply}`) {
         if (e.multipv === 1) run.last = l;
@@ -317,6 +361,7 @@ class AnalysisPage {
 
   async solve(): Promise<void> {
     const sfen = this.editing ? this.editorSfen() : this.info?.sfen || this.startSfen;
+    if (await browserEngineAvailable()) return this.solveInBrowser(sfen);
     if (!myName()) {  // the solver serves logged-in players only
       clear(this.tsumeOut, h('p.meta', t('login') + ' — ' + t('tsume')));
       return;
@@ -324,22 +369,35 @@ class AnalysisPage {
     clear(this.tsumeOut, t('solving'));
     try {
       const r = await call<TsumeAnswer>('POST', 'tsume', { sfen, convention: 'tsume', time_limit_s: 20 });
-      if (r.status !== 'mate')
-        return void clear(this.tsumeOut, h('b.tsume-result', r.status === 'nomate' ? t('noMate') : r.status === 'timeout' ? t('timeout') : `${t('error')}: ${r.error}`));
-      const ja = notationPref() === 'ja';
-      clear(this.tsumeOut,
-        h('b.tsume-result', { 'data-length': r.length }, `${r.length}${t('mateIn') === '手詰' ? '手詰' : ''}`.replace(/^(\d+)$/, `${t('mateIn')} $1`)),
-        h('span.meta', ` ${r.nodes} nodes, ${r.time_ms} ms${r.exact ? '' : ' (not proven shortest)'}`),
-        h('p.tsume-line', r.moves.map((m) => (ja ? m.ja : m.western)).join(' ')),
-        h('button.small', { name: 'show-solution', onclick: () => {
-          this.setEditing(false);
-          this.startSfen = sfen;
-          this.line = r.moves;
-          this.go(0);
-        } }, t('showSolution')));
+      this.showTsume(sfen, r, t('serverEngine'));
     } catch (e) {
       clear(this.tsumeOut, h('span.error', String((e as Error).message)));
     }
+  }
+
+  /// The solver in the browser's engine (no login needed).
+  async solveInBrowser(sfen: string): Promise<void> {
+    clear(this.tsumeOut, t('solving'), ' ', h('span.engine-kind', { 'data-engine': 'browser' }, t('browserEngine')));
+    const r = await browserEngine.solve(sfen, 20000);
+    const moves = r.usi.map((usi, i) => ({ usi, western: r.western[i] ?? usi, ja: r.ja[i] ?? usi, kif: r.ja[i] ?? usi }));
+    this.showTsume(sfen, { status: r.status, length: r.length, exact: r.exact, moves, nodes: r.nodes, time_ms: r.timeMs, error: r.error }, t('browserEngine'));
+  }
+
+  showTsume(sfen: string, r: TsumeAnswer, engine: string): void {
+    const by = h('span.engine-kind', { 'data-engine': engine === t('browserEngine') ? 'browser' : 'server' }, ` · ${engine}`);
+    if (r.status !== 'mate')
+      return void clear(this.tsumeOut, h('b.tsume-result', r.status === 'nomate' ? t('noMate') : r.status === 'timeout' ? t('timeout') : `${t('error')}: ${r.error}`), by);
+    const ja = notationPref() === 'ja';
+    clear(this.tsumeOut,
+      h('b.tsume-result', { 'data-length': r.length }, `${r.length}${t('mateIn') === '手詰' ? '手詰' : ''}`.replace(/^(\d+)$/, `${t('mateIn')} $1`)),
+      h('span.meta', ` ${r.nodes} nodes, ${r.time_ms} ms${r.exact ? '' : ' (not proven shortest)'}`), by,
+      h('p.tsume-line', r.moves.map((m) => (ja ? m.ja : m.western)).join(' ')),
+      h('button.small', { name: 'show-solution', onclick: () => {
+        this.setEditing(false);
+        this.startSfen = sfen;
+        this.line = r.moves;
+        this.go(0);
+      } }, t('showSolution')));
   }
 
   // --- the editor
@@ -493,6 +551,7 @@ class AnalysisPage {
       el: this.el,
       dispose: () => {
         if (this.analyzing || this.graphRun) app.live?.fire({ type: 'analyze_stop' });
+        browserEngine.stop();
         offLive?.();
         document.removeEventListener('keydown', keys);
         this.board.ground.destroy();

@@ -33,6 +33,7 @@ const TEXT = {
   load: ['Load', '読込'], saveAs: ['Save as', '保存形式'], first: ['First', '初手'], prev: ['Back', '戻る'],
   next: ['Forward', '進む'], last: ['Last', '最終手'], variations: ['Variations', '変化'], comments: ['Comments', 'コメント'],
   solveTsume: ['Solve as tsume', '詰将棋として解く'], solving: ['Solving…', '解図中…'], mateIn: ['Mate in', '手詰'],
+  browserEngine: ['engine in this browser', 'ブラウザ内エンジン'], serverEngine: ['server’s engine', 'サーバーのエンジン'], noMove: ['No legal move', '指し手なし'],
   noMate: ['No mate', '不詰'], timeout: ['No answer in time', '時間切れ'], clear: ['Clear board', '駒を消去'],
   startPos: ['Start position', '平手初期配置'], sideToMove: ['Side to move', '手番'], hands: ['Pieces in hand', '持ち駒'],
   editHint: ['Drag pieces freely, or off the board to remove them. To add one, choose it below and click squares; choosing the promoted kind and clicking a piece of that kind promotes it.', '駒はドラッグで移動、盤外へ出すと削除。下の駒を選んでマスをクリックすると配置、成駒を選んで同じ駒をクリックすると成ります。'],

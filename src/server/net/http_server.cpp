@@ -41,11 +41,13 @@ namespace {
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 // On every response: what a browser may load for the page (its own scripts, styles and
-// sockets only, no frames around it), no sniffing of types, no Referer to other sites.
+// sockets only, no frames around it; its own WebAssembly, the browser's engine, may be
+// compiled: 'wasm-unsafe-eval' allows that and no eval of JavaScript), no sniffing of types, no
+// Referer to other sites.
 template <class Body>
 void secure(http::response<Body>& res) {
     res.set("Content-Security-Policy",
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+            "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; "
             "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
             "frame-ancestors 'none'");
     res.set("X-Content-Type-Options", "nosniff");

@@ -30,6 +30,8 @@ std::string StaticFiles::content_type(std::string_view path) {
                                                                 {".mjs", "text/javascript"},
                                                                 {".css", "text/css"},
                                                                 {".json", "application/json"},
+                                                                {".webmanifest", "application/manifest+json"},
+                                                                {".wasm", "application/wasm"},
                                                                 {".svg", "image/svg+xml"},
                                                                 {".png", "image/png"},
                                                                 {".ico", "image/x-icon"},

@@ -1,0 +1,122 @@
+// The browser's engine (issue 20): the analysis board and the tsume solver answer from Hisha's
+// engine compiled to WebAssembly (make wasm: dist/wasm/), in a Web Worker, while the server's
+// analysis is cut off: the page's 'analyze' messages on the live socket are dropped and
+// /api/tsume is refused. Checks a line of the analysis (depth, legality as the server's
+// /api/position replays it, western text) and a mate in 3 solved in the page; screenshots.
+// Skips (77) when the wasm was not built, outside CI only.
+import { chromium } from 'playwright-core';
+import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { T, parseArgs, freePort, HishaServer, registerOn } from './helpers.mjs';
+
+const args = parseArgs(process.argv);
+if (!fs.existsSync(path.join(args.static, 'wasm', 'hisha.wasm'))) {
+  console.log('wasm test: no wasm/hisha.wasm in the web build (make wasm needs emscripten)');
+  process.exit(process.env.CI ? 1 : 77);
+}
+const server = new HishaServer({ bin: args.server, db: path.join(args.work, 'wasm.db'), staticDir: args.static, bots: 'hisha-test=0' });
+
+let step = 0;
+async function shot(page, name) {
+  step += 1;
+  const file = path.join(args.out, `${String(step).padStart(2, '0')}-${name}.png`);
+  await page.screenshot({ path: file });
+  console.log(`screenshot ${file}`);
+}
+
+const cut = { analyze: 0, tsume: 0 }; // requests to the server's engine that the test stopped
+
+async function newPage(browser) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  await ctx.routeWebSocket(/\/api\/ws/, (ws) => {
+    const srv = ws.connectToServer();
+    ws.onMessage((m) => {
+      if (/"type":\s*"analyze"/.test(String(m))) cut.analyze += 1;
+      else srv.send(m);
+    });
+    srv.onMessage((m) => ws.send(m));
+  });
+  await ctx.route('**/api/tsume', (r) => {
+    cut.tsume += 1;
+    return r.abort();
+  });
+  await ctx.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
+  return page;
+}
+
+async function analysis(page, base) {
+  const wasm = [];
+  page.on('request', (r) => r.url().includes('/wasm/') && wasm.push(r.url()));
+  await page.goto(base + '#/analysis');
+  await page.waitForSelector('.analysis-page sg-board', { timeout: T });
+  assert.deepEqual(wasm, [], 'nothing of the wasm engine is fetched before analysis starts');
+  await shot(page, 'analysis-before');
+  await page.click('button[name=analyze]');
+  await page.waitForSelector('.engine .eval-line .engine-kind[data-engine=browser]', { timeout: T });
+  await page.waitForFunction(() => {
+    const m = document.querySelector('.engine .eval-line')?.textContent?.match(/depth (\d+)/);
+    return m && Number(m[1]) >= 8 && document.querySelectorAll('ol.pv li').length >= 2;
+  }, null, { timeout: 60000 });
+  const label = await page.textContent('.engine .eval-line');
+  assert.match(label, /engine in this browser \(NNUE\)/, `the browser's engine with the network: ${label}`);
+  const usi = (await page.getAttribute('ol.pv li', 'data-usi')).split(' ');
+  const text = await page.textContent('ol.pv li');
+  assert.ok(usi.length >= 4, `a line of several moves: ${usi.join(' ')}`);
+  const r = await fetch(base + 'api/position', { method: 'POST', body: JSON.stringify({ moves: usi }) });
+  const replay = await r.json();
+  assert.equal(r.status, 200, `the line is legal from the start: ${usi.join(' ')} ${JSON.stringify(replay)}`);
+  assert.ok(text.includes(replay.moves[0].western), `the line in western notation: ${text}`);
+  assert.ok(wasm.some((u) => u.endsWith('/wasm/hisha.wasm')) && wasm.some((u) => u.endsWith('/wasm/hisha.nnue')), wasm.join(' '));
+  await shot(page, 'analysis-browser-engine');
+  console.log(`wasm: ${label.trim()}: ${text}`);
+  await page.click('button[name=analyze]');
+}
+
+async function tsume(page) {
+  // White's king on 5a between silvers on 6a and 4a, a tokin on 5c: a mate in 3 with two golds in hand.
+  await page.fill('input[name=sfen]', '3sks3/9/4+P4/9/9/9/9/9/4K4 b 2G 1');
+  await page.press('input[name=sfen]', 'Enter');
+  await page.waitForFunction(() => document.querySelector('input[name=sfen]').value.startsWith('3sks3/'), null, { timeout: T });
+  await page.click('button[name=solve-current]');
+  await page.waitForSelector('.tsume-result', { timeout: 30000 });
+  const out = await page.textContent('.tsume-out');
+  assert.match(out, /Mate in 3/, `solved: ${out}`);
+  assert.match(out, /G\*5b .* G\*4b/, `the mating line: ${out}`);
+  assert.ok(await page.locator('.tsume-out .engine-kind[data-engine=browser]').count(), 'solved in the browser');
+  await page.locator('.tsume-out').scrollIntoViewIfNeeded();
+  await shot(page, 'tsume-browser-engine');
+  console.log(`wasm: tsume ${out}`);
+}
+
+async function main() {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}/`;
+  await server.start(port);
+  const browser = await chromium.launch({ executablePath: args.chromium, headless: true, args: ['--no-sandbox'] });
+  let failed = false;
+  try {
+    const page = await newPage(browser);
+    await registerOn(page, base, 'wasmer');
+    await analysis(page, base);
+    await tsume(page);
+    assert.deepEqual(cut, { analyze: 0, tsume: 0 }, 'the server was never asked to analyse or solve');
+    assert.deepEqual(await page.evaluate(() => window.__csp), [], 'nothing the Content-Security-Policy blocked');
+    console.log('1 passed, 0 failed');
+  } catch (e) {
+    failed = true;
+    console.error(e);
+    console.error(server.log.slice(-3000));
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+await main();
