@@ -40,6 +40,8 @@ constexpr const char* USAGE =
     "  --bind ADDR           address to listen on (default 127.0.0.1)\n"
     "  --static DIR          serve the web UI's files from DIR (default: the installed UI,\n"
     "                        <prefix>/share/hisha/web, or the source tree's web/dist)\n"
+    "  --puzzles FILE        tsume puzzles for the web page's #/puzzles (made by hisha puzzles;\n"
+    "                        ratings and attempts are kept in the database)\n"
     "  --days-per-move N     correspondence default (default 7)\n"
     "  --password-cost C     argon2id cost: interactive (default) or min (tests)\n"
     "  --max-per-address N   connections allowed from one address (default 64)\n"
@@ -333,6 +335,7 @@ std::vector<ServerFlag> where_flags() {
         {{"--db"}, [](auto&, const char* v, ServerOptions& o) { return o.db = v, std::string(); }},
         {{"--bind"}, [](auto&, const char* v, ServerOptions& o) { return o.bind = v, std::string(); }},
         {{"--static"}, [](auto&, const char* v, ServerOptions& o) { return o.static_dir = v, std::string(); }},
+        {{"--puzzles"}, [](auto&, const char* v, ServerOptions& o) { return o.puzzles = v, std::string(); }},
         {{"--bots"}, [](auto&, const char* v, ServerOptions& o) { return o.bots = v, std::string(); }},
         {{"--text-port", "--csa-port", "--http-port"},
          [](const std::string& a, const char* v, ServerOptions& o) {

@@ -493,6 +493,10 @@ int run_server(const ServerOptions& opt) {
         log_failure("start_failed", r.error(), {{"error", r.error()}});
         return 1;
     }
+    if (std::string why; !opt.puzzles.empty() && !svc.load_puzzles(opt.puzzles, why)) {
+        log_failure("puzzles_failed", why, {{"puzzles", opt.puzzles}, {"error", why}});
+        return 1;
+    }
     RemoteEvents remote(ioc, *store, svc);
     env.after_commit = [&remote] { remote.drain(); };
     svc.add_status_source([](std::vector<std::pair<std::string, std::string>>& out) {

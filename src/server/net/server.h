@@ -20,6 +20,7 @@ struct ServerOptions {
     int csa_port = 4081;
     int http_port = 8080;
     std::string static_dir;  // files served over HTTP (web/dist)
+    std::string puzzles;     // --puzzles FILE: tsume puzzles (`hisha puzzles` lines), "" none
     service::Config config;
     std::size_t max_connections_per_address = 64;
     int idle_timeout_s = 3600;        // text and CSA connections without a complete line this long are closed

@@ -541,6 +541,7 @@ const std::vector<JsonApi::Route>& JsonApi::routes() {
         {"DELETE", "challenges/*", true, &JsonApi::delete_challenge},
         {"POST", "games", true, &JsonApi::post_game},
         {"", "games/*/conditional", true, &JsonApi::any_game_conditional},
+        {"", "puzzles/**", true, &JsonApi::any_puzzles},
         {"POST", "games/*/*", true, &JsonApi::post_game_action},
         {"POST", "tell", true, &JsonApi::post_tell},
         {"POST", "shout", true, &JsonApi::post_shout},

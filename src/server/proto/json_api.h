@@ -22,6 +22,12 @@
 //        only; PUT while the opponent is to move) {tree:[{move,reply,then:[...]}]} (USI) ->
 //        {game,ply,tree}; the server plays the reply when the opponent's move matches a branch
 //        (service/conditional.h: every move checked, at most 8 levels and 64 branches)
+//   GET  /api/puzzles/next -> {puzzle:{id,sfen,length,rating,source,ply}, player:{rating,deviation,plays,rated}}
+//        (tsume puzzles of hisha-server --puzzles FILE: the nearest the player's rating not done; guests unrated)
+//   GET  /api/puzzles/ID   POST /api/puzzles/ID/attempt {moves:[usi...]} (from the start, the defender's
+//        replies as given) -> {result: correct|continue (reply)|wrong (reason: illegal|not a check|no mate,
+//        refutation, explanation), rated, rating:{before,after,change}, solution when it ended}
+//   GET  /api/puzzles/ID/hint?ply=K&level=1|2 -> {from|drop} (the piece), level 2 also {move} (rated as failed)
 // Stateless helpers of the board (no login; the rules stay in core/, the browser asks):
 //   POST /api/position {sfen,moves} -> {sfen,turn,check,legal,over,moves:[{usi,western,ja,kif}]}
 //   POST /api/record/parse {text,name} -> {start_sfen,headers,moves (with comments, variations),result}
@@ -142,6 +148,7 @@ private:
     HttpReply post_game(Request& r);
     HttpReply post_game_action(Request& r);
     HttpReply any_game_conditional(Request& r);  // json_api_conditional.cpp
+    HttpReply any_puzzles(Request& r);           // json_api_puzzles.cpp
     HttpReply post_tell(Request& r);
     HttpReply post_shout(Request& r);
 

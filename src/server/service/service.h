@@ -152,6 +152,8 @@ struct Played {
     bool game_over = false;
 };
 
+class Puzzles;  // puzzles.h
+
 class Service {
 public:
     Service(store::Store& store, Environment& env, Config config = {});
@@ -443,6 +445,12 @@ public:
     bool store_reachable() { return store_.reachable(); }
     const std::string& store_error() const { return store_.last_error(); }
 
+    // --- tsume puzzles (puzzles.h; issue 20)
+    /// Loads a puzzle file (`hisha puzzles` lines) as the set the JSON API serves.
+    bool load_puzzles(const std::string& path, std::string& error);
+    /// The loaded set, or none.
+    Puzzles* puzzles() { return puzzles_.get(); }
+
 private:
     struct Waiting {
         std::string user, game_name;
@@ -565,6 +573,7 @@ private:
     std::vector<std::function<void(std::vector<std::pair<std::string, std::string>>&)>> status_sources_;
 
     store::Store& store_;
+    std::shared_ptr<Puzzles> puzzles_;  // hisha-server --puzzles
     Environment& env_;
     Config config_;
     mutable std::map<std::string, UserRow> users_;  // by name key (another server's new users are read on demand)

@@ -126,6 +126,22 @@ CREATE TABLE IF NOT EXISTS conditional_moves (
     PRIMARY KEY (game_id, player_key));
 )sql";
 
+/// Tsume puzzles (issue 20, service/puzzles.h): the players' and the puzzles' Glicko-2 ratings
+/// and each player's rated attempts (one a puzzle). Made by Store::prepare_puzzles() when a server
+/// loads puzzles (hisha-server --puzzles), not a numbered migration: a database that never serves
+/// puzzles has none of these tables, and one that does gets them however old it is.
+constexpr const char* PUZZLES = R"sql(
+CREATE TABLE IF NOT EXISTS puzzle_players (
+    player_key TEXT PRIMARY KEY, rating {REAL} NOT NULL, deviation {REAL} NOT NULL,
+    volatility {REAL} NOT NULL, plays INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS puzzle_ratings (
+    puzzle_id TEXT PRIMARY KEY, rating {REAL} NOT NULL, deviation {REAL} NOT NULL,
+    volatility {REAL} NOT NULL, plays INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS puzzle_attempts (
+    player_key TEXT NOT NULL, puzzle_id TEXT NOT NULL, solved INTEGER NOT NULL, at {I64} NOT NULL,
+    PRIMARY KEY (player_key, puzzle_id));
+)sql";
+
 /// A store's migrations, in order: the tables, the store's own second migration, administration,
 /// move comments, tournaments, conditional moves. A database keeps how many it has run: new ones
 /// go at the end.

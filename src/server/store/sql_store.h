@@ -97,6 +97,41 @@ public:
                    game_id, player_key, tree);
     }
 
+    // --- tsume puzzles
+
+    bool prepare_puzzles() override {
+        static const std::string sql = schema::in(Db::DIALECT, schema::PUZZLES);
+        return db().exec(sql.c_str()) || db().fail();
+    }
+    std::optional<PuzzleRating> puzzle_player(const std::string& player_key) override {
+        auto r = ratings("SELECT player_key, rating, deviation, volatility, plays FROM puzzle_players WHERE player_key=$1",
+                         player_key);
+        return r.empty() ? std::nullopt : std::optional<PuzzleRating>(r[0].second);
+    }
+    std::vector<std::pair<std::string, PuzzleRating>> puzzle_ratings() override {
+        return ratings("SELECT puzzle_id, rating, deviation, volatility, plays FROM puzzle_ratings ORDER BY puzzle_id");
+    }
+    std::vector<std::string> puzzles_done(const std::string& player_key) override {
+        return texts("SELECT puzzle_id FROM puzzle_attempts WHERE player_key=$1 ORDER BY puzzle_id", player_key);
+    }
+    bool save_puzzle_result(const PuzzleResult& r) override {
+        if (!begin())
+            return false;
+        const auto& p = r.player;
+        const auto& q = r.puzzle;
+        bool ok = run("INSERT INTO puzzle_attempts (player_key, puzzle_id, solved, at) VALUES ($1,$2,$3,$4)",
+                      r.player_key, r.puzzle_id, int(r.solved), r.at) &&
+                  run("INSERT INTO puzzle_players (player_key, rating, deviation, volatility, plays) VALUES "
+                      "($1,$2,$3,$4,$5) ON CONFLICT (player_key) DO UPDATE SET rating=excluded.rating, "
+                      "deviation=excluded.deviation, volatility=excluded.volatility, plays=excluded.plays",
+                      r.player_key, p.rating, p.deviation, p.volatility, p.plays) &&
+                  run("INSERT INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, plays) VALUES "
+                      "($1,$2,$3,$4,$5) ON CONFLICT (puzzle_id) DO UPDATE SET rating=excluded.rating, "
+                      "deviation=excluded.deviation, volatility=excluded.volatility, plays=excluded.plays",
+                      r.puzzle_id, q.rating, q.deviation, q.volatility, q.plays);
+        return ok ? commit() : rollback();
+    }
+
     // --- administration
 
     bool set_admin(std::string_view user, bool admin, Millis at) override {
@@ -222,6 +257,23 @@ protected:
         std::vector<std::string> out;
         while (s.row())
             out.push_back(s.str());
+        return out;
+    }
+    /// Rows of (key, rating, deviation, volatility, plays).
+    template <class... Value>
+    std::vector<std::pair<std::string, PuzzleRating>> ratings(const std::string& sql, const Value&... values) {
+        auto s = db().statement(sql);
+        (s.bind(values), ...);
+        std::vector<std::pair<std::string, PuzzleRating>> out;
+        while (s.row()) {
+            std::string key = s.str();
+            PuzzleRating r;
+            r.rating = s.dbl();
+            r.deviation = s.dbl();
+            r.volatility = s.dbl();
+            r.plays = s.i32();
+            out.emplace_back(std::move(key), r);
+        }
         return out;
     }
     /// A statement that returns no rows, the values bound in turn.

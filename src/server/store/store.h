@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "server/store/puzzle_rows.h"
 #include "server/store/records.h"
 
 namespace hisha::server::store {
@@ -90,6 +91,16 @@ public:
         (void)game_id, (void)player_key, (void)tree;
         return true;
     }
+
+    // --- tsume puzzles (service/puzzles.h): ratings by player key and by puzzle id
+    /// Makes the puzzle tables when they are missing (schema::PUZZLES).
+    virtual bool prepare_puzzles() = 0;
+    virtual std::optional<PuzzleRating> puzzle_player(const std::string& player_key) = 0;
+    virtual std::vector<std::pair<std::string, PuzzleRating>> puzzle_ratings() = 0;
+    /// The puzzles the player has been rated on.
+    virtual std::vector<std::string> puzzles_done(const std::string& player_key) = 0;
+    /// Stores a rated attempt and both new ratings in one transaction.
+    virtual bool save_puzzle_result(const PuzzleResult& r) = 0;
 
     // --- challenges
     virtual bool insert_challenge(ChallengeRow& c) = 0;

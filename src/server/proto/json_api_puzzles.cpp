@@ -1,0 +1,145 @@
+// The JSON API's tsume puzzles (issue 20; service/puzzles.h), for a logged-in player or a guest:
+//   GET  /api/puzzles/next -> {puzzle:{id,sfen,length,rating,source,ply}, player:{rating,deviation,plays,rated}}
+//   GET  /api/puzzles/ID   -> {puzzle, player}
+//   POST /api/puzzles/ID/attempt {moves:[usi...]} -> {result: correct|continue|wrong, ...}
+//   GET  /api/puzzles/ID/hint?ply=K&level=1|2 -> the piece to move at ply K (level 1), then the move
+#include <charconv>
+
+#include "server/proto/json_api.h"
+#include "server/proto/json_api_util.h"
+#include "server/service/puzzles.h"
+#include "server/store/row_codec.h"
+
+namespace hisha::server::proto {
+
+using json = nlohmann::json;
+using namespace json_util;
+
+namespace {
+
+json rating_json(const store::PuzzleRating& r) {
+    return {{"rating", std::lround(r.rating)}, {"deviation", std::lround(r.deviation)}, {"plays", r.plays}};
+}
+
+json puzzle_json(service::Puzzles& set, const puzzle::Puzzle& p) {
+    return {{"id", p.id},         {"sfen", p.sfen}, {"length", p.length},
+            {"source", p.source}, {"ply", p.ply},   {"rating", std::lround(set.rating(p.id).rating)}};
+}
+
+// A whole number 0..999 from the query's `key`, or -1.
+int query_number(std::string_view query, std::string_view key) {
+    while (!query.empty()) {
+        std::string_view kv = query.substr(0, query.find('&'));
+        if (kv.size() > key.size() && kv.substr(0, key.size()) == key && kv[key.size()] == '=') {
+            std::string_view v = kv.substr(key.size() + 1);
+            int n = -1;
+            auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+            return ec == std::errc() && end == v.data() + v.size() && n >= 0 && n < 1000 ? n : -1;
+        }
+        query.remove_prefix(std::min(query.size(), kv.size() + 1));
+    }
+    return -1;
+}
+
+// The result of an attempt that ended or went on, with the rating before and after.
+json outcome_json(const puzzle::Puzzle& p, const service::Puzzles::Outcome& o) {
+    const puzzle::Judgement& j = o.judgement;
+    json out = {{"result", j.kind == puzzle::Judgement::Correct    ? "correct"
+                           : j.kind == puzzle::Judgement::Continue ? "continue"
+                                                                   : "wrong"},
+                {"rated", o.rated},
+                {"rating",
+                 {{"before", std::lround(o.before.rating)},
+                  {"after", std::lround(o.after.rating)},
+                  {"change", std::lround(o.after.rating) - std::lround(o.before.rating)}}}};
+    if (j.kind == puzzle::Judgement::Continue)
+        out["reply"] = j.reply;
+    if (j.kind == puzzle::Judgement::Wrong) {
+        out["reason"] = j.reason;
+        out["index"] = j.index;
+        const int left = p.length - j.index - 1;
+        if (!j.refutation.empty()) {
+            out["refutation"] = j.refutation;
+            out["explanation"] = "after " + j.refutation + " there is no mate in " + std::to_string(left - 1)
+                               + (left - 1 == 1 ? " ply" : " plies");
+        } else
+            out["explanation"] = j.reason == "illegal"     ? "the move is illegal"
+                               : j.reason == "not a check" ? "every move of a tsume must give check"
+                                                           : "the solver found no mate within the puzzle's length";
+    }
+    if (j.kind == puzzle::Judgement::Correct || j.kind == puzzle::Judgement::Wrong)
+        out["solution"] = p.solution;
+    return out;
+}
+
+}  // namespace
+
+HttpReply JsonApi::any_puzzles(Request& r) {
+    service::Puzzles* set = svc_.puzzles();
+    if (!set)
+        return error(404, "this server has no puzzles (hisha-server --puzzles FILE)");
+    const std::string key = store::rows::key_of(r.me);
+    const bool guest = svc_.is_guest(r.me);
+    auto player_json = [&] {
+        json j = rating_json(guest ? store::PuzzleRating{} : set->player(key));
+        j["rated"] = !guest;
+        return j;
+    };
+    const std::size_t n = r.seg.size();
+    if (r.method == "GET" && n == 2 && r.seg[1] == "next") {
+        const puzzle::Puzzle* p = set->next(key, guest);
+        if (!p)
+            return error(404, "you have done every puzzle");
+        return reply(200, {{"puzzle", puzzle_json(*set, *p)}, {"player", player_json()}});
+    }
+    const puzzle::Puzzle* p = n >= 2 ? set->find(r.seg[1]) : nullptr;
+    if (!p)
+        return error(404, n >= 2 ? "no such puzzle " + r.seg[1] : "no such API");
+    if (r.method == "GET" && n == 2)
+        return reply(200, {{"puzzle", puzzle_json(*set, *p)}, {"player", player_json()}});
+    if (r.method == "POST" && n == 3 && r.seg[2] == "attempt") {
+        auto it = r.in.find("moves");
+        if (it == r.in.end() || !it->is_array() || it->size() > std::size_t(p->length))
+            return error(400, "the body needs \"moves\": the USI moves from the puzzle's start (at most "
+                                  + std::to_string(p->length) + ")");
+        std::vector<std::string> moves;
+        for (const json& m : *it) {
+            if (!m.is_string() || m.get<std::string>().size() > 8)
+                return error(400, "each move is a USI move such as \"7g7f\" or \"P*5e\"");
+            moves.push_back(m.get<std::string>());
+        }
+        auto o = set->attempt(key, guest, *p, moves, svc_.now());
+        if (o.judgement.kind == puzzle::Judgement::BadInput)
+            return error(400, o.judgement.reason);
+        if (!o.stored)
+            return error(500, "storage error: the rated attempt was not kept");
+        return reply(200, outcome_json(*p, o));
+    }
+    if (r.method == "GET" && n == 3 && r.seg[2] == "hint") {
+        const int ply = query_number(r.query, "ply"), level = query_number(r.query, "level");
+        if (ply < 0 || ply >= p->length || ply % 2 != 0 || (level != 1 && level != 2))
+            return error(400, "hint needs ply (an attacker's move: 0, 2 ... below " + std::to_string(p->length)
+                                  + ") and level (1: the piece, 2: the move)");
+        const std::string& move = p->solution[std::size_t(ply)];
+        json out = {{"ply", ply}, {"level", level}};
+        if (move.size() > 1 && move[1] == '*')
+            out["drop"] = move.substr(0, 1);
+        else
+            out["from"] = move.substr(0, 2);
+        if (level == 2) {
+            out["move"] = move;
+            auto o = set->gave_up(key, guest, *p, svc_.now());
+            if (!o.stored)
+                return error(500, "storage error: the rated attempt was not kept");
+            out["rated"] = o.rated;
+            out["rating"] = {{"before", std::lround(o.before.rating)},
+                             {"after", std::lround(o.after.rating)},
+                             {"change", std::lround(o.after.rating) - std::lround(o.before.rating)}};
+        }
+        return reply(200, out);
+    }
+    return error(r.method == "GET" || r.method == "POST" ? 404 : 405,
+                 "puzzles: GET next, GET ID, POST ID/attempt, GET ID/hint");
+}
+
+}  // namespace hisha::server::proto
