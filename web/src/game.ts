@@ -6,6 +6,8 @@ import { clear, fmtClock, h, toast } from './dom';
 import { currentLang, t } from './i18n';
 import { app, View } from './app';
 import { announce, moveSound, prefs, speak } from './sound';
+import { LowTime, MoveSender, Premoves } from './realtime';
+import { ConditionalCard } from './conditional';
 
 export const isUsi = (s: string) => /^([1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])$/.test(s);
 
@@ -243,9 +245,17 @@ class GamePage {
   readonly board = new Board(this.boardEl, (usi) => this.play(usi));
   readonly banner = h('div.banner', { hidden: true });
   readonly controls: HTMLElement;
+  // Issue 20: moves sent once (queued while offline), premoves, the low-time warning, conditional moves.
+  readonly sender: MoveSender;
+  readonly premoves: Premoves;
+  readonly lowTime = new LowTime();
+  readonly conditional: ConditionalCard;
 
   constructor(readonly id: number) {
     this.controls = gameControls(id, () => this.load());
+    this.sender = new MoveSender(id, () => this.load());
+    this.premoves = new Premoves(this.board, (usi) => this.play(usi));
+    this.conditional = new ConditionalCard(id);
     this.input.onkeydown = async (e) => {
       if (e.key !== 'Enter' || !this.input.value.trim()) return;
       const text = this.input.value.trim();
@@ -261,11 +271,7 @@ class GamePage {
 
   async play(move: string): Promise<void> {
     if (!this.game) return;
-    try {
-      await post(`games/${this.id}/move`, { move });
-    } catch (e) {
-      toast(String((e as Error).message), 'error');
-    }
+    await this.sender.send(move, this.game.plies);
     await this.load();
   }
 
@@ -321,6 +327,7 @@ class GamePage {
     for (const [el, side] of this.bars()) playerBar(el, game, this.receivedAt, side);
     const res = resultText(game);
     const playing = active && !!mine;
+    this.premoves.enable(playing && !game.time_control.startsWith('corr'));
     this.controls.hidden = !playing;
     this.input.hidden = !playing;
     this.banner.hidden = !res;
@@ -335,6 +342,7 @@ class GamePage {
     for (const [el, side] of this.bars()) {
       const c = el.querySelector('.clock');
       if (c) c.textContent = clockText(game, this.receivedAt, side);
+      if (side === this.myColor()) this.lowTime.check(game, this.receivedAt, side, c);
     }
   }
 
@@ -353,6 +361,8 @@ class GamePage {
       this.announced = announceMoves(g, this.announced);
       if (n < this.announced) this.announced = n; // taken back
       if (this.viewing < 0) this.show();
+      this.conditional.update(g, this.myColor());
+      void this.premoves.onTurn(g, this.myColor());
       if (g.status !== 'active' && (wasActive || !this.record.childElementCount)) {
         showRecord(this.record, this.id, g);
         const res = resultText(g);
@@ -369,6 +379,7 @@ class GamePage {
   /// Keys: arrows browse the moves, f flips the board, m goes to the move input.
   key(e: KeyboardEvent): void {
     const g = this.game;
+    if (e.key === 'Escape') this.premoves.cancel();
     if ((e.target as HTMLElement).tagName === 'INPUT' || !g?.moves) return;
     const cur = this.viewing < 0 ? g.moves.length : this.viewing;
     if (e.key === 'ArrowLeft') this.browse(Math.max(0, cur - 1));
@@ -381,11 +392,14 @@ class GamePage {
     const keys = (e: KeyboardEvent) => this.key(e);
     document.addEventListener('keydown', keys);
     const unfollow = follow(this.id, this.me, this.chat, this.status, () => this.load(), () => this.updateClocks());
+    const offFlush = app.live?.onStatus((up) => up && void this.sender.flush()); // a move made offline
+    if (app.live?.up) void this.sender.flush();
     const el = h('div.game-page',
       h('section.board-col', this.topBar, this.boardEl, this.bottomBar),
       h('section.side-col',
         this.banner,
-        h('div.card', h('h2', `#${this.id}`), this.status, this.controls, this.input),
+        h('div.card', h('h2', `#${this.id}`), this.status, this.controls, this.input, this.premoves.note, this.sender.note),
+        this.conditional.el,
         h('div.card', h('h3', t('moves')), this.moveList),
         this.evalCard,
         h('div.card', boardSettings(this.board, () => this.renderMoves())),
@@ -396,6 +410,8 @@ class GamePage {
       el,
       dispose: () => {
         unfollow();
+        offFlush?.();
+        this.sender.stop();
         document.removeEventListener('keydown', keys);
         this.board.ground.destroy();
       },

@@ -4,6 +4,7 @@ import { Challenge, Game, User, get, myName, post, setLogin, call } from './api'
 import { clear, h, toast } from './dom';
 import { t } from './i18n';
 import { app, View } from './app';
+import { yourTurnCard } from './notify';
 import { guestButton } from './guest';
 
 const TIME_CONTROLS: [string, string][] = [
@@ -280,6 +281,7 @@ export function lobbyView(): View {
       challengeForm(act),
       twoEnginesForm(twoBlack, twoWhite, act)),
     h('section.col',
+      yourTurnCard(),
       h('div.card', h('h2', t('challenges')), challenges),
       h('div.card', h('h2', t('myGames')), myGames),
       h('div.card', h('h2', t('liveGames')), liveGames)),

@@ -11,6 +11,7 @@ import { analysisView } from './analysis';
 import { adminView } from './admin';
 import { ratingsView } from './ratings';
 import { app, View } from './app';
+import { startNotify } from './notify';
 import { guestBar, isGuest, setGuest } from './guest';
 import { applySettings, settingsButton } from './settings';
 
@@ -75,6 +76,7 @@ async function logout(everywhere: boolean): Promise<void> {
 /// The live socket of a logged-in page; an administrator's announcement shows wherever one is.
 function startLive(): Live {
   const live = new Live();
+  startNotify(live); // "your turn": title badge, sound, notifications (issue 20)
   live.on((e) => {
     if (e.type === 'announce') toast(`${t('announcement')} (${e.from}): ${e.text}`, 'info');
     if (e.type === 'shutdown') toast(t('serverStopping'), 'info'); // (the socket comes back with the server)

@@ -866,6 +866,12 @@ HttpReply JsonApi::post_game_action(Request& r) {
     };
     service::Reply<void> done;
     if (action == "move") {
+        // "ply": the plies the page saw before its move (a move sent again after a lost
+        // connection is not played twice: 409 when the game has moved on).
+        if (auto ply = in.find("ply"); ply != in.end() && ply->is_number_integer()
+                                       && ply->get<std::int64_t>() != std::int64_t(svc_.game(*id)->row.moves.size()))
+            return error(409, "the game has " + std::to_string(svc_.game(*id)->row.moves.size()) + " plies, not "
+                                  + std::to_string(ply->get<std::int64_t>()) + ": the move was for another position");
         auto p = svc_.play(me, *id, str(in, "move"));
         if (!p)
             return refused(p.error());

@@ -17,6 +17,8 @@
 //   GET  /api/tournaments -> {now, tournaments:[{pattern,interval_s,next_round,rounds,games,waiting}]}
 //   GET  /api/tournaments/PATTERN/games?limit=N (PATTERN percent-encoded; newest first, each with its record's URL)
 //   POST /api/games {opponent,color,time_control,handicap}   POST /api/games/N/{move|resign|undo|seen|say|watch}
+//   POST /api/games/N/move {move, ply}: "ply" (optional) the plies the client saw, 409 if the game
+//        has another number (a move sent again after a lost connection is never played twice)
 //   POST /api/tell {to,text,leave}   POST /api/shout {text}
 //   GET|PUT|DELETE /api/games/N/conditional: the player's conditional moves in game N (their own
 //        only; PUT while the opponent is to move) {tree:[{move,reply,then:[...]}]} (USI) ->
