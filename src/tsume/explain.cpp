@@ -22,8 +22,8 @@ using Clock = std::chrono::steady_clock;
 // One question's budget, shared by its solves.
 class Question {
 public:
-    Question(Solver& solver, const Limits& base, const ExplainBudget& budget, Explanation& e)
-        : solver_(solver), base_(base), budget_(budget), e_(e), t0_(Clock::now()) {
+    Question(Solver& solver, const Limits& base, const ExplainBudget& budget, Explanation& e, Clock::time_point end)
+        : solver_(solver), base_(base), budget_(budget), e_(e), t0_(Clock::now()), end_(end) {
         ++e_.questions;
     }
     // Solves `pos` (the attacker to move) with what is left of the budget; Timeout when nothing is.
@@ -36,8 +36,7 @@ public:
                 return {};
             l.max_nodes = budget_.nodes - used_;
         }
-        if (budget_.seconds > 0) {
-            double left = budget_.seconds - std::chrono::duration<double>(Clock::now() - t0_).count();
+        if (double left = seconds_left(); left < 1e300) {
             if (left <= 0)
                 return {};
             l.time_limit_s = left;
@@ -53,17 +52,27 @@ public:
         ++e_.nodes;
         if (budget_.nodes && used_ > budget_.nodes)
             return false;
-        if (budget_.seconds > 0 && (used_ & 1023) == 0)
-            return std::chrono::duration<double>(Clock::now() - t0_).count() < budget_.seconds;
-        return true;
+        return (used_ & 1023) != 1 || seconds_left() > 0;  // the clock at the first node, then every 1024
     }
 
 private:
+    // What is left of the question's seconds and of the whole explanation's (1e308: no bound).
+    double seconds_left() const {
+        auto now = Clock::now();
+        double left = 1e308;
+        if (budget_.seconds > 0)
+            left = budget_.seconds - std::chrono::duration<double>(now - t0_).count();
+        if (end_ != Clock::time_point::max())
+            left = std::min(left, std::chrono::duration<double>(end_ - now).count());
+        return left;
+    }
+
     Solver& solver_;
     const Limits& base_;
     const ExplainBudget& budget_;
     Explanation& e_;
     Clock::time_point t0_;
+    Clock::time_point end_;
     std::uint64_t used_ = 0;
 };
 
@@ -193,8 +202,18 @@ void ask_check(Position& pos, Move c, int within, Question& q, Convention conv, 
         o.line = {c};
 }
 
-void explain_defence(Position& pos, int ply, Move played, int remaining, const Limits& limits,
-                     const ExplainBudget& budget, Solver& solver, Explanation& e) {
+// What every question of one explanation shares.
+struct Context {
+    const Limits& limits;
+    const ExplainBudget& budget;
+    Solver& solver;
+    Explanation& e;
+    Clock::time_point end;  // of the whole explanation (max: none)
+};
+
+void explain_defence(Position& pos, int ply, Move played, int remaining, Context& cx) {
+    const Limits& limits = cx.limits;
+    Explanation& e = cx.e;
     std::vector<Move> rs = replies(pos);
     if (rs.size() < 2)
         return;
@@ -202,7 +221,7 @@ void explain_defence(Position& pos, int ply, Move played, int remaining, const L
     for (Move m : rs) {
         if (m == played || stopped(limits))
             continue;
-        Question q(solver, limits, budget, e);
+        Question q(cx.solver, limits, cx.budget, e, cx.end);
         choice.others.push_back(refute(pos, m, q, e.convention));
         if (choice.others.back().verdict == Verdict::Timeout)
             ++e.timeouts;
@@ -210,13 +229,14 @@ void explain_defence(Position& pos, int ply, Move played, int remaining, const L
     e.choices.push_back(std::move(choice));
 }
 
-void explain_attack(Position& pos, int ply, Move played, int remaining, const Limits& limits,
-                    const ExplainBudget& budget, Solver& solver, Explanation& e) {
+void explain_attack(Position& pos, int ply, Move played, int remaining, Context& cx) {
+    const Limits& limits = cx.limits;
+    Explanation& e = cx.e;
     for (const ScoredMove& sm : MoveList<LEGAL, true>(pos)) {
         Move c = sm.move;
         if (c == played || !pos.gives_check(c) || stopped(limits))
             continue;
-        Question q(solver, limits, budget, e);
+        Question q(cx.solver, limits, cx.budget, e, cx.end);
         OtherMate o;
         o.ply = ply;
         o.played = played;
@@ -262,15 +282,19 @@ Explanation explain(Position& pos, const Limits& limits, const ExplainBudget& bu
     e.main = solver.solve(pos, limits);
     e.nodes = e.main.nodes;
     if (e.main.status == Status::Mate) {
+        auto end = Clock::time_point::max();
+        if (budget.total_seconds > 0)
+            end = Clock::now() + std::chrono::microseconds(std::int64_t(std::min(budget.total_seconds, 1e9) * 1e6));
+        Context cx{limits, budget, solver, e, end};
         const std::vector<Move> pv = e.main.pv;
         int length = int(pv.size());
         std::size_t played = 0;
         for (; played < pv.size() && !stopped(limits); ++played) {
             int ply = int(played);
             if (ply % 2 == 0)
-                explain_attack(pos, ply, pv[played], length - ply, limits, budget, solver, e);
+                explain_attack(pos, ply, pv[played], length - ply, cx);
             else
-                explain_defence(pos, ply, pv[played], length - ply - 1, limits, budget, solver, e);
+                explain_defence(pos, ply, pv[played], length - ply - 1, cx);
             pos.play(pv[played]);
         }
         for (; played > 0; --played)

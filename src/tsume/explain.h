@@ -27,6 +27,7 @@ namespace hisha::tsume {
 struct ExplainBudget {
     std::uint64_t nodes = 1'000'000;
     double seconds = 0;
+    double total_seconds = 0;  // every question together (0: no bound): later ones time out
 };
 
 enum class Verdict : std::uint8_t {

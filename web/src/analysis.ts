@@ -8,6 +8,7 @@ import { clear, h, toast } from './dom';
 import { t } from './i18n';
 import { app, View } from './app';
 import { boardSettings, downloadTitle, isUsi, notationPref } from './game';
+import { explainPanel } from './tsume-explain';
 import type { Piece, Key } from 'shogiground/types';
 import { browserEngine, browserEngineAvailable } from './wasm-engine';
 import type { WorkerLine } from './wasm-engine';
@@ -397,7 +398,8 @@ class AnalysisPage {
         this.startSfen = sfen;
         this.line = r.moves;
         this.go(0);
-      } }, t('showSolution')));
+      } }, t('showSolution')),
+      explainPanel(sfen));
   }
 
   // --- the editor

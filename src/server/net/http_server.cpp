@@ -24,6 +24,7 @@
 #include "server/net/output_gate.h"
 #include "server/net/static_files.h"
 #include "server/net/token_bucket.h"
+#include "server/net/tsume_explain_json.h"
 #include "server/proto/json_api.h"
 #include "server/proto/json_text.h"
 #include "server/service/log.h"
@@ -277,8 +278,10 @@ struct HttpServer::Impl {
         solver_pool.join();
     }
 
-    // POST /api/tsume {sfen, moves, convention: tsume|ordinary, time_limit_s}, with a login:
-    // {status: mate|nomate|timeout|error, length, exact, moves, nodes, time_ms, unique, error};
+    // POST /api/tsume {sfen, moves, convention: tsume|ordinary, time_limit_s, explain}, with a login:
+    // {status: mate|nomate|timeout|error, length, exact, moves, nodes, time_ms, unique, error},
+    // and with "explain": true the other defences and the yozume report (tsume_explain_json.h),
+    // each question bounded by 200,000 nodes and all of them by time_limit_s more;
     // 401 without a login, 429 when the account has a job already, 503 when the queue is full.
     asio::awaitable<http::response<http::string_body>> tsume(const http::request<http::string_body>& req,
                                                              const std::string& peer) {
@@ -320,12 +323,16 @@ struct HttpServer::Impl {
         limits.stop = &stop_solver;
         if (limits.convention == tsume::Convention::Tsume)
             tsume::complete_defender_hand(*pos);
+        auto ex_it = in.find("explain");
+        const bool explain = ex_it != in.end() && ex_it->is_boolean() && ex_it->get<bool>();
+        const tsume::ExplainBudget budget{200'000, 0, explain ? limits.time_limit_s : 0};
         // A worker of its own, now or once one is free.
         auto ex = co_await asio::this_coro::executor;
         auto turn = std::make_shared<asio::steady_timer>(ex, asio::steady_timer::time_point::max());
         auto started = std::make_shared<bool>(false);
         JobQueue::Admission job = jobs->submit(service::name_key(*user), "tsume", peer,
-                                               std::llround(limits.time_limit_s * 1000) + 1000, [turn, started] {
+                                               std::llround(limits.time_limit_s * (explain ? 2000 : 1000)) + 1000,
+                                               [turn, started] {
                                                    *started = true;
                                                    turn->cancel();
                                                });
@@ -342,13 +349,19 @@ struct HttpServer::Impl {
         // The work and the awaitable are named locals: GCC 12 destroys temporaries of a co_await
         // expression twice, which freed the position under the solver.
         core::Position* problem = pos.get();
-        auto work = [problem, limits]() -> asio::awaitable<tsume::Result> {
+        auto work = [problem, limits, explain, budget]() -> asio::awaitable<tsume::Explanation> {
             run_below_the_loop("solver");       // a flood of problems takes what the loop leaves
             thread_local tsume::Solver solver;  // one per worker thread, its table kept
-            co_return solver.solve(*problem, limits);
+            tsume::Explanation e;
+            if (explain)
+                e = tsume::explain(*problem, limits, budget, solver);
+            else
+                e.main = solver.solve(*problem, limits);
+            co_return e;
         };
         auto solving = asio::co_spawn(solver_pool, std::move(work), asio::use_awaitable);
-        tsume::Result r = co_await std::move(solving);
+        tsume::Explanation explanation = co_await std::move(solving);
+        const tsume::Result& r = explanation.main;
         jobs->finish(job.id);
         static const char* STATUS[] = {"mate", "nomate", "timeout", "error"};
         json moves = json::array();
@@ -372,6 +385,8 @@ struct HttpServer::Impl {
                {"time_ms", std::lround(r.time_s * 1000)},
                {"unique", r.unique},
                {"error", r.error}};
+        if (explain)
+            j["explain"] = explanation_api_json(*pos, explanation);
         res.body() = json_text(j);
         res.prepare_payload();
         co_return res;

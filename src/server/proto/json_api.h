@@ -41,6 +41,8 @@
 //   POST /api/admin/games/N/abort {reason}   POST /api/admin/games/N/adjudicate {winner: black|white|draw, reason}
 //   POST /api/admin/announce {text}   POST /api/admin/reset-password {name, password}
 // Served by net/http_server.cpp: POST /api/tsume (with a login: a job of the solver's queue).
+//        {"explain": true} adds explain: {defences, yozume, undecided, questions, timeouts}
+//        (the other defences on the main line and other mating moves: net/tsume_explain_json.h)
 // Credentials: `Authorization: Bearer <token>`, or the session cookie; a request authenticated by
 // the cookie that changes something must carry `X-Hisha-Request: 1` and a same-origin Origin
 // (net/http_server.cpp checks it: CSRF).

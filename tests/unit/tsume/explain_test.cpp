@@ -179,6 +179,22 @@ TEST(Explain, ARunOutBudgetIsReportedNotGuessed) {
     replay_every_claim(sfen, e);
     std::string text = explanation_text(e);
     EXPECT_NE(text.find("timeout"), std::string::npos) << text;
+    // No time at all for the questions together: each one that needs a search is a timeout
+    // (what the move generator alone decides still is: a check with no reply, a check that
+    // leaves a reply on the last ply); the main line stands.
+    Explanation none = explain_sfen(sfen, Convention::Ordinary, {2'000'000, 0, 1e-9});
+    ASSERT_EQ(none.main.status, Status::Mate);
+    EXPECT_EQ(none.main.length, 7);
+    int defences = 0;
+    for (const DefenderChoice& c : none.choices)
+        for (const Refutation& r : c.others) {
+            EXPECT_EQ(r.verdict, Verdict::Timeout) << core::to_usi(r.defence);
+            ++defences;
+        }
+    EXPECT_GT(defences, 0);
+    for (const OtherMate& o : none.other_mates)
+        EXPECT_TRUE(o.verdict == Verdict::Timeout || o.length == 1) << core::to_usi(o.move);
+    EXPECT_GT(none.timeouts, defences) << explanation_text(none);
 }
 
 TEST(Explain, JsonParsesAndSaysWhatTheTextSays) {
