@@ -53,6 +53,18 @@ const TEXT = {
   noRatings: ['No rated games yet.', 'レーティング対象の対局はまだありません。'], tournaments: ['Tournaments', '定期大会'],
   noTournaments: ['No scheduled tournaments on this server.', 'このサーバーに定期大会はありません。'],
   rounds: ['Rounds', '回戦数'], nextRound: ['Next round', '次の回戦'], when: ['When', '日時'], inProgress: ['in progress', '対局中'],
+  puzzles: ['Puzzles', '詰将棋'], puzzleFind: ['Find the mate: every move gives check.', '王手の連続で詰ませてください。'],
+  puzzleMateIn: ['Mate in {n}', '{n}手詰'], puzzleRatingOf: ['puzzle rating', '問題レーティング'],
+  puzzleRating: ['Your puzzle rating', 'あなたの詰将棋レーティング'], puzzleNotRated: ['unrated', 'レーティング対象外'],
+  puzzleGood: ['Good move: keep going.', '正解です。続けてください。'], puzzleSolved: ['Solved: mate!', '正解！詰みました。'],
+  puzzleWrong: ['Wrong', '不正解'], puzzleIllegal: ['that move is illegal.', 'その手は反則です。'],
+  puzzleNotCheck: ['every move must give check.', '王手ではありません（すべて王手で）。'],
+  puzzleNoMate: ['the defence {move} escapes: no mate in {n} more.', '{move}と受けられて、あと{n}手では詰みません。'],
+  puzzleNoMateFound: ['the solver finds no mate after it.', 'その手の後に詰みは見つかりません。'],
+  puzzleSolution: ['Solution', '正解手順'], puzzleHint: ['Hint', 'ヒント'], puzzleRetry: ['Try again', 'もう一度'],
+  puzzleNext: ['Next puzzle', '次の問題'], puzzleHintPiece: ['Hint: move the piece on {square}.', 'ヒント：{square}の駒を動かします。'],
+  puzzleHintDrop: ['Hint: drop a piece from your hand ({piece}).', 'ヒント：持ち駒（{piece}）を打ちます。'],
+  puzzleHintMove: ['Hint: {move} (counted as not solved).', 'ヒント：{move}（不正解扱い）'],
 } satisfies Record<string, readonly [string, string]>;
 type Key = keyof typeof TEXT;
 

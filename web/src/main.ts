@@ -10,6 +10,7 @@ import { gameView } from './game';
 import { analysisView } from './analysis';
 import { adminView } from './admin';
 import { ratingsView } from './ratings';
+import { puzzlesView } from './puzzles';
 import { app, View } from './app';
 import { startNotify } from './notify';
 import { guestBar, isGuest, setGuest } from './guest';
@@ -24,7 +25,7 @@ function header(): void {
   const route = location.hash.replace(/^#\/?/, '').split('/')[0];
   const link = (href: string, label: string, key: string) =>
     h('a', { href, class: route === key ? 'active' : undefined, 'aria-current': route === key ? 'page' : undefined }, label);
-  clear(nav, link('#/', t('lobby'), ''), link('#/analysis', t('analysis'), 'analysis'), link('#/analysis/editor', t('editor'), 'editor'), link('#/ratings', t('ratings'), 'ratings'));
+  clear(nav, link('#/', t('lobby'), ''), link('#/analysis', t('analysis'), 'analysis'), link('#/analysis/editor', t('editor'), 'editor'), link('#/ratings', t('ratings'), 'ratings'), myName() ? link('#/puzzles', t('puzzles'), 'puzzles') : null);
   const lang = h('button.ghost', { name: 'lang', onclick: () => { setLang(currentLang() === 'ja' ? 'en' : 'ja'); render(); }, title: 'English / 日本語' }, t('language'));
   const status = h('span.conn', { 'aria-label': t('connected') });
   if (app.live) {
@@ -101,6 +102,7 @@ function render(): void {
     else if (route === 'analysis') current = analysisView(arg || '');
     else if (route === 'player' && arg) current = playerView(decodeURIComponent(arg));
     else if (route === 'ratings') current = ratingsView();
+    else if (route === 'puzzles' && myName()) current = puzzlesView();
     else if (route === 'admin' && myName()) current = adminView();
     else current = myName() ? lobbyView() : loginView();
   } catch (e) {
