@@ -58,6 +58,8 @@ function turnSound(): void {
 async function yourTurn(id: number, by: string, move: string): Promise<void> {
   await refresh();
   if (!myTurn.some((g) => g.id === id)) return; // (an engine that plays both sides, a game over)
+  // Looking at that game already: its page has its own move sound.
+  if (document.visibilityState === 'visible' && location.hash === `#/game/${id}`) return;
   turnSound();
   if (!('Notification' in window) || Notification.permission !== 'granted') return;
   const n = new Notification(tr(`Your move in game #${id}`, `#${id} あなたの手番です`), {
