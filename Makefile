@@ -81,7 +81,7 @@ test-release: build
 # same sanitizers, and `make fuzz` still runs the readers under clang's.
 SAN_CMAKE := $(CMAKE_GEN) -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=Debug -DHISHA_NATIVE=ON \
     -DHISHA_CORE_ONLY=OFF -DHISHA_SEARCH_OPTIONS=-O1
-ASAN_TARGETS := core_tests notation_tests engine_tests tsume_tests play_tests match_tests server_tests \
+ASAN_TARGETS := core_tests notation_tests engine_tests tsume_tests play_tests match_tests server_tests puzzle_tests \
     hisha hisha-server
 # Left out under ASan, each for its reason (test-release runs them all):
 # - web_ui_*, docs_screenshots: Chromium drives the web UI for minutes (server_tests cover HTTP/WS)
