@@ -5,12 +5,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "pg_fixture.h"
 #include "server/proto/json_api.h"
 #include "test_util.h"
 
 using namespace hisha::server;
 using namespace hisha::server::service;
 using hisha::server::test::Fixture;
+using hisha::server::test::Postgres;
 using hisha::server::test::Recorder;
 using json = nlohmann::json;
 
@@ -151,8 +153,8 @@ TEST(Conditional, OnlyThePlayerSeesOrChangesTheirOwnTree) {
     EXPECT_EQ(moves_of(f, id).size(), 2u);
 }
 
-TEST(Conditional, ATreeSurvivesARestart) {
-    Fixture f("cond_restart");
+// Stored, answered across a restart, the subtree stored again: in SQLite and in PostgreSQL.
+static void check_tree_survives_a_restart(Fixture& f) {
     auto id = started_game(f);
     ASSERT_TRUE(f.svc->set_conditional("alice", id, {{"8c8d", "2g2f", {{"8d8e", "8h7g", {}}}}}).has_value());
     f.reopen();
@@ -163,6 +165,17 @@ TEST(Conditional, ATreeSurvivesARestart) {
     f.reopen();
     ASSERT_TRUE(f.svc->play("bob", id, "8d8e").has_value());
     EXPECT_EQ(moves_of(f, id), (std::vector<std::string>{"7g7f", "8c8d", "2g2f", "8d8e", "8h7g"}));
+    EXPECT_TRUE(f.svc->conditional("alice", id)->empty());  // used up
+}
+
+TEST(Conditional, ATreeSurvivesARestart) {
+    Fixture f("cond_restart");
+    check_tree_survives_a_restart(f);
+}
+
+TEST_F(Postgres, ConditionalMovesSurviveARestart) {
+    Fixture f("pg_conditional", false, fresh_db());
+    check_tree_survives_a_restart(f);
 }
 
 TEST(Conditional, ADatabaseOfTheSchemaBeforeConditionalMovesOpens) {
