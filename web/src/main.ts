@@ -15,6 +15,7 @@ import { app, View } from './app';
 import { startNotify } from './notify';
 import { guestBar, isGuest, setGuest } from './guest';
 import { applySettings, settingsButton } from './settings';
+import { startPwa } from './pwa';
 
 
 let current: View | undefined;
@@ -143,6 +144,7 @@ window.addEventListener('hashchange', render);
 document.body.dataset.pieces = localStorage.getItem('hisha.pieces') || 'kanji';
 setGuest(isGuest());
 applySettings();
+startPwa();
 render();
 void footer();
 void checkSession();

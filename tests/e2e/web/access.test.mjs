@@ -196,6 +196,34 @@ async function display(page) {
   assert.ok(await page.evaluate(() => document.body.classList.contains('high-contrast')), 'kept after a reload');
 }
 
+/// The app from the cache: a first visit installs the service worker; with the network cut the
+/// page reloads from it, says it is offline, and a call to the server fails with a message.
+async function offline(browser, base) {
+  const page = await newPage(browser, 'en-US', 'offline');
+  await page.goto(base);
+  await page.waitForSelector('form.login', { timeout: T });
+  const manifest = await page.locator('link[rel=manifest]').getAttribute('href');
+  const m = await (await page.request.get(base + manifest.replace(/^\//, ''))).json();
+  assert.equal(m.start_url, '/');
+  assert.ok(m.icons.some((i) => i.sizes === '512x512'), 'a 512 px icon');
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: T });
+  const cached = await page.evaluate(async () => (await Promise.all((await caches.keys()).map(async (k) => (await (await caches.open(k)).keys()).length))).reduce((a, b) => a + b, 0));
+  assert.ok(cached >= 5, `the shell is cached (${cached} files)`);
+  await page.context().setOffline(true);
+  await page.reload();
+  await page.waitForSelector('form.login', { timeout: T });
+  assert.ok(await page.locator('.offline-banner').isVisible(), 'the offline banner');
+  assert.ok(await page.locator('sg-board, #nav a').first().isVisible(), 'the shell renders');
+  await page.click('button[name=guest]');
+  await page.waitForFunction(() => /cannot be reached/.test(document.querySelector('form.login .error')?.textContent || ''), null, { timeout: T });
+  await page.goto(base + '#/analysis');
+  await page.waitForSelector('sg-board', { timeout: T });
+  await shot(page, 'offline');
+  await page.context().setOffline(false);
+  await page.context().close();
+}
+
 async function main() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}/`;
@@ -206,6 +234,7 @@ async function main() {
     await guestPlaysTheEngine(browser, base);
     const { bob } = await keyboardGame(browser, base);
     await display(bob);
+    await offline(browser, base);
   } catch (e) {
     failed = true;
     console.error(e);
