@@ -70,7 +70,9 @@ Judgement judge(const Puzzle& p, const std::vector<std::string>& moves, tsume::S
     if (moves.empty() || int(moves.size()) > p.length || moves.size() % 2 == 0)
         return verdict(Judgement::BadInput, 0,
                        fmt::format("moves: 1..{} moves ending with the attacker's (an odd number)", p.length));
-    Walk w{p, solver, budget, {}};
+    Budget fresh = budget;
+    fresh.spent = 0;
+    Walk w{p, solver, fresh, {}};
     if (auto r = w.pos.set(p.sfen); !r)
         return verdict(Judgement::BadInput, 0, "the puzzle's sfen: " + r.error().to_string());
     for (int i = 0; i < int(moves.size()); ++i) {

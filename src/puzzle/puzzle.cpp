@@ -26,7 +26,10 @@ tsume::Limits limits_of(const Budget& b) {
 Mates attacker_mates(const core::Position& pos, int plies, tsume::Solver& solver, const Budget& b, int& length) {
     if (plies < 1)
         return Mates::No;
+    if (b.total_nodes && b.spent >= b.total_nodes)
+        return Mates::Unknown;
     tsume::Result r = solver.solve(pos, limits_of(b));
+    b.spent += r.nodes;
     if ((r.status == tsume::Status::Mate || r.status == tsume::Status::Timeout) && !r.pv.empty() && r.length <= plies) {
         length = r.length;
         return Mates::Yes;

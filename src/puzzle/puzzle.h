@@ -21,6 +21,8 @@ namespace hisha::puzzle {
 struct Budget {
     std::uint64_t nodes = 100000;
     std::size_t memory_mb = 16;
+    std::uint64_t total_nodes = 0;    // all the solves of one find() or judge() together (0: no bound)
+    mutable std::uint64_t spent = 0;  // nodes searched so far against total_nodes (judge() starts at 0)
 };
 
 /// One line of a puzzle file.

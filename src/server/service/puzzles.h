@@ -67,7 +67,7 @@ private:
     std::unordered_map<std::string, store::PuzzleRating> ratings_;
     std::map<std::string, std::set<std::string>> guests_done_;  // bounded: cleared at 10,000 guests
     tsume::Solver solver_;
-    puzzle::Budget budget_{20000, 8};
+    puzzle::Budget budget_{20000, 8, 200000};  // an attempt is judged on the event loop: at most 200,000 nodes
 };
 
 }  // namespace hisha::server::service

@@ -141,6 +141,15 @@ TEST(PuzzleFind, TheFiveMoveMateOfTheGameIsAPuzzle) {
     EXPECT_EQ(usi(f.solution), FIVE_LINE);
 }
 
+TEST(PuzzleFind, ATotalBudgetStopsTheSearchUndecided) {
+    tsume::Solver solver;
+    auto pos = at(FIVE);
+    const Budget tight{100000, 16, 1};  // one solve, then every question is undecided
+    EXPECT_EQ(find(*pos, 7, solver, tight).verdict, Verdict::Undecided);
+    EXPECT_GT(tight.spent, 0u);
+    EXPECT_EQ(find(*pos, 7, solver, budget).verdict, Verdict::Puzzle);
+}
+
 TEST(PuzzleLine, ALineReadsBack) {
     Puzzle p = from(FIVE, FIVE_LINE);
     p.ply = 97;
