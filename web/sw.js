@@ -1,9 +1,10 @@
 // Hisha's service worker (built as /sw.js by pwa-plugin.ts, which puts the build's file list in
 // SHELL and a hash of it in VERSION): the app shell (the page, its hashed JS and CSS, the icons
 // and the manifest) is cached at install, so the app loads with the network cut after the first
-// visit; a page load asks the network first and falls back to the cached page; hashed assets and
-// anything under /wasm/ (the browser's engine, cached when first fetched) come from the cache
-// first. The API (/api/) is never cached: without the network its calls fail and the page says so.
+// visit; a page load asks the network first and falls back to the cached page, and so do the
+// files under /wasm/ (the browser's engine: fixed names, so a new build's must replace them; the
+// server's ETags make asking cheap), kept when fetched; hashed assets come from the cache first.
+// The API (/api/) is never cached: without the network its calls fail and the page says so.
 const VERSION = '__HISHA_VERSION__';
 const SHELL = __HISHA_SHELL__;
 const CACHE = `hisha-shell-${VERSION}`;
@@ -25,17 +26,18 @@ async function fromCacheFirst(request, cacheName) {
   const hit = await caches.match(request);
   if (hit) return hit;
   const res = await fetch(request);
-  if (res.ok && cacheName) (await caches.open(cacheName)).put(request, res.clone());
+  if (res.ok) (await caches.open(cacheName)).put(request, res.clone());
   return res;
 }
 
-async function page(request) {
+// The network first, keeping what it gives under `key` in `cacheName`; the cached copy without it.
+async function fromNetworkFirst(request, cacheName, key = request) {
   try {
     const res = await fetch(request);
-    if (res.ok) (await caches.open(CACHE)).put('/index.html', res.clone());
+    if (res.ok) (await caches.open(cacheName)).put(key, res.clone());
     return res;
   } catch {
-    return (await caches.match('/index.html')) || Response.error();
+    return (await caches.match(key)) || Response.error();
   }
 }
 
@@ -43,8 +45,8 @@ self.addEventListener('fetch', (event) => {
   const req = event.request;
   const url = new URL(req.url);
   if (req.method !== 'GET' || url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
-  if (req.mode === 'navigate') event.respondWith(page(req));
-  else if (url.pathname.startsWith('/wasm/')) event.respondWith(fromCacheFirst(req, RUNTIME));
+  if (req.mode === 'navigate') event.respondWith(fromNetworkFirst(req, CACHE, '/index.html'));
+  else if (url.pathname.startsWith('/wasm/')) event.respondWith(fromNetworkFirst(req, RUNTIME));
   else if (url.pathname.startsWith('/assets/')) event.respondWith(fromCacheFirst(req, CACHE));
   else event.respondWith(fetch(req).catch(async () => (await caches.match(req)) || Response.error()));
 });
