@@ -10,6 +10,7 @@
 
 #include "core/movegen.h"
 #include "notation/usi.h"
+#include "pg_fixture.h"
 #include "puzzle/puzzle.h"
 #include "server/proto/json_api.h"
 #include "server/service/puzzles.h"
@@ -72,7 +73,8 @@ struct PuzzleServer {
     Fixture f;
     puzzle::Puzzle five = make(FIVE, FIVE_LINE), one = make(ONE, {"G*5b"});
     std::string file;
-    explicit PuzzleServer(const std::string& tag) : f(tag), file(write_set(tag, {one, five})) {
+    explicit PuzzleServer(const std::string& tag, std::string url = {})
+        : f(tag, false, std::move(url)), file(write_set(tag, {one, five})) {
         f.add_users({"alice", "bob"});
         load();
     }
@@ -234,6 +236,23 @@ TEST(Puzzles, BadInputIsRefused) {
     none.add_users({"alice"});
     Api bare(none);
     EXPECT_EQ(bare.call("alice", "GET", "/api/puzzles/next").status, 404);
+}
+
+// The same statements on PostgreSQL: the tables made at load, a rated solve kept across a restart.
+using hisha::server::test::Postgres;
+TEST_F(Postgres, PuzzleRatingsAreKept) {
+    PuzzleServer s("pg_puzzles", fresh_db());
+    Api api(s.f);
+    json r = api.attempt("alice", s.one, {"G*5b"});
+    ASSERT_TRUE(r["rated"]) << r;
+    const int after = r["rating"]["after"];
+    EXPECT_GT(after, 1500);
+    s.f.reopen();
+    s.load();  // (the tables exist: IF NOT EXISTS)
+    Api again(s.f);
+    EXPECT_EQ(again.ok("alice", "GET", "/api/puzzles/" + s.one.id)["player"]["rating"], after);
+    EXPECT_FALSE(again.attempt("alice", s.one, {"G*5b"})["rated"]);
+    EXPECT_EQ(s.f.store->puzzles_done("alice"), std::vector<std::string>{s.one.id});
 }
 
 }  // namespace
