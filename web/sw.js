@@ -41,10 +41,23 @@ async function fromNetworkFirst(request, cacheName, key = request) {
   }
 }
 
+// HEAD of a /wasm/ file (the page asks whether the server ships the engine): without the network,
+// the cached file's headers.
+async function headOfCached(request) {
+  try {
+    return await fetch(request);
+  } catch {
+    const hit = await caches.match(request.url);
+    return hit ? new Response(null, { status: hit.status, headers: hit.headers }) : Response.error();
+  }
+}
+
 self.addEventListener('fetch', (event) => {
   const req = event.request;
   const url = new URL(req.url);
-  if (req.method !== 'GET' || url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
+  if (url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
+  if (req.method === 'HEAD' && url.pathname.startsWith('/wasm/')) return event.respondWith(headOfCached(req));
+  if (req.method !== 'GET') return;
   if (req.mode === 'navigate') event.respondWith(fromNetworkFirst(req, CACHE, '/index.html'));
   else if (url.pathname.startsWith('/wasm/')) event.respondWith(fromNetworkFirst(req, RUNTIME));
   else if (url.pathname.startsWith('/assets/')) event.respondWith(fromCacheFirst(req, CACHE));

@@ -7,6 +7,7 @@
 // after the first visit (service worker). Screenshots to --out.
 import { chromium } from 'playwright-core';
 import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
 import path from 'node:path';
 import { T, parseArgs, freePort, HishaServer, registerOn, play, waitPlies } from './helpers.mjs';
 
@@ -196,6 +197,18 @@ async function display(page) {
   assert.ok(await page.evaluate(() => document.body.classList.contains('high-contrast')), 'kept after a reload');
 }
 
+/// The analysis board's Analyze answered by the browser's engine (a line of depth 4 or more).
+async function browserAnalysis(page, base, when) {
+  await page.goto(base + '#/analysis');
+  await page.waitForSelector('.analysis-page sg-board', { timeout: T });
+  await page.click('button[name=analyze]');
+  await page.waitForSelector('.engine .eval-line .engine-kind[data-engine=browser]', { timeout: 60000 });
+  await page.waitForFunction(() => Number(document.querySelector('.engine .eval-line')?.textContent?.match(/depth (\d+)/)?.[1]) >= 4, null, { timeout: 60000 });
+  console.log(`${when}: ${(await page.textContent('.engine .eval-line')).trim()}`);
+  if (when === 'offline') await shot(page, 'offline-browser-engine');
+  await page.click('button[name=analyze]');
+}
+
 /// The app from the cache: a first visit installs the service worker; with the network cut the
 /// page reloads from it, says it is offline, and a call to the server fails with a message.
 async function offline(browser, base) {
@@ -208,6 +221,13 @@ async function offline(browser, base) {
   assert.ok(m.icons.some((i) => i.sizes === '512x512'), 'a 512 px icon');
   await page.evaluate(() => navigator.serviceWorker.ready);
   await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: T });
+  // The browser's engine (when the build has it: make wasm) is cached when first used.
+  const wasm = fs.existsSync(path.join(args.static, 'wasm', 'hisha.wasm'));
+  if (wasm) {
+    await browserAnalysis(page, base, 'online');
+    await page.goto(base + '#/');
+    await page.waitForSelector('form.login', { timeout: T });
+  }
   const cached = await page.evaluate(async () => (await Promise.all((await caches.keys()).map(async (k) => (await (await caches.open(k)).keys()).length))).reduce((a, b) => a + b, 0));
   assert.ok(cached >= 5, `the shell is cached (${cached} files)`);
   await page.context().setOffline(true);
@@ -220,6 +240,8 @@ async function offline(browser, base) {
   await page.goto(base + '#/analysis');
   await page.waitForSelector('sg-board', { timeout: T });
   await shot(page, 'offline');
+  if (wasm) await browserAnalysis(page, base, 'offline');
+  else console.log('offline: no wasm in this build (make wasm): the browser engine offline not checked');
   await page.context().setOffline(false);
   await page.context().close();
 }
