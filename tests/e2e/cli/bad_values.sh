@@ -55,6 +55,8 @@ expect_one_line 2 "unexpected argument 'frob'" "$HISHA" frob
 expect_one_line 2 "--hash-threads needs a number, 1..64, not '0'" "$SERVER" --hash-threads 0
 expect_one_line 2 "--session-lifetime needs a duration: 30m, 12h, 30d, 2w (or 90s), not 'forever'" \
     "$SERVER" --session-lifetime forever
+expect_one_line 2 "--guest-lifetime needs a duration: 30m, 12h, 1d (or 0: no guests), not 'soon'" \
+    "$SERVER" --guest-lifetime soon
 expect_one_line 2 "--db needs a value" "$SERVER" --db
 expect_one_line 2 "unknown argument --frobnicate" "$SERVER" --frobnicate 1
 expect_one_line 2 "unknown option --frobnicate" "$SERVER" admin list --frobnicate
