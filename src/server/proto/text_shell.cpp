@@ -49,6 +49,7 @@ const TextShell::Command COMMANDS[] = {
     {"HANDICAP", "", true, &TextShell::cmd_handicap, "HANDICAP piece1[,piece2,...]"},
     {"RESIGN", "", true, &TextShell::cmd_resign, "RESIGN"},
     {"UNDO", "U", true, &TextShell::cmd_undo, "UNDO [-o]"},
+    {"IF", "CONDITIONAL", true, &TextShell::cmd_if, "IF [<his move> <your reply> [(...)] ... | -]"},
     {"SAY", "", true, &TextShell::cmd_say, "SAY message text"},
     {"SHOUT", "", true, &TextShell::cmd_shout, "SHOUT message text"},
     {"TELL", "", true, &TextShell::cmd_tell, "TELL <player.name>|. message text"},

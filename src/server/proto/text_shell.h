@@ -50,6 +50,7 @@ public:
     void cmd_handicap(const Args& a);
     void cmd_resign(const Args& a);
     void cmd_undo(const Args& a);
+    void cmd_if(const Args& a);  // text_shell_conditional.cpp
     void cmd_say(const Args& a);
     void cmd_shout(const Args& a);
     void cmd_tell(const Args& a);
