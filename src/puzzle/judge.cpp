@@ -92,4 +92,38 @@ Judgement judge(const Puzzle& p, const std::vector<std::string>& moves, tsume::S
                    "no verdict");  // not reached: the last move is the attacker's
 }
 
+std::string hint_move(const Puzzle& p, const std::vector<std::string>& moves, tsume::Solver& solver,
+                      const Budget& budget, std::string& error) {
+    if (moves.size() % 2 != 0 || int(moves.size()) >= p.length) {
+        error = fmt::format("a hint is for the attacker's move: an even number of moves below {}", p.length);
+        return {};
+    }
+    core::Position pos;
+    if (auto r = pos.set(p.sfen); !r) {
+        error = "the puzzle's sfen: " + r.error().to_string();
+        return {};
+    }
+    bool on_line = true;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        auto m = notation::parse_usi_move(pos, moves[i]);
+        if (!m) {
+            error = fmt::format("move {}: {}", i + 1, m.error().to_string());
+            return {};
+        }
+        on_line = on_line && notation::write_usi_move(*m) == p.solution[i];
+        pos.play(*m);
+    }
+    if (on_line)
+        return p.solution[moves.size()];
+    tsume::Limits limits;
+    limits.max_nodes = budget.nodes;
+    limits.memory_mb = budget.memory_mb;
+    tsume::Result r = solver.solve(pos, limits);
+    if ((r.status == tsume::Status::Mate || r.status == tsume::Status::Timeout) && !r.pv.empty()
+        && r.length <= p.length - int(moves.size()))
+        return notation::write_usi_move(r.pv[0]);
+    error = "the solver finds no mate from here within the plies left";
+    return {};
+}
+
 }  // namespace hisha::puzzle

@@ -76,6 +76,13 @@ struct Judgement {
     std::string refutation;  // Wrong with "no mate": the defender's reply that escapes (USI)
     int index = 0;           // the move that was judged (0-based)
 };
+/// The attacker's next move, for a hint, after `moves` (those played from the start, an even
+/// number below the length): the solution's while the moves follow it, else the first move of a
+/// mate the solver finds within the plies left. Empty with `error` set when the moves are bad or
+/// no such mate was found.
+std::string hint_move(const Puzzle& p, const std::vector<std::string>& moves, tsume::Solver& solver,
+                      const Budget& budget, std::string& error);
+
 Judgement judge(const Puzzle& p, const std::vector<std::string>& moves, tsume::Solver& solver, const Budget& budget);
 
 }  // namespace hisha::puzzle

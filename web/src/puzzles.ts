@@ -105,7 +105,7 @@ export function puzzlesView(): View {
     if (!puzzle || over || moves.length % 2) return;
     hintLevel = Math.min(hintLevel + 1, 2);
     try {
-      const r = await get<Hint>(`puzzles/${puzzle.id}/hint?ply=${moves.length}&level=${hintLevel}`);
+      const r = await get<Hint>(`puzzles/${puzzle.id}/hint?moves=${encodeURIComponent(moves.join(','))}&level=${hintLevel}`);
       if (r.move) {
         board.setArrows([[r.move]]);
         status.textContent = fill(t('puzzleHintMove'), { move: r.move });

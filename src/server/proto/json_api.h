@@ -29,7 +29,8 @@
 //   GET  /api/puzzles/ID   POST /api/puzzles/ID/attempt {moves:[usi...]} (from the start, the defender's
 //        replies as given) -> {result: correct|continue (reply)|wrong (reason: illegal|not a check|no mate,
 //        refutation, explanation), rated, rating:{before,after,change}, solution when it ended}
-//   GET  /api/puzzles/ID/hint?ply=K&level=1|2 -> {from|drop} (the piece), level 2 also {move} (rated as failed)
+//   GET  /api/puzzles/ID/hint?moves=M1,M2&level=1|2 (the moves played) -> {from|drop} (the piece), level 2
+//        also {move} (rated as failed): the solution's move, or off its line the solver's
 // Stateless helpers of the board (no login; the rules stay in core/, the browser asks):
 //   POST /api/position {sfen,moves} -> {sfen,turn,check,legal,over,moves:[{usi,western,ja,kif}]}
 //   POST /api/record/parse {text,name} -> {start_sfen,headers,moves (with comments, variations),result}

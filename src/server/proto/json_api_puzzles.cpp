@@ -2,8 +2,9 @@
 //   GET  /api/puzzles/next -> {puzzle:{id,sfen,length,rating,source,ply}, player:{rating,deviation,plays,rated}}
 //   GET  /api/puzzles/ID   -> {puzzle, player}
 //   POST /api/puzzles/ID/attempt {moves:[usi...]} -> {result: correct|continue|wrong, ...}
-//   GET  /api/puzzles/ID/hint?ply=K&level=1|2 -> the piece to move at ply K (level 1), then the move
+//   GET  /api/puzzles/ID/hint?moves=M1,M2&level=1|2 -> the piece to move after those moves, then the move
 #include <charconv>
+#include <optional>
 
 #include "server/proto/json_api.h"
 #include "server/proto/json_api_util.h"
@@ -26,19 +27,53 @@ json puzzle_json(service::Puzzles& set, const puzzle::Puzzle& p) {
             {"source", p.source}, {"ply", p.ply},   {"rating", std::lround(set.rating(p.id).rating)}};
 }
 
-// A whole number 0..999 from the query's `key`, or -1.
-int query_number(std::string_view query, std::string_view key) {
+// The query's `key` (percent-decoded; '+' stays '+', as in a USI promotion), or none.
+std::optional<std::string> query_text(std::string_view query, std::string_view key) {
     while (!query.empty()) {
         std::string_view kv = query.substr(0, query.find('&'));
         if (kv.size() > key.size() && kv.substr(0, key.size()) == key && kv[key.size()] == '=') {
-            std::string_view v = kv.substr(key.size() + 1);
-            int n = -1;
-            auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-            return ec == std::errc() && end == v.data() + v.size() && n >= 0 && n < 1000 ? n : -1;
+            std::string out;
+            for (std::size_t i = key.size() + 1; i < kv.size(); ++i) {
+                int c = 0;
+                if (kv[i] == '%' && i + 2 < kv.size()
+                    && std::from_chars(kv.data() + i + 1, kv.data() + i + 3, c, 16).ptr == kv.data() + i + 3) {
+                    out += char(c);
+                    i += 2;
+                } else
+                    out += kv[i];
+            }
+            return out;
         }
         query.remove_prefix(std::min(query.size(), kv.size() + 1));
     }
-    return -1;
+    return std::nullopt;
+}
+
+// A whole number 0..999 from the query's `key`, or -1.
+int query_number(std::string_view query, std::string_view key) {
+    auto v = query_text(query, key);
+    int n = -1;
+    if (!v || v->empty() || std::from_chars(v->data(), v->data() + v->size(), n).ptr != v->data() + v->size())
+        return -1;
+    return n >= 0 && n < 1000 ? n : -1;
+}
+
+// The moves of the query's `moves` (comma-separated USI), at most `max`; none when malformed.
+std::optional<std::vector<std::string>> query_moves(std::string_view query, int max) {
+    std::vector<std::string> out;
+    auto v = query_text(query, "moves");
+    if (!v || v->empty())
+        return out;
+    if (v->size() > std::size_t(max) * 9)
+        return std::nullopt;
+    for (std::size_t start = 0; start <= v->size();) {
+        std::size_t end = std::min(v->find(',', start), v->size());
+        out.push_back(v->substr(start, end - start));
+        start = end + 1;
+    }
+    if (int(out.size()) > max)
+        return std::nullopt;
+    return out;
 }
 
 // The result of an attempt that ended or went on, with the rating before and after.
@@ -116,12 +151,16 @@ HttpReply JsonApi::any_puzzles(Request& r) {
         return reply(200, outcome_json(*p, o));
     }
     if (r.method == "GET" && n == 3 && r.seg[2] == "hint") {
-        const int ply = query_number(r.query, "ply"), level = query_number(r.query, "level");
-        if (ply < 0 || ply >= p->length || ply % 2 != 0 || (level != 1 && level != 2))
-            return error(400, "hint needs ply (an attacker's move: 0, 2 ... below " + std::to_string(p->length)
-                                  + ") and level (1: the piece, 2: the move)");
-        const std::string& move = p->solution[std::size_t(ply)];
-        json out = {{"ply", ply}, {"level", level}};
+        const int level = query_number(r.query, "level");
+        auto moves = query_moves(r.query, p->length);
+        if (!moves || (level != 1 && level != 2))
+            return error(400, "hint needs level (1: the piece, 2: the move) and moves (the moves played, "
+                              "comma-separated USI; none at the start)");
+        std::string why;
+        const std::string move = set->hint(*p, *moves, why);
+        if (move.empty())
+            return error(why.rfind("the solver", 0) == 0 ? 404 : 400, why);
+        json out = {{"ply", moves->size()}, {"level", level}};
         if (move.size() > 1 && move[1] == '*')
             out["drop"] = move.substr(0, 1);
         else

@@ -148,6 +148,11 @@ Puzzles::Outcome Puzzles::attempt(const std::string& player_key, bool guest, con
     return o;
 }
 
+std::string Puzzles::hint(const puzzle::Puzzle& p, const std::vector<std::string>& moves, std::string& error) {
+    std::lock_guard lock(mu_);
+    return puzzle::hint_move(p, moves, solver_, budget_, error);
+}
+
 Puzzles::Outcome Puzzles::gave_up(const std::string& player_key, bool guest, const puzzle::Puzzle& p,
                                   std::int64_t now) {
     std::lock_guard lock(mu_);

@@ -49,6 +49,8 @@ public:
     /// Judges an attempt (the moves from the puzzle's start) and rates it when it ends.
     Outcome attempt(const std::string& player_key, bool guest, const puzzle::Puzzle& p,
                     const std::vector<std::string>& moves, std::int64_t now);
+    /// The attacker's next move after `moves` for a hint (puzzle::hint_move); empty with `error`.
+    std::string hint(const puzzle::Puzzle& p, const std::vector<std::string>& moves, std::string& error);
     /// Rates a player's first look at a puzzle's move (a hint that gives the move) as a failure.
     Outcome gave_up(const std::string& player_key, bool guest, const puzzle::Puzzle& p, std::int64_t now);
 

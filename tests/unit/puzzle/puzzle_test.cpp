@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "core/movegen.h"
 #include "core/rules.h"
 #include "notation/usi.h"
 
@@ -148,6 +149,39 @@ TEST(PuzzleFind, ATotalBudgetStopsTheSearchUndecided) {
     EXPECT_EQ(find(*pos, 7, solver, tight).verdict, Verdict::Undecided);
     EXPECT_GT(tight.spent, 0u);
     EXPECT_EQ(find(*pos, 7, solver, budget).verdict, Verdict::Puzzle);
+}
+
+TEST(PuzzleHint, TheSolutionsMoveOnItsLineAndTheSolversOffIt) {
+    tsume::Solver solver;
+    Puzzle p = from(FIVE, FIVE_LINE);
+    std::string error;
+    EXPECT_EQ(hint_move(p, {}, solver, budget, error), "N*7b");
+    EXPECT_EQ(hint_move(p, {"N*7b", "6d6e"}, solver, budget, error), "8a7c");
+    // Another defence than the solution's: the hint is a check that still mates in the plies left.
+    auto pos = at(FIVE);
+    pos->play(*notation::parse_usi_move(*pos, "N*7b"));
+    int others = 0;
+    for (const core::ScoredMove& sm : core::MoveList<core::LEGAL, true>(*pos)) {
+        std::string reply = notation::write_usi_move(sm.move);
+        if (reply == "6d6e")
+            continue;
+        ++others;
+        std::string hint = hint_move(p, {"N*7b", reply}, solver, budget, error);
+        ASSERT_FALSE(hint.empty()) << reply << ": " << error;
+        pos->play(sm.move);
+        auto m = notation::parse_usi_move(*pos, hint);
+        ASSERT_TRUE(m) << hint;
+        EXPECT_TRUE(pos->gives_check(*m)) << reply << " " << hint;
+        pos->play(*m);
+        EXPECT_EQ(mates_within(*pos, 2, solver, budget), Mates::Yes) << reply << " " << hint;
+        pos->unplay();
+        pos->unplay();
+    }
+    EXPECT_GT(others, 0);
+    // Bad moves: a defender's turn, an illegal move.
+    EXPECT_TRUE(hint_move(p, {"N*7b"}, solver, budget, error).empty());
+    EXPECT_TRUE(hint_move(p, {"N*7b", "5a5b"}, solver, budget, error).empty());
+    EXPECT_NE(error.find("move 2"), std::string::npos) << error;
 }
 
 TEST(PuzzleLine, ALineReadsBack) {

@@ -174,12 +174,12 @@ TEST(Puzzles, AWrongMoveLowersTheRatingAndItsRefutationIsALegalDefence) {
 TEST(Puzzles, HintsGiveThePieceThenTheMoveWhichCountsAsAFailure) {
     PuzzleServer s("puzzles_hint");
     Api api(s.f);
-    json h = api.ok("alice", "GET", "/api/puzzles/" + s.five.id + "/hint?ply=0&level=1");
+    json h = api.ok("alice", "GET", "/api/puzzles/" + s.five.id + "/hint?level=1");
     EXPECT_EQ(h["drop"], "N");
     EXPECT_FALSE(h.contains("move"));
-    h = api.ok("alice", "GET", "/api/puzzles/" + s.five.id + "/hint?ply=2&level=1");
+    h = api.ok("alice", "GET", "/api/puzzles/" + s.five.id + "/hint?moves=N*7b,6d6e&level=1");
     EXPECT_EQ(h["from"], "8a");
-    h = api.ok("alice", "GET", "/api/puzzles/" + s.five.id + "/hint?ply=0&level=2");
+    h = api.ok("alice", "GET", "/api/puzzles/" + s.five.id + "/hint?moves=&level=2");
     EXPECT_EQ(h["move"], "N*7b");
     EXPECT_TRUE(h["rated"]);
     EXPECT_LT(h["rating"]["change"].get<int>(), 0);
@@ -217,9 +217,11 @@ TEST(Puzzles, BadInputIsRefused) {
     EXPECT_EQ(status("POST", at + "/attempt", {{"moves", {"N*7b", "6d6e"}}}), 400);          // ends with the defender
     EXPECT_EQ(status("POST", at + "/attempt", {{"moves", {"N*7b", "6d7c", "8a7c"}}}), 400);  // not the reply given
     EXPECT_EQ(status("POST", at + "/attempt", {{"moves", {"a", "b", "c", "d", "e", "f", "g"}}}), 400);
-    EXPECT_EQ(status("GET", at + "/hint?ply=1&level=1"), 400);
-    EXPECT_EQ(status("GET", at + "/hint?ply=0&level=3"), 400);
+    EXPECT_EQ(status("GET", at + "/hint?moves=N*7b&level=1"), 400);
+    EXPECT_EQ(status("GET", at + "/hint?level=3"), 400);
     EXPECT_EQ(status("GET", at + "/hint"), 400);
+    EXPECT_EQ(status("GET", at + "/hint?moves=zz,6d6e&level=1"), 400);
+    EXPECT_EQ(status("GET", at + "/hint?moves=N%2A7b,6d6e,8a7c,6c7c,G%2A6d,x,y&level=1"), 400);
     EXPECT_EQ(status("GET", "/api/puzzles/ffffffff"), 404);
     EXPECT_EQ(status("DELETE", at), 405);
     EXPECT_EQ(api.api.handle("GET", "/api/puzzles/next", "", "", "127.0.0.1").status, 401);
