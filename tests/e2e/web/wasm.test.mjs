@@ -95,6 +95,11 @@ async function tsume(page) {
 }
 
 async function main() {
+  // Whatever waits without its own limit (a request, a screenshot): the test ends in 4 minutes.
+  setTimeout(() => {
+    console.error('wasm test: no end after 240 s\n' + server.log.slice(-3000));
+    process.exit(1);
+  }, 240000).unref();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}/`;
   await server.start(port);
