@@ -10,6 +10,10 @@
 //   tsume [time_ms MS] [convention ordinary|tsume] sfen SFEN
 //                          "tsume <result>" (tsume::format_result) after "info string tsume nodes N time_ms T exact 0|1"
 //   bench [DEPTH]          nodes=N time_ms=T nps=X (the positions and settings of `hisha bench`)
+//   board                  the position set, as the server's /api/position tells it (the page's
+//                          offline fallback): "board sfen S", "board check 0|1", "board legal
+//                          USI...", "board move USI WESTERN KI2 KIF" for each move from the start,
+//                          "board end"
 //
 // A bad command or argument answers "info string error: ..." and changes nothing. Nothing here
 // throws across the boundary: every number is read with std::from_chars.
@@ -38,6 +42,8 @@ using namespace hisha;
 struct State {
     engine::Engine engine;
     std::unique_ptr<core::Position> pos = std::make_unique<core::Position>();
+    std::string start_sfen{core::START_SFEN};  // the position command's start and moves
+    std::vector<core::Move> moves;
     bool notation = false;
     std::unique_ptr<tsume::Solver> solver;
 };
@@ -133,9 +139,36 @@ void cmd_position(std::istringstream& in) {
     auto pos = std::make_unique<core::Position>();
     if (auto r = pos->set(rec->start_sfen, core::SfenRules::Relaxed); !r)
         return error("bad position: " + r.error().to_string());
-    for (const auto& m : rec->moves)
+    std::vector<core::Move> moves;
+    for (const auto& m : rec->moves) {
         pos->play(m.move);
-    state().pos = std::move(pos);
+        moves.push_back(m.move);
+    }
+    State& s = state();
+    s.pos = std::move(pos);
+    s.start_sfen = rec->start_sfen;
+    s.moves = std::move(moves);
+}
+
+void cmd_board() {
+    State& s = state();
+    send("board sfen " + s.pos->sfen());
+    send(std::string("board check ") + (s.pos->in_check() ? "1" : "0"));
+    std::string legal = "board legal";
+    for (const auto& sm : core::MoveList<core::LEGAL, true>(*s.pos))
+        legal += ' ' + core::to_usi(sm.move);
+    send(legal);
+    core::Position p;
+    if (p.set(s.start_sfen, core::SfenRules::Relaxed)) {
+        core::Move previous = core::Move::none();
+        for (core::Move m : s.moves) {
+            send("board move " + core::to_usi(m) + ' ' + notation::write_western(p, m) + ' '
+                 + notation::ki2_move_text(p, m, previous, true) + ' ' + notation::kif_move_text(p, m, previous));
+            p.play(m);
+            previous = m;
+        }
+    }
+    send("board end");
 }
 
 void cmd_go(std::istringstream& in) {
@@ -238,6 +271,8 @@ void run(const std::string& line) {
         cmd_tsume(in);
     else if (cmd == "bench")
         cmd_bench(in);
+    else if (cmd == "board")
+        cmd_board();
     else
         error("unknown command: " + cmd);
 }

@@ -1,7 +1,7 @@
 // The analysis board: records (load/save in every format, move list with variations and
 // comments), free play from any position, the engine's live lines and evaluation (MultiPV,
 // arrows, a graph over the game), the tsume solver, and the board editor.
-import { Game, MoveText, ParsedRecord, PositionInfo, TsumeAnswer, call, get, post, postForFile, myName } from './api';
+import { ApiError, Game, MoveText, ParsedRecord, PositionInfo, TsumeAnswer, call, get, post, postForFile, myName } from './api';
 import type { EventHandler } from './api';
 import { Board, LETTER_OF, PROMOTABLE, UNPROMOTED, splitSfen, colorOf } from './board';
 import { clear, h, toast } from './dom';
@@ -92,10 +92,23 @@ class AnalysisPage {
     return this.line.slice(0, n).map((m) => m.usi);
   }
 
+  /// The position after `moves` from the server, or from the browser's engine when the server
+  /// cannot be reached (offline).
+  async positionInfo(moves: string[]): Promise<PositionInfo> {
+    try {
+      return await post<PositionInfo>('position', { sfen: this.startSfen, moves });
+    } catch (e) {
+      // (api.ts says so when fetch itself fails; an answer of the server, an error too, stands.)
+      const unreachable = e instanceof ApiError && e.message === 'the server cannot be reached';
+      if (!unreachable || !(await browserEngineAvailable())) throw e;
+      return browserEngine.board(this.startSfen, moves);
+    }
+  }
+
   async refresh(): Promise<void> {
     let info: PositionInfo;
     try {
-      info = this.info = await post<PositionInfo>('position', { sfen: this.startSfen, moves: this.movesTo(this.cursor) });
+      info = this.info = await this.positionInfo(this.movesTo(this.cursor));
     } catch (e) {
       toast(String((e as Error).message), 'error');
       return;
@@ -153,7 +166,7 @@ class AnalysisPage {
       return;
     }
     try {
-      const p = await post<PositionInfo>('position', { sfen: this.startSfen, moves: [...this.movesTo(cursor), usi] });
+      const p = await this.positionInfo([...this.movesTo(cursor), usi]);
       const played = p.moves[p.moves.length - 1];
       // The old continuation stays reachable as a variation of the new move.
       if (cursor < this.line.length) played.variations = [this.line.slice(cursor), ...(this.line[cursor].variations || [])];

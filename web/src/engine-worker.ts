@@ -11,15 +11,19 @@ interface HishaModule {
 type Factory = (opts: Record<string, unknown>) => Promise<HishaModule>;
 
 export interface WorkerLine { multipv: number; depth: number; cp?: number; mate?: number; nodes: number; nps: number; usi: string[]; western: string[]; ja: string[] }
+/// A position as the server's /api/position tells it (api.ts PositionInfo).
+export interface BoardInfo { sfen: string; turn: 'black' | 'white'; check: boolean; legal: string[]; over: string; moves: { usi: string; western: string; ja: string; kif: string }[] }
 export type ToWorker =
   | { type: 'analyze'; id: number; sfen: string; moves: string[]; multipv: number; maxDepth: number; maxMs: number }
   | { type: 'stop'; id: number }
-  | { type: 'tsume'; id: number; sfen: string; timeMs: number };
+  | { type: 'tsume'; id: number; sfen: string; timeMs: number }
+  | { type: 'board'; id: number; sfen: string; moves: string[] };
 export type FromWorker =
   | { type: 'ready'; evaluation: string }
   | { type: 'failed'; error: string }
   | { type: 'line'; id: number; line: WorkerLine }
   | { type: 'done'; id: number; best: string; depth: number }
+  | { type: 'board'; id: number; info?: BoardInfo; error?: string }
   | { type: 'tsume'; id: number; status: string; length: number; usi: string[]; western: string[]; ja: string[]; nodes: number; timeMs: number; exact: boolean; error: string };
 
 const post = (m: FromWorker) => (self as unknown as Worker).postMessage(m);
@@ -133,6 +137,26 @@ function tsume(m: Extract<ToWorker, { type: 'tsume' }>): void {
   post(r);
 }
 
+/// The position after `moves` from `sfen`, with its legal moves and the moves' texts: the page's
+/// answer when the server cannot be reached.
+function board(m: Extract<ToWorker, { type: 'board' }>): void {
+  const info: BoardInfo = { sfen: '', turn: 'black', check: false, legal: [], over: '', moves: [] };
+  let error = '';
+  sink = (text) => {
+    const w = text.split(' ');
+    if (text.startsWith('info string error: ')) error = text.slice(19);
+    else if (w[1] === 'sfen') info.sfen = w.slice(2).join(' ');
+    else if (w[1] === 'check') info.check = w[2] === '1';
+    else if (w[1] === 'legal') info.legal = w.slice(2);
+    else if (w[1] === 'move') info.moves.push({ usi: w[2], western: w[3], ja: w[4], kif: w.slice(5).join(' ') });
+  };
+  run(`position sfen ${m.sfen}${m.moves.length ? ' moves ' + m.moves.join(' ') : ''}`);
+  if (!error) run('board');
+  info.turn = info.sfen.split(' ')[1] === 'w' ? 'white' : 'black';
+  if (!info.legal.length) info.over = info.check ? 'checkmate' : 'no_moves';
+  post(error ? { type: 'board', id: m.id, error } : { type: 'board', id: m.id, info });
+}
+
 // Requests run one at a time, in order.
 let queue: Promise<void> = Promise.resolve();
 self.onmessage = (e: MessageEvent<ToWorker>) => {
@@ -149,7 +173,8 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
       if (m.type === 'analyze') {
         if (latest === m.id) await analyze(m);
         else post({ type: 'done', id: m.id, best: '', depth: 0 });
-      } else tsume(m);
+      } else if (m.type === 'board') board(m);
+      else tsume(m);
     } catch (err) {
       post({ type: 'failed', error: String(err) });
     }

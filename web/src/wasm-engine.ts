@@ -2,9 +2,9 @@
 // (/wasm/hisha.wasm, asked only when analysis or the solver starts, so the first page load does
 // not grow), one worker for the page, analyses and tsume problems as calls with callbacks. A
 // worker that does not answer a stop in time (a deep iteration) is ended and a new one started.
-import type { FromWorker, ToWorker, WorkerLine } from './engine-worker';
+import type { BoardInfo, FromWorker, ToWorker, WorkerLine } from './engine-worker';
 
-export type { WorkerLine };
+export type { BoardInfo, WorkerLine };
 export interface BrowserTsume { status: string; length: number; usi: string[]; western: string[]; ja: string[]; nodes: number; timeMs: number; exact: boolean; error: string }
 
 let available: Promise<boolean> | undefined;
@@ -13,7 +13,9 @@ let available: Promise<boolean> | undefined;
 export function browserEngineAvailable(): Promise<boolean> {
   if (localStorage.getItem('hisha.engine') === 'server' || typeof Worker === 'undefined' || typeof WebAssembly === 'undefined')
     return Promise.resolve(false);
-  available ??= fetch('/wasm/hisha.wasm', { method: 'HEAD' }).then((r) => r.ok, () => false);
+  // Offline, the service worker's cache may hold it.
+  available ??= fetch('/wasm/hisha.wasm', { method: 'HEAD' }).then((r) => r.ok,
+    async () => typeof caches !== 'undefined' && !!(await caches.match('/wasm/hisha.wasm').catch(() => undefined)));
   return available;
 }
 
@@ -25,6 +27,7 @@ class BrowserEngine {
   next = 1;
   analysis: { id: number; cb: Analysis } | undefined;
   readonly solving = new Map<number, (r: BrowserTsume) => void>();
+  readonly boards = new Map<number, { res: (b: BoardInfo) => void; rej: (e: Error) => void }>();
   ready: Promise<string> | undefined;
   private readyResolve: ((ev: string) => void) | undefined;
   private readyReject: ((e: Error) => void) | undefined;
@@ -50,6 +53,11 @@ class BrowserEngine {
       const cb = this.analysis.cb;
       this.analysis = undefined;
       cb.onDone(m.best, m.depth);
+    } else if (m.type === 'board') {
+      const b = this.boards.get(m.id);
+      this.boards.delete(m.id);
+      if (m.info) b?.res(m.info);
+      else b?.rej(new Error(m.error || 'bad position'));
     } else if (m.type === 'tsume') {
       this.solving.get(m.id)?.(m);
       this.solving.delete(m.id);
@@ -63,6 +71,8 @@ class BrowserEngine {
     this.restart();
     for (const done of this.solving.values()) done({ status: 'error', length: 0, usi: [], western: [], ja: [], nodes: 0, timeMs: 0, exact: false, error });
     this.solving.clear();
+    for (const b of this.boards.values()) b.rej(new Error(error));
+    this.boards.clear();
   }
 
   restart(): void {
@@ -90,8 +100,17 @@ class BrowserEngine {
     this.send({ type: 'stop', id: a.id });
     const w = this.worker;
     const idle = new Promise<void>((res) => w.addEventListener('message', (e: MessageEvent<FromWorker>) => e.data.type === 'done' && e.data.id === a.id && res()));
-    const late = setTimeout(() => this.worker === w && !this.solving.size && this.restart(), 1500);
+    const late = setTimeout(() => this.worker === w && !this.solving.size && !this.boards.size && this.restart(), 1500);
     void idle.then(() => clearTimeout(late));
+  }
+
+  /// The position after `moves` (legal moves, move texts), as /api/position answers it.
+  board(sfen: string, moves: string[]): Promise<BoardInfo> {
+    const id = this.next++;
+    return new Promise((res, rej) => {
+      this.boards.set(id, { res, rej });
+      this.send({ type: 'board', id, sfen, moves });
+    });
   }
 
   solve(sfen: string, timeMs: number): Promise<BrowserTsume> {

@@ -2,7 +2,9 @@
 // engine compiled to WebAssembly (make wasm: dist/wasm/), in a Web Worker, while the server's
 // analysis is cut off: the page's 'analyze' messages on the live socket are dropped and
 // /api/tsume is refused. Checks a line of the analysis (depth, legality as the server's
-// /api/position replays it, western text) and a mate in 3 solved in the page; screenshots.
+// /api/position replays it, western text), a move played and analysed with the network cut
+// (the browser's engine tells the board its legal moves), and a mate in 3 solved in the page;
+// screenshots.
 // Skips (77) when the wasm was not built, outside CI only.
 import { chromium } from 'playwright-core';
 import { strict as assert } from 'node:assert';
@@ -78,6 +80,29 @@ async function analysis(page, base) {
   await page.click('button[name=analyze]');
 }
 
+/// The network cut: a move played on the board (the browser's engine tells its legal moves and
+/// texts) and analysed in the page.
+async function offline(page, base) {
+  await page.context().setOffline(true);
+  await page.fill('input[name=move]', '7g7f');
+  await page.press('input[name=move]', 'Enter');
+  await page.waitForSelector('.tree .move.current[data-ply="1"]', { timeout: T });
+  assert.match(await page.textContent('.tree .move.current'), /P-7f/, 'the move in western notation, offline');
+  assert.match(await page.inputValue('input[name=sfen]'), /^lnsgkgsnl\/1r5b1\/ppppppppp\/9\/9\/2P6\/PP1PPPPPP\/1B5R1\/LNSGKGSNL w /);
+  await page.click('button[name=analyze]');
+  await page.waitForFunction(() => {
+    const m = document.querySelector('.engine .eval-line')?.textContent?.match(/depth (\d+)/);
+    return m && Number(m[1]) >= 6 && document.querySelector('ol.pv li')?.getAttribute('data-usi');
+  }, null, { timeout: 60000 });
+  const usi = (await page.getAttribute('ol.pv li', 'data-usi')).split(' ');
+  await shot(page, 'analysis-offline');
+  await page.click('button[name=analyze]');
+  await page.context().setOffline(false);
+  const r = await fetch(base + 'api/position', { method: 'POST', body: JSON.stringify({ moves: ['7g7f', ...usi] }) });
+  assert.equal(r.status, 200, `the offline line is legal after 7g7f: ${usi.join(' ')}`);
+  console.log(`wasm: offline after 7g7f: ${usi.join(' ')}`);
+}
+
 async function tsume(page) {
   // White's king on 5a between silvers on 6a and 4a, a tokin on 5c: a mate in 3 with two golds in hand.
   await page.fill('input[name=sfen]', '3sks3/9/4+P4/9/9/9/9/9/4K4 b 2G 1');
@@ -109,6 +134,7 @@ async function main() {
     const page = await newPage(browser);
     await registerOn(page, base, 'wasmer');
     await analysis(page, base);
+    await offline(page, base);
     await tsume(page);
     assert.deepEqual(cut, { analyze: 0, tsume: 0 }, 'the server was never asked to analyse or solve');
     assert.deepEqual(await page.evaluate(() => window.__csp), [], 'nothing the Content-Security-Policy blocked');
