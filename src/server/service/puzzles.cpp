@@ -90,8 +90,8 @@ const puzzle::Puzzle* Puzzles::next(const std::string& player_key, bool guest) {
     std::lock_guard lock(mu_);
     std::vector<std::string> done_list = guest ? std::vector<std::string>() : store_.puzzles_done(player_key);
     std::set<std::string> done(done_list.begin(), done_list.end());
-    if (guest)
-        done = guests_done_[player_key];
+    if (auto it = guests_done_.find(player_key); guest && it != guests_done_.end())
+        done = it->second;
     const double mine = guest ? store::PuzzleRating{}.rating : player(player_key).rating;
     const puzzle::Puzzle* best = nullptr;
     double best_gap = 0;
