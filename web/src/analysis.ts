@@ -257,6 +257,7 @@ class AnalysisPage {
     const blackToMove = (splitSfen(this.startSfen).turn === 'black') === (cursor % 2 === 0);
     this.lines.clear();
     this.engineKind = 'browser';
+    this.graphRun = undefined; // (a graph being drawn in the browser gives way)
     clear(this.engineOut, h('p.meta', t('engineThinking'), ' ', this.engineLabel()));
     const sign = blackToMove ? 1 : -1;
     const toLine = (l: WorkerLine): Line => ({
@@ -351,11 +352,35 @@ class AnalysisPage {
     }
   }
 
-  graphGame(): void {
+  async graphGame(): Promise<void> {
+    if (await browserEngineAvailable()) return this.graphInBrowser();
     if (!app.live) return;
     this.evals.length = 0;
     this.graphRun = { ply: 0 };
     app.live.fire({ type: 'analyze', sfen: this.startSfen, moves: [], multipv: 1, movetime_ms: 300, tag: 'graph-0' });
+  }
+
+  /// The graph from the browser's engine: each position of the line for 300 ms, one after another.
+  async graphInBrowser(): Promise<void> {
+    this.evals.length = 0;
+    const run: { ply: number; last?: Line } = { ply: 0 };
+    this.graphRun = run;
+    for (let ply = 0; ply <= this.line.length && this.graphRun === run; ply++) {
+      run.ply = ply;
+      const sign = (splitSfen(this.startSfen).turn === 'black') === (ply % 2 === 0) ? 1 : -1;
+      const r = await new Promise<{ last?: WorkerLine; best: string }>((res) => {
+        let last: WorkerLine | undefined;
+        browserEngine.analyze(this.startSfen, this.movesTo(ply), 1, { onLine: (l) => (last = l), onDone: (best) => res({ last, best }) }, 300);
+      });
+      if (this.graphRun !== run) return;
+      const l = r.last;
+      // No line and no move: the side to move is checkmated (or has no move at all).
+      this.evals[ply] = l ? scoreValue({ cp: l.cp === undefined ? undefined : sign * l.cp, mate: l.mate === undefined ? undefined : sign * l.mate }) : !r.best ? -3000 * sign : undefined;
+      this.drawGraph();
+    }
+    if (this.graphRun !== run) return;
+    this.graphRun = undefined;
+    if (this.analyzing) void this.startEngine();
   }
 
   drawGraph(): void {

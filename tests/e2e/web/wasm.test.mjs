@@ -3,8 +3,8 @@
 // analysis is cut off: the page's 'analyze' messages on the live socket are dropped and
 // /api/tsume is refused. Checks a line of the analysis (depth, legality as the server's
 // /api/position replays it, western text), a move played and analysed with the network cut
-// (the browser's engine tells the board its legal moves), and a mate in 3 solved in the page;
-// screenshots.
+// (the browser's engine tells the board its legal moves), the game graph of a short record, and
+// a mate in 3 solved in the page; screenshots.
 // Skips (77) when the wasm was not built, outside CI only.
 import { chromium } from 'playwright-core';
 import { strict as assert } from 'node:assert';
@@ -103,6 +103,22 @@ async function offline(page, base) {
   console.log(`wasm: offline after 7g7f: ${usi.join(' ')}`);
 }
 
+/// The game graph from the browser's engine: a record of four moves, five evaluations.
+async function graph(page) {
+  await page.fill('textarea[name=record]', 'position startpos moves 7g7f 3c3d 2g2f 8c8d');
+  await page.click('button[name=load]');
+  await page.waitForSelector('.tree .move[data-ply="4"]', { timeout: T });
+  await page.click('button[name=graph]');
+  await page.waitForFunction(() => {
+    const pts = document.querySelector('.graph polyline')?.getAttribute('points') || '';
+    return pts.trim().split(' ').filter(Boolean).length === 5;
+  }, null, { timeout: 60000 });
+  const points = await page.getAttribute('.graph polyline', 'points');
+  await page.locator('.graph').scrollIntoViewIfNeeded();
+  await shot(page, 'graph-browser-engine');
+  console.log(`wasm: graph ${points}`);
+}
+
 async function tsume(page) {
   // White's king on 5a between silvers on 6a and 4a, a tokin on 5c: a mate in 3 with two golds in hand.
   await page.fill('input[name=sfen]', '3sks3/9/4+P4/9/9/9/9/9/4K4 b 2G 1');
@@ -135,6 +151,7 @@ async function main() {
     await registerOn(page, base, 'wasmer');
     await analysis(page, base);
     await offline(page, base);
+    await graph(page);
     await tsume(page);
     assert.deepEqual(cut, { analyze: 0, tsume: 0 }, 'the server was never asked to analyse or solve');
     assert.deepEqual(await page.evaluate(() => window.__csp), [], 'nothing the Content-Security-Policy blocked');
