@@ -44,16 +44,25 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 // On every response: what a browser may load for the page (its own scripts, styles and
 // sockets only, no frames around it; its own WebAssembly, the browser's engine, may be
 // compiled: 'wasm-unsafe-eval' allows that and no eval of JavaScript), no sniffing of types, no
-// Referer to other sites.
+// Referer to other sites. The read-only board of /embed/N (`framable`) is the one page any
+// site may show in a frame.
 template <class Body>
-void secure(http::response<Body>& res) {
+void secure(http::response<Body>& res, bool framable = false) {
     res.set("Content-Security-Policy",
-            "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; "
-            "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-            "frame-ancestors 'none'");
+            std::string("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+                        "img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+                        "form-action 'self'; frame-ancestors ")
+                + (framable ? "*" : "'none'"));
     res.set("X-Content-Type-Options", "nosniff");
     res.set("Referrer-Policy", "no-referrer");
-    res.set("X-Frame-Options", "DENY");
+    if (!framable)
+        res.set("X-Frame-Options", "DENY");
+}
+
+// The embeddable board's page: /embed/N (the web UI's index.html, which shows only the board).
+bool framable(std::string_view target) {
+    target = target.substr(0, target.find('?'));
+    return target.starts_with("/embed/") && target.find('/', 7) == std::string_view::npos;
 }
 
 // The credential of a request: `Authorization: Bearer <token>` (scripts), else the session
@@ -660,7 +669,7 @@ struct HttpServer::Impl {
             else
                 res = co_await answer(req, client);
             bool keep = res.keep_alive();
-            secure(res);
+            secure(res, req.method() == http::verb::get && framable(req.target()));
             co_await gate_open();
             auto [wec, wn] = co_await http::async_write(stream, res, use_tuple);
             if (wec || !keep)

@@ -12,8 +12,16 @@
 //   GET  /api/me   GET /api/lobby   GET /api/users?pattern=P   GET /api/who
 //   GET  /api/challenges   POST /api/challenges {pattern,color,first_move,comment,time_control}
 //   POST /api/challenges/N/accept   DELETE /api/challenges/N
-//   GET  /api/games (active)   GET /api/games/N   GET /api/games/N/record?format=kif|csa|psn|sfen|ki2|usi
+//   GET  /api/games (active)   GET /api/games/N   GET /api/games/N/record?format=kif|kifu|csa|psn|sfen|ki2|usi
+//   GET  /api/games/N/spectators -> {count, names} (watching now: connected, not the players)
 //   GET  /api/ratings (the public rating list: accounts with rated games, best first)
+//   GET  /api/users/NAME -> the public profile: user fields, history:[{time,game,rating,deviation}] (after
+//        each rated game), by_color:{black,white:{wins,losses,draws}}, by_time_control:[{time_control,...}]
+//   GET  /api/users/NAME/games?opponent=&result=win|loss|draw&time_control=&from=&to=&limit=&offset=
+//        -> {total, games:[{id,black,white,color,opponent,result,winner,reason,time_control,started,ended,plies}]}
+//        (finished games, the last ended first; from/to: YYYY-MM-DD (UTC) or epoch ms; opponent: part of a name)
+//   GET  /api/users/NAME/games/records?format=kif|kifu|csa (and the same filters): every game in one file
+//        (KIF Shift_JIS, KIFU UTF-8, CSA with a '/' line between games)
 //   GET  /api/tournaments -> {now, tournaments:[{pattern,interval_s,next_round,rounds,games,waiting}]}
 //   GET  /api/tournaments/PATTERN/games?limit=N (PATTERN percent-encoded; newest first, each with its record's URL)
 //   POST /api/games {opponent,color,time_control,handicap}   POST /api/games/N/{move|resign|undo|seen|say|watch}
@@ -137,6 +145,11 @@ private:
     HttpReply get_tournaments(Request& r);
     HttpReply get_tournament_games(Request& r);
     HttpReply get_users(Request& r);
+    // (json_api_players.cpp: the player page's and the game page's public reads)
+    HttpReply get_user(Request& r);
+    HttpReply get_user_games(Request& r);
+    HttpReply get_user_records(Request& r);
+    HttpReply get_game_spectators(Request& r);
     HttpReply post_position(Request& r);
     HttpReply post_record_parse(Request& r);
     HttpReply post_record_write(Request& r);

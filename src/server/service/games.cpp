@@ -691,6 +691,10 @@ void Service::apply_rating(LiveGame& g, std::vector<UserRow*>& changed) {
     w->deviation = nw.deviation;
     w->volatility = nw.volatility;
     w->last_game = env_.now();
+    g.row.rating_after[0] = nb.rating;  // the players' rating history
+    g.row.deviation_after[0] = nb.deviation;
+    g.row.rating_after[1] = nw.rating;
+    g.row.deviation_after[1] = nw.deviation;
     if (win == core::Winner::Black) {
         ++b->wins;
         ++w->losses;

@@ -366,6 +366,11 @@ public:
     Reply<std::vector<GameRow>> tournament_games(std::string_view pattern, int limit);
     /// The public rating list: the accounts with at least one rated game, best rating first.
     std::vector<const UserRow*> rating_list() const;
+    /// The finished games of `user`, the last ended first (at most `limit`), without their moves
+    /// (the player page: its results, rating history and games).
+    std::vector<store::ListedGame> player_games(std::string_view user, int limit) {
+        return store_.player_games(user, limit);
+    }
 
     // --- helpers shared with the protocols
     /// Parses a move in any notation the server accepts.

@@ -200,7 +200,7 @@ public:
         // server wrote the game since, no row matches (its UPDATE holds the row until it
         // commits, then this one re-reads it and finds the newer version), and nothing of this
         // save is kept. The moves follow under the row's lock.
-        if (!update_game(g, ", version=version+1 WHERE id=$15 AND version=$16", g.id, g.version))
+        if (!update_game(g, ", version=version+1 WHERE id=$19 AND version=$20", g.id, g.version))
             return rollback();
         if (changed_ != 1) {
             lost_race_ = true;

@@ -58,6 +58,8 @@ struct GameRow {
     bool rated_applied = false;      // the result has been counted in ratings and W/L/D
     int undone_ply = -1;             // the last undo: the ply and the move it took back
     std::string undone_text;
+    double rating_after[2] = {0, 0};     // the players' ratings and deviations once the result
+    double deviation_after[2] = {0, 0};  // was rated (black, white); 0: not rated (or before they were kept)
     std::int64_t version = 0;        // saves so far; a store shared by several servers refuses a
                                      // save based on an older version (another server won the race)
     std::vector<MoveRow> moves;

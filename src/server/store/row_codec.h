@@ -51,10 +51,11 @@ inline constexpr TableInfo table<GameRow>{
     "games",
     "id, black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, csa_seconds, status, "
     "winner, reason, seen_black, seen_white, rem_black, rem_white, turn_started, created, updated, origin, "
-    "csa_game_name, rated_applied, undone_ply, undone_text, tournament",
+    "csa_game_name, rated_applied, undone_ply, undone_text, tournament, rating_black, deviation_black, rating_white, "
+    "deviation_white",
     "black, white, start_sfen, tc_kind, days, main_ms, byoyomi_ms, increment_ms, csa_seconds, status, winner, "
     "reason, seen_black, seen_white, rem_black, rem_white, turn_started, created, updated, origin, csa_game_name, "
-    "rated_applied, undone_ply, undone_text, tournament"};
+    "rated_applied, undone_ply, undone_text, tournament, rating_black, deviation_black, rating_white, deviation_white"};
 template <>
 inline constexpr TableInfo table<MoveRow>{"moves", "ply, text, spent_ms, at, forced, locked, comment",
                                           "game_id, ply, text, spent_ms, at, forced, locked, comment"};
@@ -122,7 +123,7 @@ void fields(T& g, F&& f) {
     tc_fields(g.tc, f);
     each(f, g.tc.csa_seconds, g.status, g.winner, g.reason, g.seen[0], g.seen[1], g.remaining[0], g.remaining[1],
          g.turn_started, g.created, g.updated, g.origin, g.csa_game_name, g.rated_applied, g.undone_ply, g.undone_text,
-         g.tournament);
+         g.tournament, g.rating_after[0], g.deviation_after[0], g.rating_after[1], g.deviation_after[1]);
 }
 
 /// The columns of moves after the game's id and the ply.

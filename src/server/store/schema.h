@@ -142,12 +142,23 @@ CREATE TABLE IF NOT EXISTS puzzle_attempts (
     PRIMARY KEY (player_key, puzzle_id));
 )sql";
 
+/// Rating history: each player's rating and deviation once a game's result was rated (0 for the
+/// games rated before: their history is not known), and a player's finished games found by name.
+constexpr const char* RATING_HISTORY = R"sql(
+ALTER TABLE games ADD COLUMN rating_black {REAL} NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN deviation_black {REAL} NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN rating_white {REAL} NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN deviation_white {REAL} NOT NULL DEFAULT 0;
+CREATE INDEX games_black ON games(lower(black), status);
+CREATE INDEX games_white ON games(lower(white), status);
+)sql";
+
 /// A store's migrations, in order: the tables, the store's own second migration, administration,
-/// move comments, tournaments, conditional moves. A database keeps how many it has run: new ones
-/// go at the end.
+/// move comments, tournaments, conditional moves, rating history. A database keeps how many it
+/// has run: new ones go at the end.
 inline std::vector<std::string> migrations(const Dialect& d, std::string_view own) {
-    return {in(d, TABLES),      std::string(own), in(d, ADMINISTRATION), MOVE_COMMENTS, in(d, TOURNAMENTS),
-            in(d, CONDITIONAL_MOVES)};
+    return {in(d, TABLES),      std::string(own),         in(d, ADMINISTRATION), MOVE_COMMENTS,
+            in(d, TOURNAMENTS), in(d, CONDITIONAL_MOVES), in(d, RATING_HISTORY)};
 }
 
 }  // namespace hisha::server::store::schema

@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "server/store/row_codec.h"
@@ -185,6 +186,29 @@ public:
             select<GameRow>("WHERE status>=$1 AND (lower(black)=$2 OR lower(white)=$2) ORDER BY id DESC LIMIT $3",
                             int(GameStatus::Finished), rows::key_of(user), limit));
     }
+    std::vector<ListedGame> player_games(std::string_view user, int limit) override {
+        static const std::string mine = "WHERE g.status=$1 AND (lower(g.black)=$2 OR lower(g.white)=$2)";
+        std::string key = rows::key_of(user);
+        std::vector<ListedGame> out;
+        auto rows = select<GameRow>("g " + mine + " ORDER BY g.updated DESC, g.id DESC LIMIT $3",
+                                    int(GameStatus::Finished), key, limit);
+        for (GameRow& g : rows)
+            out.push_back({std::move(g), 0});
+        // The board moves of each (a handicap removal, a resignation, a declaration are none).
+        auto s = db().statement("SELECT m.game_id, count(*) FROM moves m JOIN games g ON g.id=m.game_id " + mine
+                                + " AND m.text NOT LIKE 'HANDICAP%' AND m.text NOT LIKE 'RESIGN%' "
+                                  "AND m.text <> 'DECLARE' GROUP BY m.game_id");
+        s.bind(int(GameStatus::Finished));
+        s.bind(key);
+        std::unordered_map<std::int64_t, int> plies;
+        while (s.row()) {
+            std::int64_t id = s.i64();
+            plies[id] = int(s.i64());
+        }
+        for (ListedGame& l : out)
+            l.plies = plies[l.row.id];
+        return out;
+    }
     /// (Without their moves: a list.)
     std::vector<GameRow> tournament_games(std::string_view tournament, std::string_view user, int limit) override {
         return select<GameRow>(
@@ -316,16 +340,18 @@ protected:
         return true;
     }
 
-    /// Writes the columns of a game's row that change after it began; `where` (from $15 on)
+    /// Writes the columns of a game's row that change after it began; `where` (from $19 on)
     /// says which row, the values after the game's.
     template <class... Value>
     bool update_game(const GameRow& g, std::string_view where, const Value&... values) {
         auto s = db().statement("UPDATE games SET status=$1, winner=$2, reason=$3, seen_black=$4, seen_white=$5, "
                                 "rem_black=$6, rem_white=$7, turn_started=$8, updated=$9, rated_applied=$10, "
-                                "undone_ply=$11, undone_text=$12, black=$13, white=$14"
+                                "undone_ply=$11, undone_text=$12, black=$13, white=$14, rating_black=$15, "
+                                "deviation_black=$16, rating_white=$17, deviation_white=$18"
                                 + std::string(where));
         for_each(binder(s), int(g.status), g.winner, g.reason, g.seen[0], g.seen[1], g.remaining[0], g.remaining[1],
-                 g.turn_started, g.updated, g.rated_applied, g.undone_ply, g.undone_text, g.black, g.white, values...);
+                 g.turn_started, g.updated, g.rated_applied, g.undone_ply, g.undone_text, g.black, g.white,
+                 g.rating_after[0], g.deviation_after[0], g.rating_after[1], g.deviation_after[1], values...);
         return s.exec() || db().fail();
     }
     template <class F, class... Value>

@@ -325,7 +325,7 @@ public:
                 .bind(g.id);
             if (!s.exec())
                 return undo();
-        } else if (!update_game(g, " WHERE id=$15", g.id)) {
+        } else if (!update_game(g, " WHERE id=$19", g.id)) {
             return undo();
         }
         for (UserRow* u : users)

@@ -14,6 +14,13 @@
 
 namespace hisha::server::store {
 
+/// A player's finished game in a list: the row without its moves, and its board moves' count
+/// (a handicap removal, a resignation or a declaration is no ply).
+struct ListedGame {
+    GameRow row;
+    int plies = 0;
+};
+
 class Store {
 public:
     virtual ~Store() = default;
@@ -77,6 +84,9 @@ public:
     }
     /// Finished games of a user, newest first.
     virtual std::vector<GameRow> finished_games(std::string_view user, int limit) = 0;
+    /// The finished games (with a result, not aborted) of a user, the last ended first, at most
+    /// `limit`; without their moves.
+    virtual std::vector<ListedGame> player_games(std::string_view user, int limit) = 0;
     /// The games of a tournament (GameRow::tournament), in any status, newest first, without
     /// their moves; only those of `user` unless it is empty.
     virtual std::vector<GameRow> tournament_games(std::string_view tournament, std::string_view user, int limit) = 0;

@@ -270,6 +270,9 @@ TEST(Administration, ADatabaseOfTheSchemaBeforeAdministrationOpens) {
         f.reopen_after_sql("DROP TABLE admins; DROP TABLE bans; DROP TABLE audit; DROP INDEX tokens_user;"
                            "ALTER TABLE moves DROP COLUMN comment; DROP INDEX games_tournament;"
                            "ALTER TABLE games DROP COLUMN tournament; ALTER TABLE users DROP COLUMN last_game;"
+                           "DROP INDEX games_black; DROP INDEX games_white; ALTER TABLE games DROP COLUMN rating_black;"
+                           "ALTER TABLE games DROP COLUMN deviation_black; ALTER TABLE games DROP COLUMN rating_white;"
+                           "ALTER TABLE games DROP COLUMN deviation_white; DROP TABLE IF EXISTS conditional_moves;"
                            "UPDATE schema_version SET version=2;"));
     EXPECT_EQ(f.svc->token_user(*token), "alice");
     ASSERT_TRUE(f.store->set_admin("alice", true, 1));

@@ -336,7 +336,10 @@ TEST(TournamentService, ADatabaseOfTheSchemaBeforeTournamentsOpensWithTheLastGam
     Millis ended = f.svc->game(*g)->row.updated;
     ASSERT_NO_FATAL_FAILURE(
         f.reopen_after_sql("DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
-                           "ALTER TABLE users DROP COLUMN last_game; UPDATE schema_version SET version=4;"));
+                           "ALTER TABLE users DROP COLUMN last_game; DROP INDEX games_black; DROP INDEX games_white;"
+                           "ALTER TABLE games DROP COLUMN rating_black; ALTER TABLE games DROP COLUMN deviation_black;"
+                           "ALTER TABLE games DROP COLUMN rating_white; ALTER TABLE games DROP COLUMN deviation_white;"
+                           "DROP TABLE IF EXISTS conditional_moves; UPDATE schema_version SET version=4;"));
     EXPECT_EQ(f.svc->user("alice")->last_game, ended);
     EXPECT_EQ(f.svc->user("bob")->last_game, ended);
     EXPECT_EQ(f.svc->user("carol")->last_game, 0);
