@@ -121,7 +121,12 @@ class AnalysisPage {
     const c = cursor ? this.line[cursor - 1].comments : this.startComments;
     clear(this.comments, c?.length ? [h('h3', t('comments')), ...c.map((x) => h('p', x))] : null);
     if (this.analyzing) this.startEngine();
-    else this.board.setArrows([]);
+    else {
+      // The lines of another position go (they stayed after a stop, under a new position).
+      this.board.setArrows([]);
+      if (this.lines.size) clear(this.engineOut);
+      this.lines.clear();
+    }
   }
 
   renderMoves(): void {
