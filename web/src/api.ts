@@ -16,7 +16,7 @@ export interface Clock { black_ms: number; white_ms: number; turn_started: numbe
 /// A move of a game; `comment` is what the player sent with it (a CSA engine's Floodgate comment,
 /// "* 120 -3334FU +2726FU"), `eval` the score (from Black's side) and line read from it.
 export interface GameMove {
-  ply: number; by: string; usi: string; western: string; csa: string; ja?: string; notices: string[];
+  ply: number; by: string; usi: string; western: string; csa: string; ja?: string; notices: string[]; spent_ms?: number;
   comment?: string; eval?: { score: number; pv: string[] };
 }
 export interface Game {

@@ -6,6 +6,7 @@ import { clear, fmtClock, h, toast } from './dom';
 import { currentLang, t } from './i18n';
 import { app, View } from './app';
 import { announce, moveSound, prefs, speak } from './sound';
+import { chatLine, isMuted, mutedList, scoreGraph, shareCard, spectatorsBadge, spentText } from './game_extras';
 import { LowTime, MoveSender, Premoves } from './realtime';
 import { ConditionalCard } from './conditional';
 
@@ -160,6 +161,7 @@ function renderMoveList(list: HTMLElement, moves: NonNullable<Game['moves']>, sh
   clear(list, moves.map((m, i) =>
     h('li', { class: i === shown - 1 ? 'current' : undefined, onclick: () => go(i + 1), 'data-ply': m.ply },
       useJa && m.ja ? m.ja : `${m.by === 'black' ? '☗' : '☖'}${m.western}`,
+      h('span.move-time', { 'data-ms': m.spent_ms }, ` ${spentText(m.spent_ms)}`),
       m.eval ? h('span.move-eval', { title: m.eval.pv.join(' ') }, ` ${floodgateScore(m.eval.score)}`)
         : m.comment ? h('span.has-comment', { title: m.comment }, ' 💬') : null)));
   list.lastElementChild?.scrollIntoView({ block: 'nearest' });
@@ -196,11 +198,12 @@ function statusText(game: Game): string {
 /// watching again after a reconnection (e.g. the server restarted: the socket is new), the
 /// clocks' tick and a slow poll besides (a lost event cannot leave the page stale). Returns
 /// what stops it all.
-function follow(id: number, me: string, chat: HTMLElement, status: HTMLElement, load: () => Promise<void>, tick: () => void): () => void {
+function follow(id: number, me: string, chat: HTMLElement, status: HTMLElement, load: () => Promise<void>, tick: () => void,
+  said?: (from: string, text: string) => void): () => void {
   const off = app.live?.on((e) => {
     if (e.game !== id) return;
     if (['move', 'undo', 'game_ended', 'game_started'].includes(e.type)) load();
-    if (['say', 'chat'].includes(e.type) && e.from !== me) chat.append(h('li', h('b', e.from + ': '), e.text));
+    if (['say', 'chat'].includes(e.type) && e.from !== me) said ? said(e.from, e.text) : chat.append(h('li', h('b', e.from + ': '), e.text));
   });
   const offStatus = app.live?.onStatus((up) => {
     status.classList.toggle('offline', !up);
@@ -241,6 +244,8 @@ class GamePage {
   readonly evals = h('div.engine-evals');
   readonly evalCard = h('div.card', { hidden: true }, h('h3', t('engineEval')), this.evals);
   readonly chat = h('ul.plain.chat');
+  readonly graph = h('div.graph');
+  readonly muted = h('div.muted-list');
   readonly input = h('input', { name: 'move', 'aria-label': t('moveInput'), placeholder: t('moveInput'), autocomplete: 'off' });
   readonly board = new Board(this.boardEl, (usi) => this.play(usi));
   readonly banner = h('div.banner', { hidden: true });
@@ -361,6 +366,7 @@ class GamePage {
       this.announced = announceMoves(g, this.announced);
       if (n < this.announced) this.announced = n; // taken back
       if (this.viewing < 0) this.show();
+      if (g.status !== 'active') clear(this.graph, scoreGraph(g, (ply) => this.browse(ply)));
       this.conditional.update(g, this.myColor());
       void this.premoves.onTurn(g, this.myColor());
       if (g.status !== 'active' && (wasActive || !this.record.childElementCount)) {
@@ -376,6 +382,16 @@ class GamePage {
     }
   }
 
+  /// A chat line from another: say (a player) or kibitz (a watcher), none from a muted name;
+  /// muting hides that name's lines already shown.
+  said(from: string, text: string): void {
+    const li = chatLine(this.game, from, text, () => {
+      this.chat.querySelectorAll<HTMLElement>('li[data-from]').forEach((l) => isMuted(l.dataset.from!) && l.remove());
+      mutedList(this.muted);
+    });
+    if (li) this.chat.append(li);
+  }
+
   /// Keys: arrows browse the moves, f flips the board, m goes to the move input.
   key(e: KeyboardEvent): void {
     const g = this.game;
@@ -384,6 +400,8 @@ class GamePage {
     const cur = this.viewing < 0 ? g.moves.length : this.viewing;
     if (e.key === 'ArrowLeft') this.browse(Math.max(0, cur - 1));
     else if (e.key === 'ArrowRight') this.browse(cur + 1);
+    else if (e.key === 'Home') this.browse(0);
+    else if (e.key === 'End') this.browse(g.moves.length);
     else if (e.key === 'f') this.board.flip();
     else if (e.key === 'm') this.input.focus();
   }
@@ -391,25 +409,38 @@ class GamePage {
   view(): View {
     const keys = (e: KeyboardEvent) => this.key(e);
     document.addEventListener('keydown', keys);
-    const unfollow = follow(this.id, this.me, this.chat, this.status, () => this.load(), () => this.updateClocks());
+    const unfollow = follow(this.id, this.me, this.chat, this.status, () => this.load(), () => this.updateClocks(), (from, text) => this.said(from, text));
+    const [watchers, stopWatchers] = spectatorsBadge(this.id);
+    const wheel = (e: WheelEvent) => { // the wheel over the board browses the moves
+      const n = this.game?.moves?.length ?? 0;
+      if (!n) return;
+      e.preventDefault();
+      this.browse(Math.max(0, (this.viewing < 0 ? n : this.viewing) + (e.deltaY > 0 ? 1 : -1)));
+    };
+    this.boardEl.addEventListener('wheel', wheel, { passive: false });
     const offFlush = app.live?.onStatus((up) => up && void this.sender.flush()); // a move made offline
     if (app.live?.up) void this.sender.flush();
     const el = h('div.game-page',
       h('section.board-col', this.topBar, this.boardEl, this.bottomBar),
       h('section.side-col',
         this.banner,
-        h('div.card', h('h2', `#${this.id}`), this.status, this.controls, this.input, this.premoves.note, this.sender.note),
+        h('div.card', h('h2', `#${this.id} `, watchers), this.status, this.controls, this.input, this.premoves.note, this.sender.note),
         this.conditional.el,
         h('div.card', h('h3', t('moves')), this.moveList),
         this.evalCard,
         h('div.card', boardSettings(this.board, () => this.renderMoves())),
-        h('div.card', h('h3', t('say')), this.chat, sayInput(this.id, this.me, this.chat)),
+        this.graph,
+        h('div.card', h('h3', t('say')), this.chat, sayInput(this.id, this.me, this.chat), this.muted),
+        shareCard(this.id),
         this.record));
+    mutedList(this.muted);
     this.load();
     return {
       el,
       dispose: () => {
         unfollow();
+        stopWatchers();
+        if (app.live?.up) app.live.send({ type: 'watch', game: this.id, on: false }); // (not counted as watching any more)
         offFlush?.();
         this.sender.stop();
         document.removeEventListener('keydown', keys);

@@ -292,26 +292,3 @@ export function lobbyView(): View {
   );
   return { el, dispose: () => { off?.(); clearInterval(timer); } };
 }
-
-export function playerView(name: string): View {
-  const el = h('div.card.player', h('h1', name));
-  (async () => {
-    try {
-      const list = await get<User[]>(`users?pattern=${encodeURIComponent(name)}`);
-      const u = list.find((x) => x.name.toLowerCase() === name.toLowerCase());
-      if (!u) throw new Error('no such player');
-      const meList = myName() ? await get<User[]>(`users?pattern=${encodeURIComponent(myName())}`) : [];
-      const mine = meList.find((x) => x.name === myName());
-      el.append(
-        h('dl',
-          h('dt', t('rating')), h('dd', `${u.rating} ± ${u.deviation}`),
-          h('dt', t('recordStats')), h('dd', `${u.wins} / ${u.losses} / ${u.draws}`),
-          h('dt', t('online')), h('dd', u.online ? '●' : '—'),
-          mine && mine.name !== u.name ? [h('dt', t('handicapHint')), h('dd', suggestedHandicap(mine.rating, u.rating))] : null),
-      );
-    } catch (e) {
-      el.append(h('p.error', String((e as Error).message)));
-    }
-  })();
-  return { el };
-}

@@ -1,11 +1,14 @@
 // The page: a header with navigation and settings, and one view at a time chosen by the URL
 // hash: #/ lobby, #/game/N, #/analysis (records, editor, tsume, engine analysis), #/player/NAME,
 // #/ratings (the public rating list and the tournaments' games), #/admin (administrators).
+import './storage_guard'; // (first: the modules below read localStorage as they load)
 import './style.css';
 import { Live, User, get, isAdmin, myName, onSessionEnded, post, setLogin } from './api';
 import { clear, h, toast } from './dom';
 import { currentLang, setLang, t } from './i18n';
-import { lobbyView, loginView, playerView } from './lobby';
+import { lobbyView, loginView } from './lobby';
+import { playerView } from './player';
+import { embedId, startEmbed } from './embed';
 import { gameView } from './game';
 import { analysisView } from './analysis';
 import { adminView } from './admin';
@@ -93,6 +96,8 @@ function loggedIn(): void {
 }
 
 function render(): void {
+  const embedded = embedId(); // /embed/N: the read-only board alone (embed.ts)
+  if (embedded !== undefined) return startEmbed(embedded);
   current?.dispose?.();
   const root = document.getElementById('app')!;
   if (myName() && !app.live) app.live = startLive();
