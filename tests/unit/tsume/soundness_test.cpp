@@ -8,14 +8,17 @@
 //   (problems_test.cpp) solves every row up to 13 plies with df-pn; here the A rows up to 9 plies
 //   (243 rows, half a second) are measured once more by an exhaustive fixed-depth search through
 //   the core's own moves (no df-pn, no table, no repetition handling), a third source inside the
-//   test. At 11 plies one row alone takes 19 s (dls-011), so the longer A rows are left to
-//   bench/tsume/run.sh, which solves, replays and times them (15 to 29 plies: seconds to minutes).
+//   test. At 11 plies one row alone takes 19 s (dls-011), so the longer A rows are left to the
+//   benchmarks: bench/tsume/soundness.sh runs this search up to 13 plies, and bench/tsume/run.sh
+//   solves, replays and times every row with df-pn (15 to 29 plies: seconds to minutes).
 // - REPETITION below: positions constructed here where the attacker can check for ever (every
 //   line of checks may return to an earlier position) and perpetual check does not mate, so the
 //   answer must be "no mate" or a longer real mate. Each length is Hisha's df-pn and
 //   KomoringHeights (PostSearchLevel MinLength, `go mate`) agreeing (run by hand on this
 //   machine, issue 21); the short ones are also measured here by the exhaustive search.
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 #include "core/movegen.h"
 #include "tsume/solver.h"
@@ -101,7 +104,14 @@ std::string name_of(const ::testing::TestParamInfo<Problem>& info) {
     return s;
 }
 
-INSTANTIATE_TEST_SUITE_P(Tsv, TwoSources, ::testing::ValuesIn(two_source_rows(9)), name_of);
+// 9 plies in make test; bench/tsume/soundness.sh sets HISHA_SOUNDNESS_PLIES to go further.
+int exhaustive_plies() {
+    const char* v = std::getenv("HISHA_SOUNDNESS_PLIES");
+    int n = v ? std::atoi(v) : 0;
+    return n > 0 ? n : 9;
+}
+
+INSTANTIATE_TEST_SUITE_P(Tsv, TwoSources, ::testing::ValuesIn(two_source_rows(exhaustive_plies())), name_of);
 
 TEST(TwoSourcesList, HasTheShortRows) {
     // 243 of the 280 rows of 1 to 9 plies are confirmed twice (basis A).
