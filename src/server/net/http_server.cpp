@@ -313,6 +313,8 @@ struct HttpServer::Impl {
         std::shared_ptr<core::Position> pos;
         if (in.is_discarded() || !in.is_object())
             err = "the body is not a JSON object";
+        else if (in.contains("explain") && !in["explain"].is_boolean())
+            err = "explain is true or false";
         else
             pos = proto::JsonApi::read_position(in, err);
         if (!pos) {

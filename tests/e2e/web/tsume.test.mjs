@@ -61,6 +61,15 @@ async function explain(page, base) {
   const replayed = await mates(base, [main[0], other.move.usi, ...other.line.map((m) => m.usi)]);
   assert.ok(replayed.check && replayed.legal.length === 0, `checkmate after the refutation: ${JSON.stringify(replayed)}`);
 
+  // A bad "explain" is refused with a clear error (the page's session cookie and its CSRF header).
+  const bad = await page.evaluate(async () => {
+    const r = await fetch('/api/tsume', { method: 'POST', headers: { 'X-Hisha-Request': '1', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ sfen: '3sks3/9/4+P4/9/9/9/9/9/4K4 b 2G 1', explain: 'yes' }) });
+    return { status: r.status, body: await r.json() };
+  });
+  assert.equal(bad.status, 400, JSON.stringify(bad));
+  assert.match(bad.body.error, /explain is true or false/);
+
   await page.waitForSelector('.tsume-explain', { timeout: T });
   const text = await page.textContent('.tsume-explain');
   assert.match(text, /Other defences/, text);
