@@ -122,13 +122,14 @@ function announceMoves(g: Game, from: number): number {
   return from;
 }
 
-/// The chat line of a game: what I say goes to the players and watchers (and onto `chat`).
-function sayInput(id: number, me: string, chat: HTMLElement): HTMLInputElement {
+/// The chat line of a game: what I say goes to the players and watchers (and onto `chat`); a
+/// watcher (`watching()`) kibitzes.
+function sayInput(id: number, me: string, chat: HTMLElement, watching = () => false): HTMLInputElement {
   const input = h('input', { name: 'say', 'aria-label': t('say'), placeholder: t('say') });
   input.onkeydown = async (e) => {
     if (e.key !== 'Enter' || !input.value.trim()) return;
     try {
-      await post(`games/${id}/say`, { text: input.value, leave: true });
+      await post(`games/${id}/${watching() ? 'kibitz' : 'say'}`, { text: input.value, leave: true });
       chat.append(h('li.mine', h('b', me + ': '), input.value));
       input.value = '';
     } catch (err) {
@@ -430,7 +431,7 @@ class GamePage {
         this.evalCard,
         h('div.card', boardSettings(this.board, () => this.renderMoves())),
         this.graph,
-        h('div.card', h('h3', t('say')), this.chat, sayInput(this.id, this.me, this.chat), this.muted),
+        h('div.card', h('h3', t('say')), this.chat, sayInput(this.id, this.me, this.chat, () => !this.myColor()), this.muted),
         shareCard(this.id),
         this.record));
     mutedList(this.muted);

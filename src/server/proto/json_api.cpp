@@ -898,6 +898,8 @@ HttpReply JsonApi::post_game_action(Request& r) {
         auto s = svc_.say(me, *id, str(in, "text"), in.value("leave", true));
         if (!s)
             return error(400, s.error());
+    } else if (action == "kibitz") {
+        done = svc_.kibitz(me, *id, str(in, "text"));
     } else {
         return error(404, "unknown action " + action);
     }

@@ -24,7 +24,7 @@
 //        (KIF Shift_JIS, KIFU UTF-8, CSA with a '/' line between games)
 //   GET  /api/tournaments -> {now, tournaments:[{pattern,interval_s,next_round,rounds,games,waiting}]}
 //   GET  /api/tournaments/PATTERN/games?limit=N (PATTERN percent-encoded; newest first, each with its record's URL)
-//   POST /api/games {opponent,color,time_control,handicap}   POST /api/games/N/{move|resign|undo|seen|say|watch}
+//   POST /api/games {opponent,color,time_control,handicap}   POST /api/games/N/{move|resign|undo|seen|say|kibitz|watch}
 //   POST /api/games/N/move {move, ply}: "ply" (optional) the plies the client saw, 409 if the game
 //        has another number (a move sent again after a lost connection is never played twice)
 //   POST /api/tell {to,text,leave}   POST /api/shout {text}

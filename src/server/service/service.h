@@ -240,6 +240,8 @@ public:
     Reply<TellResult> tell(std::string_view from, std::string_view to, std::string_view text, bool leave);
     /// SAY: to the opponent in a game of the sender.
     Reply<TellResult> say(std::string_view from, std::int64_t game_id, std::string_view text, bool leave);
+    /// A line in game `game_id`'s chat from anyone (kibitz.cpp): to its players and watchers here.
+    Reply<void> kibitz(std::string_view from, std::int64_t game_id, std::string_view text);
     Reply<int> shout(std::string_view from, std::string_view text);  // number reached
     /// The last player `user` sent a TELL to (TELL . and `.`).
     std::string last_tell(std::string_view user) const;

@@ -3,7 +3,7 @@
 // API, bob resigns); alice's player page lists the game with its rating history point, results
 // by colour, the opponent filter keeps and drops it; the replay shows every move's clock time and
 // the arrow, Home and End keys step the move list; the one-game and all-games downloads parse
-// (the .kif is Shift_JIS); a watcher raises the spectators count, a chat line can be muted;
+// (the .kif is Shift_JIS); a watcher raises the spectators count and kibitzes, a chat line can be muted;
 // the embed page renders inside a frame of another origin while the game page is refused there.
 // Screenshots of the player page, the replay and the embed go to --out.
 import { chromium } from 'playwright-core';
@@ -169,6 +169,11 @@ async function spectators(browser, base, alice, bobApi, id) {
   assert.equal(await alice.locator('ul.chat li[data-from=bob]').count(), 0, 'muted');
   await alice.click('.muted-list button[name=unmute]');
   assert.deepEqual(await alice.evaluate(() => JSON.parse(localStorage.getItem('hisha.muted'))), []);
+  // carol, watching, kibitzes: marked as such on alice's page.
+  await carol.fill('input[name=say]', 'nice game');
+  await carol.press('input[name=say]', 'Enter');
+  await alice.waitForSelector('ul.chat li.kibitz[data-from=carol]', { timeout: T });
+  await shot(alice, 'kibitz');
   await carol.goto(`${base}#/player/carol`); // leaving the game page stops watching
   await alice.waitForSelector('.spectators[data-count="0"]', { timeout: T });
   await ctx.close();

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "http_client.h"
 #include "server/proto/json_api.h"
@@ -200,6 +201,33 @@ TEST(PlayerPages, TheSpectatorsAreThoseConnectedWhoWatchAndDoNotPlay) {
     EXPECT_EQ(p.get(path)["names"], json::array({"dave"}));
     p.get("/api/games/999/spectators", 404);
     p.get("/api/games/x/spectators", 404);
+}
+
+// Kibitz: a watcher's line reaches the players and the watchers connected here (its writer's
+// page too, which leaves it out); an unknown game or an empty line is refused.
+TEST(PlayerPages, AKibitzReachesThePlayersAndTheWatchers) {
+    Players p("player_kibitz");
+    p.f.add_users({"dave"});
+    auto g = p.f.svc->create_game("alice", "bob", *service::parse_time_control("600-10"), "web");
+    ASSERT_TRUE(g.has_value());
+    std::map<std::string, std::shared_ptr<test::Recorder>> seen;
+    for (const char* name : {"alice", "bob", "carol", "dave"}) {
+        seen[name] = std::make_shared<test::Recorder>();
+        p.f.svc->connect(name, seen[name], "web");
+    }
+    p.f.svc->watch("carol", *g, true);
+    proto::HttpReply r = p.api.handle("POST", "/api/games/" + std::to_string(*g) + "/kibitz",
+                                      R"({"text":"a fine move"})", *p.f.svc->create_token("CAROL"), "127.0.0.1");
+    EXPECT_EQ(r.status, 200) << r.body;
+    for (const char* name : {"alice", "bob", "carol"}) {
+        ASSERT_EQ(seen[name]->count(service::EventKind::Say), 1) << name;
+        EXPECT_EQ(seen[name]->events.back().from, "carol") << name;
+        EXPECT_EQ(seen[name]->events.back().text, "a fine move") << name;
+    }
+    EXPECT_EQ(seen["dave"]->count(service::EventKind::Say), 0);  // not watching
+    EXPECT_FALSE(p.f.svc->kibitz("carol", *g, "").has_value());
+    EXPECT_FALSE(p.f.svc->kibitz("carol", 999, "hello").has_value());
+    EXPECT_FALSE(p.f.svc->kibitz("carol", *g, std::string(5000, 'x')).has_value());
 }
 
 // A database of the schema before the rating history (version 6) opens: its rated games have no
