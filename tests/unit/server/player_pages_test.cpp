@@ -13,6 +13,7 @@
 #include <map>
 
 #include "http_client.h"
+#include "pg_fixture.h"
 #include "server/proto/json_api.h"
 #include "server_process.h"
 #include "test_util.h"
@@ -22,6 +23,7 @@ namespace {
 
 using nlohmann::json;
 using test::Fixture;
+using test::Postgres;
 
 // Counts the occurrences of `what` in `text`.
 int count(const std::string& text, const std::string& what) {
@@ -34,7 +36,9 @@ int count(const std::string& text, const std::string& what) {
 struct Players {
     Fixture f;
     proto::JsonApi api{*f.svc};
-    explicit Players(const std::string& tag) : f(tag) { f.add_users({"alice", "bob", "carol"}); }
+    explicit Players(const std::string& tag, std::string url = {}) : f(tag, false, std::move(url)) {
+        f.add_users({"alice", "bob", "carol"});
+    }
 
     json get(const std::string& target, int expect = 200) {
         proto::HttpReply r = api.handle("GET", target, "", "", "127.0.0.1");
@@ -252,6 +256,22 @@ TEST(PlayerPages, ADatabaseOfTheSchemaBeforeTheRatingHistoryOpens) {
     EXPECT_EQ(u["history"][0]["rating"], u["rating"]);
     EXPECT_EQ(u["by_color"]["black"]["wins"], 1);
     EXPECT_EQ(u["by_color"]["white"]["losses"], 1);
+}
+
+// The same reads on PostgreSQL (the shared store's SQL): history, the list with its plies, a download.
+TEST_F(Postgres, ThePlayerPagesReadTheGamesOfPostgresToo) {
+    Players p("pg_player_pages", fresh_db());
+    std::int64_t g1 = p.play("alice", "bob", "bob", "600-10");
+    std::int64_t g2 = p.play("carol", "alice", "alice", "300-0");
+    json u = p.get("/api/users/alice");
+    ASSERT_EQ(u["history"].size(), 2u);
+    EXPECT_EQ(u["history"][1]["game"], g2);
+    EXPECT_EQ(u["history"][1]["rating"], u["rating"]);
+    json list = p.get("/api/users/alice/games?opponent=bo");
+    ASSERT_EQ(list["games"].size(), 1u);
+    EXPECT_EQ(list["games"][0]["id"], g1);
+    EXPECT_EQ(list["games"][0]["plies"], 2);
+    EXPECT_EQ(count(p.file("/api/users/alice/games/records?format=csa"), "\n/\n"), 1);
 }
 
 TEST(PlayerPages, OnlyTheEmbeddableBoardMayBeFramedByOtherSites) {
