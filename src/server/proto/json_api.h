@@ -78,8 +78,8 @@ struct HttpReply {
     int status = 200;
     std::string body;
     std::string content_type = "application/json";
-    std::string filename;   // set for downloads (Content-Disposition)
-    int retry_after_s = 0;  // 429 and 503: Retry-After
+    std::string filename;         // set for downloads (Content-Disposition)
+    int retry_after_s = 0;        // 429 and 503: Retry-After
     std::string set_cookie = {};  // a Set-Cookie value (the network adds Secure over HTTPS)
 };
 

@@ -86,8 +86,8 @@ public:
     // --- conditional moves
 
     std::string conditional(std::int64_t game_id, const std::string& player_key) override {
-        auto t = first(texts("SELECT tree FROM conditional_moves WHERE game_id=$1 AND player_key=$2", game_id,
-                             player_key));
+        auto t =
+            first(texts("SELECT tree FROM conditional_moves WHERE game_id=$1 AND player_key=$2", game_id, player_key));
         return t ? *t : std::string();
     }
     bool save_conditional(std::int64_t game_id, const std::string& player_key, const std::string& tree) override {
