@@ -50,7 +50,8 @@ template <class Body>
 void secure(http::response<Body>& res, bool framable = false) {
     res.set("Content-Security-Policy",
             std::string("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
-                        "img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+                        "img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; "
+                        "base-uri 'none'; "
                         "form-action 'self'; frame-ancestors ")
                 + (framable ? "*" : "'none'"));
     res.set("X-Content-Type-Options", "nosniff");
@@ -341,12 +342,12 @@ struct HttpServer::Impl {
         auto ex = co_await asio::this_coro::executor;
         auto turn = std::make_shared<asio::steady_timer>(ex, asio::steady_timer::time_point::max());
         auto started = std::make_shared<bool>(false);
-        JobQueue::Admission job = jobs->submit(service::name_key(*user), "tsume", peer,
-                                               std::llround(limits.time_limit_s * (explain ? 2000 : 1000)) + 1000,
-                                               [turn, started] {
-                                                   *started = true;
-                                                   turn->cancel();
-                                               });
+        JobQueue::Admission job =
+            jobs->submit(service::name_key(*user), "tsume", peer,
+                         std::llround(limits.time_limit_s * (explain ? 2000 : 1000)) + 1000, [turn, started] {
+                             *started = true;
+                             turn->cancel();
+                         });
         if (!job) {
             bool busy = job.refusal == JobQueue::Refusal::Busy;
             res.result(busy ? http::status::service_unavailable : http::status::too_many_requests);
@@ -442,7 +443,44 @@ struct HttpServer::Impl {
         return res;
     }
 
-    http::response<http::string_body> respond(const http::request<http::string_body>& req, const std::string& peer) {
+    // A reply that needs the solver (HttpReply::deferred: a puzzle's attempt or hint): a job of
+    // the solver's queue like POST /api/tsume (one per account, 429/503 past the queue's limits),
+    // its work on a solver thread below the loop's priority, its reply made back on the loop.
+    asio::awaitable<http::response<http::string_body>> run_deferred(const http::request<http::string_body>& req,
+                                                                    const std::string& peer,
+                                                                    std::shared_ptr<proto::HttpReply::Deferred> d) {
+        auto ex = co_await asio::this_coro::executor;
+        auto turn = std::make_shared<asio::steady_timer>(ex, asio::steady_timer::time_point::max());
+        auto started = std::make_shared<bool>(false);
+        JobQueue::Admission job =
+            jobs->submit(service::name_key(d->account), d->kind, peer, d->max_ms, [turn, started] {
+                *started = true;
+                turn->cancel();
+            });
+        if (!job) {
+            bool busy = job.refusal == JobQueue::Refusal::Busy;
+            proto::HttpReply r;
+            r.status = busy ? 503 : 429;
+            r.body = json_text(nlohmann::json{{"error", job.error}, {"retry_after_s", job.retry_after_s}});
+            r.retry_after_s = job.retry_after_s;
+            co_return api_response(req, std::move(r));
+        }
+        if (!*started)
+            co_await turn->async_wait(use_tuple);
+        auto work = [d]() -> asio::awaitable<void> {
+            run_below_the_loop("solver");
+            thread_local tsume::Solver solver;  // one per worker thread, its table kept
+            d->work(solver);
+            co_return;
+        };
+        auto running = asio::co_spawn(solver_pool, std::move(work), asio::use_awaitable);
+        co_await std::move(running);
+        jobs->finish(job.id);
+        co_return api_response(req, d->then());
+    }
+
+    http::response<http::string_body> respond(const http::request<http::string_body>& req, const std::string& peer,
+                                              std::shared_ptr<proto::HttpReply::Deferred>* deferred = nullptr) {
         std::string target(req.target());
         std::string path = target.substr(0, target.find('?'));
         if (path == "/healthz" || path == "/metrics") {
@@ -466,6 +504,15 @@ struct HttpServer::Impl {
             proto::HttpReply r;
             try {
                 r = api.handle(std::string(req.method_string()), target, req.body(), credential(req).token, peer);
+                if (r.deferred && deferred) {  // the caller runs it (run_deferred)
+                    *deferred = std::move(r.deferred);
+                    return {};
+                }
+                if (r.deferred) {  // (no caller that runs it: refused, never run on the loop)
+                    r.deferred.reset();
+                    r.status = 503;
+                    r.body = json_text(nlohmann::json{{"error", "the solver's queue is not reachable here"}});
+                }
             } catch (const std::exception& e) {  // a field of the wrong JSON type
                 r = {400,
                      json_text(nlohmann::json{{"error", std::string("bad request: ") + e.what()}}),
@@ -500,8 +547,13 @@ struct HttpServer::Impl {
                                          {}};
             waits = true;
         }
-        if (!waits)
-            co_return respond(req, peer);
+        if (!waits) {
+            std::shared_ptr<proto::HttpReply::Deferred> deferred;
+            auto res = respond(req, peer, &deferred);
+            if (!deferred)
+                co_return res;
+            co_return co_await run_deferred(req, peer, std::move(deferred));
+        }
         if (!*answered)
             co_await timer->async_wait(use_tuple);
         co_return api_response(req, std::move(**answered));

@@ -59,12 +59,21 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "server/service/service.h"
+
+namespace hisha::tsume {
+class Solver;
+}
+namespace hisha::puzzle {
+struct Puzzle;
+}
 
 namespace hisha::server::proto {
 
@@ -81,6 +90,17 @@ struct HttpReply {
     std::string filename;         // set for downloads (Content-Disposition)
     int retry_after_s = 0;        // 429 and 503: Retry-After
     std::string set_cookie = {};  // a Set-Cookie value (the network adds Secure over HTTPS)
+    /// A reply that needs the tsume solver first (a puzzle's attempt or hint): the network runs
+    /// `work` as a job of the solver's queue on a solver thread (never on the event loop), then
+    /// `then` on the loop makes the reply. Empty: the reply is complete.
+    struct Deferred {
+        std::string account;      // the job's account (one job at a time each)
+        std::string kind;         // for the queue's log
+        std::int64_t max_ms = 0;  // how long the work may run at most
+        std::function<void(tsume::Solver&)> work;
+        std::function<HttpReply()> then;
+    };
+    std::shared_ptr<Deferred> deferred = {};
 };
 
 class JsonApi {
@@ -96,6 +116,8 @@ public:
                  std::string_view token, std::function<void(HttpReply)> done);
     /// The Set-Cookie value that holds `token` (empty: the one that clears it).
     std::string session_cookie(const std::string& token) const;
+    /// The reply, with its deferred work (if any) done here with `solver` (tests, tools).
+    static HttpReply settle(HttpReply r, tsume::Solver& solver);
     /// A WebSocket message from `user`: the reply to send back.
     nlohmann::json on_ws_message(const std::string& user, std::string_view text);
     nlohmann::json event_json(const service::Event& e);
@@ -167,6 +189,8 @@ private:
     HttpReply post_game_action(Request& r);
     HttpReply any_game_conditional(Request& r);  // json_api_conditional.cpp
     HttpReply any_puzzles(Request& r);           // json_api_puzzles.cpp
+    HttpReply hint_reply(service::Puzzles& set, const std::string& key, bool guest, const puzzle::Puzzle& p,
+                         const std::string& move, const std::string& why, int level, std::size_t ply);
     HttpReply post_tell(Request& r);
     HttpReply post_shout(Request& r);
 

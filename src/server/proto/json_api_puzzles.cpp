@@ -4,6 +4,8 @@
 //   POST /api/puzzles/ID/attempt {moves:[usi...]} -> {result: correct|continue|wrong, ...}
 //   GET  /api/puzzles/ID/hint?moves=M1,M2&level=1|2 -> the piece to move after those moves, then the move
 #include <charconv>
+#include <functional>
+#include <memory>
 #include <optional>
 
 #include "server/proto/json_api.h"
@@ -107,7 +109,47 @@ json outcome_json(const puzzle::Puzzle& p, const service::Puzzles::Outcome& o) {
     return out;
 }
 
+// A job for the solver's queue: `work` on a solver thread (then() is set by the caller).
+std::shared_ptr<HttpReply::Deferred> solver_job(const std::string& account, std::function<void(tsume::Solver&)> work) {
+    auto d = std::make_shared<HttpReply::Deferred>();
+    d->account = account;
+    d->kind = "puzzle";
+    d->max_ms = 5000;  // 200,000 nodes at most (Puzzles::budget()): well under a second or two
+    d->work = std::move(work);
+    return d;
+}
+
 }  // namespace
+
+HttpReply JsonApi::settle(HttpReply r, tsume::Solver& solver) {
+    if (!r.deferred)
+        return r;
+    auto d = std::move(r.deferred);
+    d->work(solver);
+    return d->then();
+}
+
+HttpReply JsonApi::hint_reply(service::Puzzles& set, const std::string& key, bool guest, const puzzle::Puzzle& p,
+                              const std::string& move, const std::string& why, int level, std::size_t ply) {
+    if (move.empty())
+        return error(why.rfind("the solver", 0) == 0 ? 404 : 400, why);
+    json out = {{"ply", ply}, {"level", level}};
+    if (move.size() > 1 && move[1] == '*')
+        out["drop"] = move.substr(0, 1);
+    else
+        out["from"] = move.substr(0, 2);
+    if (level == 2) {
+        out["move"] = move;
+        auto o = set.gave_up(key, guest, p, svc_.now());
+        if (!o.stored)
+            return error(500, "storage error: the rated attempt was not kept");
+        out["rated"] = o.rated;
+        out["rating"] = {{"before", std::lround(o.before.rating)},
+                         {"after", std::lround(o.after.rating)},
+                         {"change", std::lround(o.after.rating) - std::lround(o.before.rating)}};
+    }
+    return reply(200, out);
+}
 
 HttpReply JsonApi::any_puzzles(Request& r) {
     service::Puzzles* set = svc_.puzzles();
@@ -143,12 +185,21 @@ HttpReply JsonApi::any_puzzles(Request& r) {
                 return error(400, "each move is a USI move such as \"7g7f\" or \"P*5e\"");
             moves.push_back(m.get<std::string>());
         }
-        auto o = set->attempt(key, guest, *p, moves, svc_.now());
-        if (o.judgement.kind == puzzle::Judgement::BadInput)
-            return error(400, o.judgement.reason);
-        if (!o.stored)
-            return error(500, "storage error: the rated attempt was not kept");
-        return reply(200, outcome_json(*p, o));
+        // The solver's work runs as a job of the solver's queue, on its thread; the rating here.
+        auto judged = std::make_shared<puzzle::Judgement>();
+        HttpReply h;
+        h.deferred = solver_job(key, [p, moves = std::move(moves), budget = set->budget(), judged](tsume::Solver& s) {
+            *judged = puzzle::judge(*p, moves, s, budget);
+        });
+        h.deferred->then = [this, set, key, guest, p, judged] {
+            auto o = set->record(key, guest, *p, std::move(*judged), svc_.now());
+            if (o.judgement.kind == puzzle::Judgement::BadInput)
+                return error(400, o.judgement.reason);
+            if (!o.stored)
+                return error(500, "storage error: the rated attempt was not kept");
+            return reply(200, outcome_json(*p, o));
+        };
+        return h;
     }
     if (r.method == "GET" && n == 3 && r.seg[2] == "hint") {
         const int level = query_number(r.query, "level");
@@ -156,26 +207,19 @@ HttpReply JsonApi::any_puzzles(Request& r) {
         if (!moves || (level != 1 && level != 2))
             return error(400, "hint needs level (1: the piece, 2: the move) and moves (the moves played, "
                               "comma-separated USI; none at the start)");
-        std::string why;
-        const std::string move = set->hint(*p, *moves, why);
-        if (move.empty())
-            return error(why.rfind("the solver", 0) == 0 ? 404 : 400, why);
-        json out = {{"ply", moves->size()}, {"level", level}};
-        if (move.size() > 1 && move[1] == '*')
-            out["drop"] = move.substr(0, 1);
-        else
-            out["from"] = move.substr(0, 2);
-        if (level == 2) {
-            out["move"] = move;
-            auto o = set->gave_up(key, guest, *p, svc_.now());
-            if (!o.stored)
-                return error(500, "storage error: the rated attempt was not kept");
-            out["rated"] = o.rated;
-            out["rating"] = {{"before", std::lround(o.before.rating)},
-                             {"after", std::lround(o.after.rating)},
-                             {"change", std::lround(o.after.rating) - std::lround(o.before.rating)}};
-        }
-        return reply(200, out);
+        struct Found {
+            std::string move, why;
+        };
+        const std::size_t ply = moves->size();
+        auto found = std::make_shared<Found>();
+        HttpReply h;
+        h.deferred = solver_job(key, [p, moves = std::move(*moves), budget = set->budget(), found](tsume::Solver& s) {
+            found->move = puzzle::hint_move(*p, moves, s, budget, found->why);
+        });
+        h.deferred->then = [this, set, key, guest, p, found, level, ply] {
+            return hint_reply(*set, key, guest, *p, found->move, found->why, level, ply);
+        };
+        return h;
     }
     return error(r.method == "GET" || r.method == "POST" ? 404 : 405,
                  "puzzles: GET next, GET ID, POST ID/attempt, GET ID/hint");

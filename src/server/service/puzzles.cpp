@@ -137,8 +137,17 @@ Puzzles::Outcome Puzzles::rate(const std::string& player_key, bool guest, const 
 
 Puzzles::Outcome Puzzles::attempt(const std::string& player_key, bool guest, const puzzle::Puzzle& p,
                                   const std::vector<std::string>& moves, std::int64_t now) {
+    puzzle::Judgement j;
+    {
+        std::lock_guard lock(mu_);
+        j = puzzle::judge(p, moves, solver_, budget_);
+    }
+    return record(player_key, guest, p, std::move(j), now);
+}
+
+Puzzles::Outcome Puzzles::record(const std::string& player_key, bool guest, const puzzle::Puzzle& p,
+                                 puzzle::Judgement j, std::int64_t now) {
     std::lock_guard lock(mu_);
-    puzzle::Judgement j = puzzle::judge(p, moves, solver_, budget_);
     Outcome o;
     if (j.kind == puzzle::Judgement::Correct || j.kind == puzzle::Judgement::Wrong)
         o = rate(player_key, guest, p, j.kind == puzzle::Judgement::Correct, now);

@@ -49,6 +49,12 @@ public:
     /// Judges an attempt (the moves from the puzzle's start) and rates it when it ends.
     Outcome attempt(const std::string& player_key, bool guest, const puzzle::Puzzle& p,
                     const std::vector<std::string>& moves, std::int64_t now);
+    /// The search bound of one attempt or hint (puzzle::judge, puzzle::hint_move): the server
+    /// judges with it on a solver thread (a job of its queue), then record() rates on the loop.
+    puzzle::Budget budget() const { return budget_; }
+    /// Rates an attempt that `judgement` (puzzle::judge with budget()) ended; the outcome holds it.
+    Outcome record(const std::string& player_key, bool guest, const puzzle::Puzzle& p, puzzle::Judgement judgement,
+                   std::int64_t now);
     /// The attacker's next move after `moves` for a hint (puzzle::hint_move); empty with `error`.
     std::string hint(const puzzle::Puzzle& p, const std::vector<std::string>& moves, std::string& error);
     /// Rates a player's first look at a puzzle's move (a hint that gives the move) as a failure.
@@ -69,7 +75,7 @@ private:
     std::unordered_map<std::string, store::PuzzleRating> ratings_;
     std::map<std::string, std::set<std::string>> guests_done_;  // bounded: cleared at 10,000 guests
     tsume::Solver solver_;
-    puzzle::Budget budget_{20000, 8, 200000};  // an attempt is judged on the event loop: at most 200,000 nodes
+    puzzle::Budget budget_{20000, 8, 200000};  // at most 200,000 nodes an attempt or hint
 };
 
 }  // namespace hisha::server::service

@@ -2,7 +2,8 @@
 // a bounded queue and one job per account. Over 127.0.0.1: 401 without a login, the quota
 // refusal (429), a full queue answered busy at once (503, Retry-After) on HTTP and over the
 // WebSocket, an analysis that waits for the worker and then runs, and a game's moves relayed
-// while the solver is busy and its queue full. The JobQueue's bookkeeping on a given clock.
+// while the solver is busy and its queue full, a puzzle's attempt and hint as jobs of the same
+// queue. The JobQueue's bookkeeping on a given clock.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -259,6 +260,46 @@ TEST(Jobs, AnAnalysisWaitsForTheWorkerThenRuns) {
     auto solved = alice_solve.receive();
     EXPECT_EQ(solved.result_int(), 200);
     EXPECT_TRUE(has(solved.body(), R"("status":"timeout")")) << solved.body();
+}
+
+// A puzzle's attempt and hint search with the solver: jobs of the same bounded queue, never
+// work on the event loop. The one worker busy with alice's solve: bob's attempt waits for it,
+// carol's attempt and hint are refused busy (503); once the worker is free bob's is judged.
+TEST(Jobs, APuzzleAttemptAndHintAreJobsOfTheSolversQueue) {
+    const std::string puzzles = (std::filesystem::temp_directory_path() / "hisha_jobs_puzzles.tsv").string();
+    {
+        std::ofstream out(puzzles);  // a line of `hisha puzzles` (tests/data/puzzles/uchifuzume.tsv)
+        out << "7ffd8e35\tln1g1k1nl/2+P6/5g1p1/2pKppp2/1+rS4PP/p1PBSPP1L/2G+rs4/9/LN7 w BSN5Pgp 100\t"
+               "P*6c 6d6c G*5c\t3\tcsa/uchifuzume.csa\t99\n";
+    }
+    ServerProcess srv(temp_db("jobs_puzzle"),
+                      {"--solver-threads", "1", "--solver-queue", "1", "--puzzles", puzzles, "--bots", ""});
+    int port = srv.ports.at("http");
+    Http h(port);
+    std::string alice = register_user(h, "alice"), bob = register_user(h, "bob"), carol = register_user(h, "carol");
+    Http alice_solve(port, 30), bob_try(port, 30);
+    std::string short_problem = LONG_PROBLEM;
+    short_problem.replace(short_problem.find("\"time_limit_s\":60"), 17, "\"time_limit_s\":2");
+    alice_solve.send(http::verb::post, "/api/tsume", short_problem, alice);
+    wait_for_jobs(port, 1, 0);
+    const std::string attempt = "/api/puzzles/7ffd8e35/attempt", first = R"({"moves":["P*6c"]})";
+    bob_try.send(http::verb::post, attempt, first, bob);
+    wait_for_jobs(port, 1, 1);
+    auto busy = h.exchange(http::verb::post, attempt, first, carol);
+    EXPECT_EQ(busy.result_int(), 503) << busy.body();
+    EXPECT_TRUE(has(busy.body(), "server busy, retry in ")) << busy.body();
+    EXPECT_EQ(h.exchange(http::verb::get, "/api/puzzles/7ffd8e35/hint?level=1", "", carol).result_int(), 503);
+    auto judged = bob_try.receive();
+    EXPECT_EQ(judged.result_int(), 200) << judged.body();
+    EXPECT_TRUE(has(judged.body(), R"("result":"continue")") && has(judged.body(), R"("reply":"6d6c")"))
+        << judged.body();
+    auto solved = alice_solve.receive();
+    EXPECT_EQ(solved.result_int(), 200);
+    wait_for_jobs(port, 0, 0);
+    auto hint = h.exchange(http::verb::get, "/api/puzzles/7ffd8e35/hint?level=1", "", carol);
+    EXPECT_EQ(hint.result_int(), 200) << hint.body();
+    EXPECT_TRUE(has(hint.body(), R"("drop":"P")")) << hint.body();
+    std::filesystem::remove(puzzles);
 }
 
 // ThreadSanitizer's runtime starts a thread of its own in the program (with its first other

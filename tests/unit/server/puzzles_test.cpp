@@ -52,12 +52,15 @@ struct Api {
     Fixture& f;
     proto::JsonApi api;
     std::map<std::string, std::string> tokens;
+    tsume::Solver solver;
     explicit Api(Fixture& fx) : f(fx), api(*fx.svc) {}
     proto::HttpReply call(const std::string& who, const char* method, const std::string& target,
                           const json& body = nullptr) {
         if (!tokens.contains(who))
             tokens[who] = *f.svc->create_token(who);
-        return api.handle(method, target, body.is_null() ? "" : body.dump(), tokens[who], "127.0.0.1");
+        // An attempt or hint comes back deferred (the server runs it on a solver thread): run here.
+        return proto::JsonApi::settle(
+            api.handle(method, target, body.is_null() ? "" : body.dump(), tokens[who], "127.0.0.1"), solver);
     }
     json ok(const std::string& who, const char* method, const std::string& target, const json& body = nullptr) {
         proto::HttpReply r = call(who, method, target, body);
