@@ -88,6 +88,10 @@ export function puzzlesView(): View {
     }
     over = true;
     const left = puzzle.length - moves.length - 1;
+    // The rating and the solution first, then the status that says it is over (a reader of the
+    // status finds them in place), then the board.
+    if (a.solution) solutionEl.textContent = `${t('puzzleSolution')}: ${a.solution.join(' ')}`;
+    showRating(a.rating, a.rated);
     if (a.result === 'correct') {
       status.textContent = t('puzzleSolved');
       status.className = 'puzzle-status solved';
@@ -97,8 +101,6 @@ export function puzzlesView(): View {
       if (a.refutation) moves.push(a.refutation); // the defence, on the board
     }
     await show(a.refutation ?? moves[moves.length - 1], false);
-    if (a.solution) solutionEl.textContent = `${t('puzzleSolution')}: ${a.solution.join(' ')}`;
-    showRating(a.rating, a.rated);
   }
 
   async function hint(): Promise<void> {
