@@ -5,22 +5,15 @@
 // (Western notation / KI2 as the server spells them, check, checkmate, the end); the high-contrast
 // theme and the board size are set from the Display panel; the app loads with the network cut
 // after the first visit (service worker). Screenshots to --out.
-import { chromium } from 'playwright-core';
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { T, parseArgs, freePort, HishaServer, registerOn, play, waitPlies } from './helpers.mjs';
+import { T, parseArgs, HishaServer, registerOn, play, waitPlies, screenshots, runBrowserTest } from './helpers.mjs';
 
 const args = parseArgs(process.argv);
 const server = new HishaServer({ bin: args.server, db: path.join(args.work, 'access.db'), staticDir: args.static, bots: 'hisha-test=0' });
 
-let step = 0;
-async function shot(page, name) {
-  step += 1;
-  const file = path.join(args.out, `${String(step).padStart(2, '0')}-${name}.png`);
-  await page.screenshot({ path: file });
-  console.log(`screenshot ${file}`);
-}
+const shot = screenshots(args.out);
 
 async function newPage(browser, locale, who) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
@@ -247,25 +240,12 @@ async function offline(browser, base) {
 }
 
 async function main() {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}/`;
-  await server.start(port);
-  const browser = await chromium.launch({ executablePath: args.chromium, headless: true, args: ['--no-sandbox'] });
-  let failed = false;
-  try {
+  await runBrowserTest(server, args, shot, async (browser, base) => {
     await guestPlaysTheEngine(browser, base);
     const { bob } = await keyboardGame(browser, base);
     await display(bob);
     await offline(browser, base);
-  } catch (e) {
-    failed = true;
-    console.error(e);
-    console.error(server.log.slice(-3000));
-  } finally {
-    await browser.close();
-    await server.stop();
-  }
-  process.exit(failed ? 1 : 0);
+  });
 }
 
 await main();

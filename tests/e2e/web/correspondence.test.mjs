@@ -5,21 +5,14 @@
 // premove made on the opponent's turn is played at once when the turn comes, and one cancelled
 // with Escape is not; a move made while the browser is offline is queued and arrives once when
 // the network is back. Screenshots of each state go to --out.
-import { chromium } from 'playwright-core';
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
-import { T, parseArgs, freePort, HishaServer, registerOn, play, waitPlies } from './helpers.mjs';
+import { T, parseArgs, HishaServer, registerOn, play, waitPlies, screenshots, runBrowserTest } from './helpers.mjs';
 
 const args = parseArgs(process.argv);
 const server = new HishaServer({ bin: args.server, db: path.join(args.work, 'corr.db'), staticDir: args.static, bots: 'hisha-test=0' });
 
-let step = 0;
-async function shot(page, name) {
-  step += 1;
-  const file = path.join(args.out, `${String(step).padStart(2, '0')}-${name}.png`);
-  await page.screenshot({ path: file });
-  console.log(`screenshot ${file}`);
-}
+const shot = screenshots(args.out);
 
 async function person(browser, base, name) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
@@ -157,12 +150,7 @@ async function offlineMove(aliceCtx, alice, aliceApi, id) {
 }
 
 async function main() {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}/`;
-  await server.start(port);
-  const browser = await chromium.launch({ executablePath: args.chromium, headless: true, args: ['--no-sandbox'] });
-  let failed = false;
-  try {
+  await runBrowserTest(server, args, shot, async (browser, base) => {
     const { ctx: aliceCtx, page: alice } = await person(browser, base, 'alice');
     await (await person(browser, base, 'bob')).ctx.close();
     const aliceApi = client(base, 'alice'), bobApi = client(base, 'bob');
@@ -176,16 +164,7 @@ async function main() {
     await assert.rejects(bobApi('POST', `games/${rt}/move`, { move: '8d8e', ply: moves.length }), /409/);
     assert.equal((await movesOf(aliceApi, rt)).length, moves.length + 1);
     console.log('correspondence: all checks passed');
-  } catch (e) {
-    failed = true;
-    console.error(e);
-    for (const c of browser.contexts()) for (const p of c.pages()) await shot(p, 'failed').catch(() => {});
-    console.error(server.log.slice(-4000));
-  } finally {
-    await browser.close();
-    await server.stop();
-  }
-  process.exit(failed ? 1 : 0);
+  });
 }
 
 await main();

@@ -2,6 +2,8 @@
 // hisha-server on a free loopback port with a scratch SQLite database, registering and logging in
 // through the page, forms filled by field name, and moves played on the board by dragging.
 import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
 import { connect, createServer } from 'node:net';
 
 export const T = 20000; // generous waits: the machine may be busy
@@ -175,4 +177,40 @@ export async function plies(page) {
 }
 export async function waitPlies(page, n) {
   await page.waitForFunction((k) => document.querySelectorAll('ol.moves li').length >= k, n, { timeout: 60000 });
+}
+
+/// Numbered screenshots in `out` (01-NAME.png, 02-...): the function that takes one of a page.
+/// `fullPage`: the whole page, not the viewport; `before(page)`: awaited first (an animation's end).
+export function screenshots(out, { fullPage = false, before } = {}) {
+  let step = 0;
+  return async (page, name) => {
+    if (before) await before(page);
+    step += 1;
+    const file = path.join(out, `${String(step).padStart(2, '0')}-${name}.png`);
+    await page.screenshot({ path: file, fullPage });
+    console.log(`screenshot ${file}`);
+  };
+}
+
+/// One browser test: `server` (a HishaServer) started on a free port, headless Chromium
+/// (`args.chromium`), then `body(browser, base)`. On a failure: a picture of every open page
+/// (`shot`, named "failed") and the end of the server's log. Both stopped; the process exits 0 or 1.
+export async function runBrowserTest(server, args, shot, body) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}/`;
+  await server.start(port);
+  const browser = await chromium.launch({ executablePath: args.chromium, headless: true, args: ['--no-sandbox'] });
+  let failed = false;
+  try {
+    await body(browser, base);
+  } catch (e) {
+    failed = true;
+    console.error(e);
+    for (const c of browser.contexts()) for (const p of c.pages()) await shot(p, 'failed').catch(() => {});
+    console.error(server.log.slice(-4000));
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  process.exit(failed ? 1 : 0);
 }

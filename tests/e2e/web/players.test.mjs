@@ -6,22 +6,15 @@
 // (the .kif is Shift_JIS); a watcher raises the spectators count and kibitzes, a chat line can be muted;
 // the embed page renders inside a frame of another origin while the game page is refused there.
 // Screenshots of the player page, the replay and the embed go to --out.
-import { chromium } from 'playwright-core';
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
 import http from 'node:http';
-import { T, parseArgs, freePort, HishaServer, registerOn, play, waitPlies } from './helpers.mjs';
+import { T, parseArgs, freePort, HishaServer, registerOn, play, waitPlies, screenshots, runBrowserTest } from './helpers.mjs';
 
 const args = parseArgs(process.argv);
 const server = new HishaServer({ bin: args.server, db: path.join(args.work, 'players.db'), staticDir: args.static, bots: 'hisha-test=0' });
 
-let step = 0;
-async function shot(page, name) {
-  step += 1;
-  const file = path.join(args.out, `${String(step).padStart(2, '0')}-${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  console.log(`screenshot ${file}`);
-}
+const shot = screenshots(args.out, { fullPage: true });
 
 async function person(browser, base, name) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
@@ -217,12 +210,7 @@ async function embed(browser, base, id) {
 }
 
 async function main() {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}/`;
-  await server.start(port);
-  const browser = await chromium.launch({ executablePath: args.chromium, headless: true, args: ['--no-sandbox'] });
-  let failed = false;
-  try {
+  await runBrowserTest(server, args, shot, async (browser, base) => {
     const { page: alice } = await person(browser, base, 'alice');
     await (await person(browser, base, 'bob')).ctx.close();
     const aliceApi = client(base, 'alice'), bobApi = client(base, 'bob');
@@ -232,16 +220,7 @@ async function main() {
     await spectators(browser, base, alice, bobApi, id);
     await embed(browser, base, id);
     console.log('players: all checks passed');
-  } catch (e) {
-    failed = true;
-    console.error(e);
-    for (const c of browser.contexts()) for (const p of c.pages()) await shot(p, 'failed').catch(() => {});
-    console.error(server.log.slice(-4000));
-  } finally {
-    await browser.close();
-    await server.stop();
-  }
-  process.exit(failed ? 1 : 0);
+  });
 }
 
 await main();

@@ -4,11 +4,10 @@
 // hint (the piece), solves the 5-ply puzzle while the page plays the defender's replies, and the
 // rating goes up; on the next puzzle a wrong check shows the defender's refutation on the board
 // with the explanation, and the rating goes down. Screenshots of each state go to --out.
-import { chromium } from 'playwright-core';
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { T, parseArgs, freePort, HishaServer, registerOn, play } from './helpers.mjs';
+import { T, parseArgs, HishaServer, registerOn, play, screenshots, runBrowserTest } from './helpers.mjs';
 
 const args = parseArgs(process.argv);
 const puzzles = fileURLToPath(new URL('../../data/puzzles/uchifuzume.tsv', import.meta.url));
@@ -18,14 +17,8 @@ const server = new HishaServer({
 const FIVE = { id: '9f59ad64', line: ['N*7b', '6d6e', '8a7c', '6c7c', 'G*6d'] };
 const THREE = { id: '7ffd8e35', first: 'P*6c' };
 
-let step = 0;
-async function shot(page, name) {
-  await page.waitForTimeout(300); // (the board's move animation, for the picture only)
-  step += 1;
-  const file = path.join(args.out, `${String(step).padStart(2, '0')}-${name}.png`);
-  await page.screenshot({ path: file });
-  console.log(`screenshot ${file}`);
-}
+// (before each: the board's move animation, for the picture only)
+const shot = screenshots(args.out, { before: (page) => page.waitForTimeout(300) });
 
 const ratingOf = async (page) => Number((await page.textContent('.puzzle-rating')).match(/(\d+)/)[1]);
 const statusHas = (page, text) =>
@@ -96,12 +89,7 @@ async function wrongMove(page, base, before) {
 }
 
 async function main() {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}/`;
-  await server.start(port);
-  const browser = await chromium.launch({ executablePath: args.chromium, headless: true, args: ['--no-sandbox'] });
-  let failed = false;
-  try {
+  await runBrowserTest(server, args, shot, async (browser, base) => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
     const page = await ctx.newPage();
     page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
@@ -114,16 +102,7 @@ async function main() {
     await page.waitForFunction(() => document.querySelector('.puzzles h1')?.textContent === '詰将棋', null, { timeout: T });
     await shot(page, 'ja');
     console.log('puzzles: all checks passed');
-  } catch (e) {
-    failed = true;
-    console.error(e);
-    for (const c of browser.contexts()) for (const p of c.pages()) await shot(p, 'failed').catch(() => {});
-    console.error(server.log.slice(-4000));
-  } finally {
-    await browser.close();
-    await server.stop();
-  }
-  process.exit(failed ? 1 : 0);
+  });
 }
 
 await main();

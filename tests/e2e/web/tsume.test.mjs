@@ -2,10 +2,9 @@
 // "Why?" asks POST /api/tsume with "explain": true and the page shows, under the line, the other
 // defence (6a5b, mated at once by G*6b) and the yozume report (none). The answer's lines are
 // replayed by the server's own /api/position to checkmate; screenshots to --out.
-import { chromium } from 'playwright-core';
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
-import { T, parseArgs, freePort, HishaServer, registerOn } from './helpers.mjs';
+import { T, parseArgs, HishaServer, registerOn, screenshots, runBrowserTest } from './helpers.mjs';
 
 const args = parseArgs(process.argv);
 const server = new HishaServer({ bin: args.server, db: path.join(args.work, 'tsume.db'), staticDir: args.static, bots: 'hisha-test=0' });
@@ -13,13 +12,7 @@ const server = new HishaServer({ bin: args.server, db: path.join(args.work, 'tsu
 // G*4b, and 6a5b instead is mated at once by G*6b (checked with hisha tsume --explain).
 const SFEN = '3sks3/9/4+P4/9/9/9/9/9/4K4 b 2G 1';
 
-let step = 0;
-async function shot(page, name) {
-  step += 1;
-  const file = path.join(args.out, `${String(step).padStart(2, '0')}-${name}.png`);
-  await page.screenshot({ path: file });
-  console.log(`screenshot ${file}`);
-}
+const shot = screenshots(args.out);
 
 // The server's own rules: the moves from SFEN end in checkmate.
 async function mates(base, usi) {
@@ -83,27 +76,14 @@ async function explain(page, base) {
 }
 
 async function main() {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}/`;
-  await server.start(port);
-  const browser = await chromium.launch({ executablePath: args.chromium, headless: true, args: ['--no-sandbox'] });
-  let failed = false;
-  try {
+  await runBrowserTest(server, args, shot, async (browser, base) => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 1000 }, locale: 'en-US' });
     const page = await ctx.newPage();
     page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
     await registerOn(page, base, 'solver');
     await explain(page, base);
     console.log('1 passed, 0 failed');
-  } catch (e) {
-    failed = true;
-    console.error(e);
-    console.error(server.log.slice(-3000));
-  } finally {
-    await browser.close();
-    await server.stop();
-  }
-  process.exit(failed ? 1 : 0);
+  });
 }
 
 await main();

@@ -6,11 +6,10 @@
 // (the browser's engine tells the board its legal moves), the game graph of a short record, and
 // a mate in 3 solved in the page; screenshots.
 // Skips (77) when the wasm was not built, outside CI only.
-import { chromium } from 'playwright-core';
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { T, parseArgs, freePort, HishaServer, registerOn } from './helpers.mjs';
+import { T, parseArgs, HishaServer, registerOn, screenshots, runBrowserTest } from './helpers.mjs';
 
 const args = parseArgs(process.argv);
 if (!fs.existsSync(path.join(args.static, 'wasm', 'hisha.wasm'))) {
@@ -19,13 +18,7 @@ if (!fs.existsSync(path.join(args.static, 'wasm', 'hisha.wasm'))) {
 }
 const server = new HishaServer({ bin: args.server, db: path.join(args.work, 'wasm.db'), staticDir: args.static, bots: 'hisha-test=0' });
 
-let step = 0;
-async function shot(page, name) {
-  step += 1;
-  const file = path.join(args.out, `${String(step).padStart(2, '0')}-${name}.png`);
-  await page.screenshot({ path: file });
-  console.log(`screenshot ${file}`);
-}
+const shot = screenshots(args.out);
 
 const cut = { analyze: 0, tsume: 0 }; // requests to the server's engine that the test stopped
 
@@ -141,12 +134,7 @@ async function main() {
     console.error('wasm test: no end after 240 s\n' + server.log.slice(-3000));
     process.exit(1);
   }, 240000).unref();
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}/`;
-  await server.start(port);
-  const browser = await chromium.launch({ executablePath: args.chromium, headless: true, args: ['--no-sandbox'] });
-  let failed = false;
-  try {
+  await runBrowserTest(server, args, shot, async (browser, base) => {
     const page = await newPage(browser);
     await registerOn(page, base, 'wasmer');
     await analysis(page, base);
@@ -156,15 +144,7 @@ async function main() {
     assert.deepEqual(cut, { analyze: 0, tsume: 0 }, 'the server was never asked to analyse or solve');
     assert.deepEqual(await page.evaluate(() => window.__csp), [], 'nothing the Content-Security-Policy blocked');
     console.log('1 passed, 0 failed');
-  } catch (e) {
-    failed = true;
-    console.error(e);
-    console.error(server.log.slice(-3000));
-  } finally {
-    await browser.close();
-    await server.stop();
-  }
-  process.exit(failed ? 1 : 0);
+  });
 }
 
 await main();
