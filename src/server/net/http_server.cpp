@@ -19,6 +19,7 @@
 #include "engine/engine.h"
 #include "engine/value.h"
 #include "server/net/below_loop.h"
+#include "server/net/http_request.h"
 #include "server/net/job_queue.h"
 #include "server/net/metrics.h"
 #include "server/net/output_gate.h"
@@ -40,100 +41,6 @@ using proto::json_text;
 namespace {
 
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
-
-// On every response: what a browser may load for the page (its own scripts, styles and
-// sockets only, no frames around it; its own WebAssembly, the browser's engine, may be
-// compiled: 'wasm-unsafe-eval' allows that and no eval of JavaScript), no sniffing of types, no
-// Referer to other sites. The read-only board of /embed/N (`framable`) is the one page any
-// site may show in a frame.
-template <class Body>
-void secure(http::response<Body>& res, bool framable = false) {
-    res.set("Content-Security-Policy",
-            std::string("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
-                        "img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; "
-                        "base-uri 'none'; "
-                        "form-action 'self'; frame-ancestors ")
-                + (framable ? "*" : "'none'"));
-    res.set("X-Content-Type-Options", "nosniff");
-    res.set("Referrer-Policy", "no-referrer");
-    if (!framable)
-        res.set("X-Frame-Options", "DENY");
-}
-
-// The embeddable board's page: /embed/N (the web UI's index.html, which shows only the board).
-bool framable(std::string_view target) {
-    target = target.substr(0, target.find('?'));
-    return target.starts_with("/embed/") && target.find('/', 7) == std::string_view::npos;
-}
-
-// The credential of a request: `Authorization: Bearer <token>` (scripts), else the session
-// cookie the server set at a login with "cookie": true (the web page). Never the URL: a token
-// there ends up in logs and histories.
-struct Credential {
-    std::string token;
-    bool from_cookie = false;
-};
-
-Credential credential(const http::request<http::string_body>& req) {
-    auto auth = req[http::field::authorization];
-    if (auth.starts_with("Bearer "))
-        return {std::string(auth.substr(7)), false};
-    std::string_view cookies(req[http::field::cookie].data(), req[http::field::cookie].size());
-    while (!cookies.empty()) {
-        auto semi = cookies.find(';');
-        std::string_view c = cookies.substr(0, semi);
-        while (!c.empty() && c.front() == ' ')
-            c.remove_prefix(1);
-        if (c.starts_with(proto::SESSION_COOKIE) && c.size() > proto::SESSION_COOKIE.size()
-            && c[proto::SESSION_COOKIE.size()] == '=')
-            return {std::string(c.substr(proto::SESSION_COOKIE.size() + 1)), true};
-        if (semi == std::string_view::npos)
-            break;
-        cookies.remove_prefix(semi + 1);
-    }
-    return {};
-}
-
-// Whether the request's Origin is this server: one of `allowed` (--public-origin), or when none
-// is configured an origin whose host and port are the request's Host (a reverse proxy passes
-// the Host on). `absent_ok`: a request without an Origin passes (a browser sends one on every
-// cross-site POST and every WebSocket, so its absence means a script, not a forged page).
-bool same_origin(const http::request<http::string_body>& req, const std::vector<std::string>& allowed, bool absent_ok) {
-    auto origin_field = req[http::field::origin];
-    if (origin_field.empty())
-        return absent_ok;
-    std::string origin = text::lower(std::string_view(origin_field.data(), origin_field.size()));
-    if (!allowed.empty())
-        return std::any_of(allowed.begin(), allowed.end(),
-                           [&](const std::string& a) { return text::lower(a) == origin; });
-    auto scheme = origin.find("://");
-    if (scheme == std::string::npos)
-        return false;
-    auto host = req[http::field::host];
-    return origin.substr(scheme + 3) == text::lower(std::string_view(host.data(), host.size()));
-}
-
-// The cookie is Secure when the page was loaded over HTTPS (its Origin says so, or the reverse
-// proxy in front: X-Forwarded-Proto).
-bool over_https(const http::request<http::string_body>& req) {
-    auto origin = req[http::field::origin];
-    auto forwarded = req["X-Forwarded-Proto"];
-    return origin.starts_with("https://")
-        || text::lower(std::string_view(forwarded.data(), forwarded.size())) == "https";
-}
-
-// The client of a request that came through a trusted reverse proxy `proxy`: the last entry of
-// X-Forwarded-For (the one the proxy added; those before it the client may have written), or the
-// proxy itself when there is none or it is not an address.
-std::string forwarded_client(const http::request<http::string_body>& req, const std::string& proxy) {
-    auto header = req["X-Forwarded-For"];
-    std::string_view list(header.data(), header.size());
-    auto comma = list.rfind(',');
-    std::string last = text::trim(comma == std::string_view::npos ? list : list.substr(comma + 1));
-    boost::system::error_code ec;
-    auto address = asio::ip::make_address(last, ec);
-    return ec ? proxy : address.to_string();
-}
 
 }  // namespace
 
@@ -288,6 +195,22 @@ struct HttpServer::Impl {
         solver_pool.join();
     }
 
+    // A job of the solver's queue (one per account, a bounded queue): admitted now or refused
+    // (the Admission says why); an admitted job's turn is awaited (a worker is free for it).
+    asio::awaitable<JobQueue::Admission> solver_turn(std::string account, std::string kind, std::string peer,
+                                                     std::int64_t max_ms) {
+        auto ex = co_await asio::this_coro::executor;
+        auto turn = std::make_shared<asio::steady_timer>(ex, asio::steady_timer::time_point::max());
+        auto started = std::make_shared<bool>(false);
+        JobQueue::Admission job = jobs->submit(account, kind, peer, max_ms, [turn, started] {
+            *started = true;
+            turn->cancel();
+        });
+        if (job && !*started)
+            co_await turn->async_wait(use_tuple);
+        co_return job;
+    }
+
     // POST /api/tsume {sfen, moves, convention: tsume|ordinary, time_limit_s, explain}, with a login:
     // {status: mate|nomate|timeout|error, length, exact, moves, nodes, time_ms, unique, error},
     // and with "explain": true the other defences and the yozume report (tsume_explain_json.h),
@@ -339,15 +262,10 @@ struct HttpServer::Impl {
         const bool explain = ex_it != in.end() && ex_it->is_boolean() && ex_it->get<bool>();
         const tsume::ExplainBudget budget{200'000, 0, explain ? limits.time_limit_s : 0};
         // A worker of its own, now or once one is free.
-        auto ex = co_await asio::this_coro::executor;
-        auto turn = std::make_shared<asio::steady_timer>(ex, asio::steady_timer::time_point::max());
-        auto started = std::make_shared<bool>(false);
-        JobQueue::Admission job =
-            jobs->submit(service::name_key(*user), "tsume", peer,
-                         std::llround(limits.time_limit_s * (explain ? 2000 : 1000)) + 1000, [turn, started] {
-                             *started = true;
-                             turn->cancel();
-                         });
+        // (named locals: GCC 12 destroys temporaries of a co_await expression twice)
+        auto turn = solver_turn(service::name_key(*user), "tsume", peer,
+                                std::llround(limits.time_limit_s * (explain ? 2000 : 1000)) + 1000);
+        JobQueue::Admission job = co_await std::move(turn);
         if (!job) {
             bool busy = job.refusal == JobQueue::Refusal::Busy;
             res.result(busy ? http::status::service_unavailable : http::status::too_many_requests);
@@ -356,8 +274,6 @@ struct HttpServer::Impl {
             res.prepare_payload();
             co_return res;
         }
-        if (!*started)
-            co_await turn->async_wait(use_tuple);
         // The work and the awaitable are named locals: GCC 12 destroys temporaries of a co_await
         // expression twice, which freed the position under the solver.
         core::Position* problem = pos.get();
@@ -373,32 +289,8 @@ struct HttpServer::Impl {
         };
         auto solving = asio::co_spawn(solver_pool, std::move(work), asio::use_awaitable);
         tsume::Explanation explanation = co_await std::move(solving);
-        const tsume::Result& r = explanation.main;
         jobs->finish(job.id);
-        static const char* STATUS[] = {"mate", "nomate", "timeout", "error"};
-        json moves = json::array();
-        core::Move previous = core::Move::none();
-        int played = 0;
-        for (core::Move m : r.pv) {
-            if (!pos->is_legal(m))
-                break;
-            moves.push_back(proto::JsonApi::move_json(*pos, m, previous));
-            pos->play(m);
-            previous = m;
-            ++played;
-        }
-        while (played-- > 0)
-            pos->unplay();
-        json j{{"status", STATUS[int(r.status)]},
-               {"length", r.length},
-               {"exact", r.exact},
-               {"moves", moves},
-               {"nodes", r.nodes},
-               {"time_ms", std::lround(r.time_s * 1000)},
-               {"unique", r.unique},
-               {"error", r.error}};
-        if (explain)
-            j["explain"] = explanation_api_json(*pos, explanation);
+        json j = tsume_api_json(*pos, explanation, explain);
         res.body() = json_text(j);
         res.prepare_payload();
         co_return res;
@@ -449,24 +341,15 @@ struct HttpServer::Impl {
     asio::awaitable<http::response<http::string_body>> run_deferred(const http::request<http::string_body>& req,
                                                                     const std::string& peer,
                                                                     std::shared_ptr<proto::HttpReply::Deferred> d) {
-        auto ex = co_await asio::this_coro::executor;
-        auto turn = std::make_shared<asio::steady_timer>(ex, asio::steady_timer::time_point::max());
-        auto started = std::make_shared<bool>(false);
-        JobQueue::Admission job =
-            jobs->submit(service::name_key(d->account), d->kind, peer, d->max_ms, [turn, started] {
-                *started = true;
-                turn->cancel();
-            });
+        auto turn = solver_turn(service::name_key(d->account), d->kind, peer, d->max_ms);
+        JobQueue::Admission job = co_await std::move(turn);
         if (!job) {
-            bool busy = job.refusal == JobQueue::Refusal::Busy;
             proto::HttpReply r;
-            r.status = busy ? 503 : 429;
+            r.status = job.refusal == JobQueue::Refusal::Busy ? 503 : 429;
             r.body = json_text(nlohmann::json{{"error", job.error}, {"retry_after_s", job.retry_after_s}});
             r.retry_after_s = job.retry_after_s;
             co_return api_response(req, std::move(r));
         }
-        if (!*started)
-            co_await turn->async_wait(use_tuple);
         auto work = [d]() -> asio::awaitable<void> {
             run_below_the_loop("solver");
             thread_local tsume::Solver solver;  // one per worker thread, its table kept

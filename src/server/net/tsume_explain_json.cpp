@@ -2,6 +2,8 @@
 // position it is played in, so the main line's moves up to it are played first and taken back.
 #include "server/net/tsume_explain_json.h"
 
+#include <cmath>
+
 #include "server/proto/json_api.h"
 
 namespace hisha::server::net {
@@ -80,6 +82,35 @@ json explanation_api_json(core::Position& start, const tsume::Explanation& e) {
             {"undecided", undecided},
             {"questions", e.questions},
             {"timeouts", e.timeouts}};
+}
+
+json tsume_api_json(core::Position& start, const tsume::Explanation& e, bool explain) {
+    const tsume::Result& r = e.main;
+    static const char* STATUS[] = {"mate", "nomate", "timeout", "error"};
+    json moves = json::array();
+    core::Move previous = core::Move::none();
+    int played = 0;
+    for (core::Move m : r.pv) {
+        if (!start.is_legal(m))
+            break;
+        moves.push_back(proto::JsonApi::move_json(start, m, previous));
+        start.play(m);
+        previous = m;
+        ++played;
+    }
+    while (played-- > 0)
+        start.unplay();
+    json j{{"status", STATUS[int(r.status)]},
+           {"length", r.length},
+           {"exact", r.exact},
+           {"moves", moves},
+           {"nodes", r.nodes},
+           {"time_ms", std::lround(r.time_s * 1000)},
+           {"unique", r.unique},
+           {"error", r.error}};
+    if (explain)
+        j["explain"] = explanation_api_json(start, e);
+    return j;
 }
 
 }  // namespace hisha::server::net

@@ -14,4 +14,8 @@ namespace hisha::server::net {
 ///  questions, timeouts}: `played`, `move` and `line` are move objects; `start` is the problem.
 nlohmann::json explanation_api_json(core::Position& start, const tsume::Explanation& e);
 
+/// POST /api/tsume's answer: {status: mate|nomate|timeout|error, length, exact, moves, nodes,
+/// time_ms, unique, error}, and with `explain` the explanation_api_json() as explain.
+nlohmann::json tsume_api_json(core::Position& start, const tsume::Explanation& e, bool explain);
+
 }  // namespace hisha::server::net
