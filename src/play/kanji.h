@@ -1,6 +1,6 @@
 // The Japanese notation the interactive program uses (kanji boards, KI2 move text, moves
-// typed in Japanese), behind names of its own: notation/japanese.h and notation/coordinate.h
-// both declare notation::piece_name with different return types, so no file includes both.
+// typed in Japanese), behind names of its own: kanji.cpp implements them with
+// notation/japanese.h, which the program's other files need not include.
 #pragma once
 
 #include <string>

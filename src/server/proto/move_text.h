@@ -1,6 +1,6 @@
-// Japanese spellings of a move for the JSON API (KI2 with its side mark, KIF), kept in a
-// translation unit of their own: notation/japanese.h and notation/coordinate.h both declare
-// a piece_name() and cannot be included together.
+// Japanese spellings of a move for the JSON API (KI2 with its side mark, KIF): thin wrappers
+// of notation::ki2_move_text and notation::kif_move_text (move_text.cpp includes
+// notation/japanese.h), so json_api.cpp needs only this header for them.
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
-// The Japanese spelling of a move, in a translation unit of its own: notation/japanese.h and
-// notation/coordinate.h both declare a piece_name() and cannot be included together.
+// The Japanese spelling of a move (KI2 with its side mark, notation::ki2_move_text) for
+// move_record.cpp, which declares it in move_record.h and so needs no notation/japanese.h.
 #include "notation/japanese.h"
 #include "server/service/move_record.h"
 
