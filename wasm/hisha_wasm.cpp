@@ -14,6 +14,13 @@
 //                          offline fallback): "board sfen S", "board check 0|1", "board legal
 //                          USI...", "board move USI WESTERN KI2 KIF" for each move from the start,
 //                          "board end"
+//   record PATH            reads the record in the file PATH (any format hisha reads: KIF, KI2, CSA,
+//                          PSN, SFEN ...; the worker writes the pasted text there) and sets its start
+//                          and main line as the position: "record start SFEN", "record header
+//                          KEY<tab>VALUE" each, "record comment PLY TEXT" each (ply 0: before the
+//                          first move), "record result WINNER REASON" (a game that ended;
+//                          WINNER black, white, draw or none, REASON the core's words), then
+//                          "record end"; the moves' texts come from `board` after it (offline load)
 //
 // A bad command or argument answers "info string error: ..." and changes nothing. Nothing here
 // throws across the boundary: every number is read with std::from_chars.
@@ -22,6 +29,8 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -30,6 +39,7 @@
 #include "core/movegen.h"
 #include "core/position.h"
 #include "engine/engine.h"
+#include "notation/formats.h"
 #include "notation/japanese.h"
 #include "notation/usi.h"
 #include "notation/western.h"
@@ -171,6 +181,50 @@ void cmd_board() {
     send("board end");
 }
 
+/// A comment's text on one line (the page splits its answer into lines).
+std::string one_line(std::string text) {
+    for (char& c : text)
+        if (c == '\n' || c == '\r')
+            c = ' ';
+    return text;
+}
+
+void cmd_record(std::istringstream& in) {
+    std::string path;
+    std::getline(in >> std::ws, path);
+    std::ifstream file(path, std::ios::binary);
+    if (path.empty() || !file)
+        return error("record PATH: no file " + path);
+    std::string bytes{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+    auto rec = notation::read_record(bytes, path);
+    if (!rec)
+        return error("cannot read the record: " + rec.error().to_string());
+    auto end = notation::final_position(*rec);
+    if (!end)
+        return error("cannot read the record: " + end.error().to_string());
+    State& s = state();
+    s.pos = std::move(*end);
+    s.start_sfen = notation::start_position(*rec)->sfen();
+    s.moves = rec->main_line();
+    send("record start " + s.start_sfen);
+    for (const auto& h : rec->headers)
+        send("record header " + one_line(h.key) + '\t' + one_line(h.value));
+    for (const auto& c : rec->start_comments)
+        send("record comment 0 " + one_line(c));
+    for (std::size_t i = 0; i < rec->moves.size(); ++i)
+        for (const auto& c : rec->moves[i].comments)
+            send("record comment " + std::to_string(i + 1) + ' ' + one_line(c));
+    if (rec->result.reason != core::EndReason::None) {
+        core::Winner w = rec->result.winner;
+        const char* winner = w == core::Winner::Black ? "black"
+                           : w == core::Winner::White ? "white"
+                           : w == core::Winner::Draw  ? "draw"
+                                                      : "none";
+        send(std::string("record result ") + winner + ' ' + core::describe(rec->result.reason));
+    }
+    send("record end");
+}
+
 void cmd_go(std::istringstream& in) {
     engine::Limits l;
     std::string word, arg;
@@ -273,6 +327,8 @@ void run(const std::string& line) {
         cmd_bench(in);
     else if (cmd == "board")
         cmd_board();
+    else if (cmd == "record")
+        cmd_record(in);
     else
         error("unknown command: " + cmd);
 }

@@ -1,6 +1,7 @@
 // Runs the browser's engine (build-wasm/web/hisha.js + hisha.wasm) in node, a command a line:
-//   node bench/wasm/hisha-node.mjs WEB_DIR [--net] 'command' ['command' ...]
-// --net loads WEB_DIR/hisha.nnue as the page's worker does (EvalFile, Evaluation NNUE).
+//   node bench/wasm/hisha-node.mjs WEB_DIR [--net] [--put HOST_FILE=WASM_PATH]... 'command' ['command' ...]
+// --net loads WEB_DIR/hisha.nnue as the page's worker does (EvalFile, Evaluation NNUE); --put
+// copies a file into the engine's file system (the record command reads one, as in the worker).
 // Prints the engine's lines. Used by bench/wasm/bench.sh.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -14,6 +15,8 @@ if (!dir) {
 const web = resolve(dir);
 const net = rest[0] === '--net';
 const commands = net ? rest.slice(1) : rest;
+const puts = [];
+while (commands[0] === '--put') puts.push(commands.splice(0, 2)[1].split('='));
 const { default: createHisha } = await import(pathToFileURL(join(web, 'hisha.js')).href);
 const mod = await createHisha({
   wasmBinary: readFileSync(join(web, 'hisha.wasm')),
@@ -26,4 +29,5 @@ if (net) {
   for (const c of ['setoption name EvalFile value /hisha.nnue', 'setoption name Evaluation value NNUE'])
     mod.ccall('hisha_command', null, ['string'], [c]);
 }
+for (const [host, path] of puts) mod.FS.writeFile(path, readFileSync(host));
 for (const c of commands) mod.ccall('hisha_command', null, ['string'], [c]);

@@ -2,7 +2,8 @@
 # The browser's engine (make wasm: web/public/wasm/hisha.{js,wasm,nnue}) run in node, checked
 # against the native program: the same bench trees (depth 6, Classic and NNUE: equal node
 # counts mean the same search, move for move), a mate in 3 with its unique line, the board
-# command's legal moves against `hisha`'s perft 1, and clear errors for bad input.
+# command's legal moves against `hisha`'s perft 1, a KIF record read by the record command (the
+# page's offline load) against `hisha convert`, and clear errors for bad input.
 # Usage: wasm_engine.sh HISHA WASM_DIR. Exit 77 (skipped) when the wasm is not built, outside CI.
 set -euo pipefail
 hisha=$1 dir=$2
@@ -38,8 +39,20 @@ legal=$(sed -n 's/^board legal //p' <<<"$board" | wc -w)
 perft=$("$hisha" perft 1 --sfen "$after" | nodes)
 check "board legal moves = perft 1" "$perft" "$legal"
 
-out=$(node "$runner" "$dir" 'go' 'go infinite' 'position sfen nonsense' 'setoption name Threads value 2' 'frobnicate' 'tsume sfen 9/9/9/9/9/9/9/9/9 b - 1' isready)
-check "errors, then still answering" 5 "$(grep -c '^info string error' <<<"$out")"
+# (The page hands the worker text it decoded: UTF-8.)
+kif=$here/../../data/vectors/records/kif/habu-fujii-2006.kif  # Shift_JIS, with comments
+utf8=$(mktemp --suffix=.kif); trap 'rm -f "$utf8"' EXIT
+iconv -f CP932 -t UTF-8 "$kif" >"$utf8"
+rec=$(node "$runner" "$dir" --put "$utf8=/game.kif" 'record /game.kif' board)
+usi=$("$hisha" convert --to usi "$kif" - | sed 's/^position startpos moves //')
+check "record start" "record start lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1" "$(grep '^record start' <<<"$rec")"
+check "record moves = hisha convert" "$usi" "$(sed -n 's/^board move \([^ ]*\) .*/\1/p' <<<"$rec" | paste -sd' ')"
+check "record headers" 1 "$(grep -c $'^record header black\t羽生善治$' <<<"$rec")"
+check "record first move in KI2" "board move 7g7f P-7f ▲７六歩 ７六歩(77)" "$(grep -m1 '^board move' <<<"$rec")"
+check "record comment before the first move" 1 "$(grep -c '^record comment 0 .*第65期順位戦' <<<"$rec")"
+
+out=$(node "$runner" "$dir" 'go' 'go infinite' 'position sfen nonsense' 'setoption name Threads value 2' 'frobnicate' 'tsume sfen 9/9/9/9/9/9/9/9/9 b - 1' 'record /nothing.kif' isready)
+check "errors, then still answering" 6 "$(grep -c '^info string error' <<<"$out")"
 check "tsume of no problem" 1 "$(grep -c '^tsume error' <<<"$out")"
 check "readyok at the end" readyok "$(tail -1 <<<"$out")"
 
