@@ -1,7 +1,7 @@
 // The analysis board: records (load/save in every format, move list with variations and
 // comments), free play from any position, the engine's live lines and evaluation (MultiPV,
 // arrows, a graph over the game), the tsume solver, and the board editor.
-import { ApiError, Game, MoveText, ParsedRecord, PositionInfo, TsumeAnswer, call, get, post, postForFile, myName } from './api';
+import { Game, MoveText, ParsedRecord, PositionInfo, TsumeAnswer, call, get, post, postForFile, myName } from './api';
 import type { EventHandler } from './api';
 import { Board, LETTER_OF, PROMOTABLE, UNPROMOTED, splitSfen, colorOf } from './board';
 import { clear, h, toast } from './dom';
@@ -12,6 +12,7 @@ import { explainPanel } from './tsume-explain';
 import type { Piece, Key } from 'shogiground/types';
 import { browserEngine, browserEngineAvailable } from './wasm-engine';
 import type { WorkerLine } from './wasm-engine';
+import { offlinePosition, offlineRecord } from './offline';
 
 const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
 const ROLES = ['king', 'rook', 'bishop', 'gold', 'silver', 'knight', 'lance', 'pawn'];
@@ -92,31 +93,35 @@ class AnalysisPage {
     return this.line.slice(0, n).map((m) => m.usi);
   }
 
-  /// The position after `moves` from the server, or from the browser's engine when the server
-  /// cannot be reached (offline).
-  async positionInfo(moves: string[]): Promise<PositionInfo> {
+  /// The position after `moves` from the server, or, when it cannot be reached (offline), from
+  /// the browser's engine; `early` is given the page's own reckoning of it first (offline.ts), so
+  /// the board shows its pieces while the engine loads, or for good where none is shipped.
+  async positionInfo(moves: string[], early?: (p: PositionInfo) => void): Promise<PositionInfo> {
     try {
       return await post<PositionInfo>('position', { sfen: this.startSfen, moves });
     } catch (e) {
-      // (api.ts says so when fetch itself fails; an answer of the server, an error too, stands.)
-      const unreachable = e instanceof ApiError && e.message === 'the server cannot be reached';
-      if (!unreachable || !(await browserEngineAvailable())) throw e;
-      return browserEngine.board(this.startSfen, moves);
+      return offlinePosition(e, this.startSfen, moves, early);
     }
   }
 
   async refresh(): Promise<void> {
+    const cursor = this.cursor;
+    const draw = (info: PositionInfo) => {
+      if (this.cursor !== cursor) return;
+      if (!this.editing)
+        this.board.show({ sfen: info.sfen, legal: info.legal, last: cursor ? this.line[cursor - 1].usi : undefined, check: info.check, movable: 'both' });
+      this.sfenBox.value = this.editing ? this.editorSfen() : info.sfen;
+    };
     let info: PositionInfo;
     try {
-      info = this.info = await this.positionInfo(this.movesTo(this.cursor));
+      info = await this.positionInfo(this.movesTo(cursor), draw);
     } catch (e) {
       toast(String((e as Error).message), 'error');
       return;
     }
-    const cursor = this.cursor;
-    if (!this.editing)
-      this.board.show({ sfen: info.sfen, legal: info.legal, last: cursor ? this.line[cursor - 1].usi : undefined, check: info.check, movable: 'both' });
-    this.sfenBox.value = this.editing ? this.editorSfen() : info.sfen;
+    if (this.cursor !== cursor) return;
+    this.info = info;
+    draw(info);
     this.renderMoves();
     const c = cursor ? this.line[cursor - 1].comments : this.startComments;
     clear(this.comments, c?.length ? [h('h3', t('comments')), ...c.map((x) => h('p', x))] : null);
@@ -170,6 +175,9 @@ class AnalysisPage {
       this.go(cursor + 1);
       return;
     }
+    // No legal move known: the game is over, or offline without the browser's engine (the
+    // page draws positions but does not judge moves).
+    if (this.info && !this.info.legal.length) return void toast(t('noMove'), 'error');
     try {
       const p = await this.positionInfo([...this.movesTo(cursor), usi]);
       const played = p.moves[p.moves.length - 1];
@@ -213,7 +221,7 @@ class AnalysisPage {
 
   async loadRecord(): Promise<void> {
     try {
-      const r = await post<ParsedRecord>('record/parse', { text: this.recordText.value, name: this.fileName });
+      const r = await this.parseRecord(this.recordText.value, this.fileName);
       this.setEditing(false);
       this.startSfen = r.start_sfen;
       this.startComments = r.start_comments;
@@ -225,6 +233,15 @@ class AnalysisPage {
       this.refresh();
     } catch (e) {
       toast(String((e as Error).message), 'error');
+    }
+  }
+
+  /// A record read by the server, or offline by the page (SFEN, USI) or the browser's engine.
+  async parseRecord(text: string, name: string): Promise<ParsedRecord> {
+    try {
+      return await post<ParsedRecord>('record/parse', { text, name });
+    } catch (e) {
+      return offlineRecord(e, text, name);
     }
   }
 

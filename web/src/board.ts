@@ -120,7 +120,7 @@ export class Board {
     const active = v.movable === 'none' ? undefined : v.movable === 'both' ? color : colorOf(v.movable);
     const canMove = active === color;
     this.ground.set({
-      sfen: { board: p.board, hands: p.hands },
+      sfen: { board: p.board, hands: p.hands || '-' }, // ('' would leave the hands as they were)
       turnColor: color,
       activeColor: active,
       checks: v.check ? color : false,

@@ -4,7 +4,9 @@
 // in English, one in Japanese), and after every move the ARIA live region of both pages says it
 // (Western notation / KI2 as the server spells them, check, checkmate, the end); the high-contrast
 // theme and the board size are set from the Display panel; the app loads with the network cut
-// after the first visit (service worker). Screenshots to --out.
+// after the first visit (service worker), and its analysis board shows the start position, a
+// pasted SFEN and a KIF file computed in the page (the browser's engine, or the page alone where
+// there is none). Screenshots to --out.
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +15,9 @@ import { T, parseArgs, HishaServer, registerOn, play, waitPlies, screenshots, ru
 const args = parseArgs(process.argv);
 const server = new HishaServer({ bin: args.server, db: path.join(args.work, 'access.db'), staticDir: args.static, bots: 'hisha-test=0' });
 
-const shot = screenshots(args.out);
+// (before each: the board's move animation, for the picture only)
+const settled = (page) => page.waitForTimeout(300);
+const shot = screenshots(args.out, { before: settled });
 
 async function newPage(browser, locale, who) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
@@ -202,6 +206,78 @@ async function browserAnalysis(page, base, when) {
   await page.click('button[name=analyze]');
 }
 
+/// The pieces the analysis board draws (hands apart), once there are `n`.
+async function boardPieces(page, n, what) {
+  try {
+    await page.waitForFunction((k) => document.querySelectorAll('.analysis-page sg-board piece:not(.ghost):is(.sente, .gote)').length === k, n, { timeout: T });
+  } catch {
+    const classes = await page.$$eval('.analysis-page sg-board piece:not(.ghost):is(.sente, .gote)', (ps) => ps.map((p) => p.className).join(', '));
+    throw new Error(`${what}: ${classes ? classes.split(', ').length : 0} pieces on the board, not ${n}: ${classes}`);
+  }
+}
+
+const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
+
+/// An SFEN with a move pasted as a record, offline: its start (5 pieces), then after the drop (6).
+async function pastedSfenOffline(page, who) {
+  await page.fill('textarea[name=record]', 'sfen 3sks3/9/4+P4/9/9/9/9/9/4K4 b 2G 1 moves G*5b');
+  await page.click('button[name=load]');
+  await page.waitForSelector('.tree .move[data-ply="1"]', { timeout: T });
+  await boardPieces(page, 5, `${who}: the pasted SFEN's start`);
+  await page.click('button[name=last]');
+  await boardPieces(page, 6, `${who}: after G*5b`);
+  await page.waitForFunction(() => document.querySelector('input[name=sfen]').value === '3sks3/4G4/4+P4/9/9/9/9/9/4K4 w G 2', null, { timeout: T });
+  assert.equal(await page.locator('.analysis-page sg-hand [data-nb]:not([data-nb="0"])').count(), 1, `${who}: the gold left in hand`);
+}
+
+/// The analysis board offline: the start position drawn at once, a pasted SFEN and the KIF file
+/// read in the page (the browser's engine reads the KIF and spells its moves), and analysed.
+async function offlineAnalysis(page, base, wasm) {
+  await page.goto(base + '#/analysis');
+  await page.waitForSelector('sg-board', { timeout: T });
+  await boardPieces(page, 40, 'the start position offline');
+  assert.equal(await page.inputValue('input[name=sfen]'), START);
+  await shot(page, 'offline');
+  await pastedSfenOffline(page, 'offline');
+  if (!wasm) return console.log('offline: no wasm in this build (make wasm): the browser engine offline not checked');
+  await page.setInputFiles('input[name=record_file]', args.kif); // Shift_JIS, decoded by the page
+  await page.waitForFunction(() => document.querySelectorAll('.tree .move[data-ply]').length > 100, null, { timeout: T });
+  assert.match(await page.textContent('.tree .move[data-ply="1"]'), /P-7f/, 'the KIF\'s first move spelled by the engine');
+  assert.match(await page.textContent('dl.headers'), /羽生善治/, 'the KIF\'s headers');
+  await page.click('button[name=next]');
+  await page.waitForFunction(() => document.querySelector('input[name=sfen]').value === 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2', null, { timeout: T });
+  await boardPieces(page, 40, 'the KIF after 7g7f');
+  // (the gold in hand of the SFEN before is gone: a position without hands empties them)
+  assert.equal(await page.locator('.analysis-page sg-hand [data-nb]:not([data-nb="0"])').count(), 0, 'no piece in hand after 7g7f');
+  await shot(page, 'offline-kif');
+  console.log(`offline: the KIF read in the page, ${await page.locator('.tree .move[data-ply]').count()} moves`);
+  await page.click('button[name=first]');
+  await boardPieces(page, 40, 'the KIF\'s start');
+  await browserAnalysis(page, base, 'offline');
+}
+
+/// Offline where the browser's engine is not used (not shipped, or refused: hisha.engine =
+/// 'server'): the page alone draws the start and a pasted SFEN; a KIF needs an engine.
+async function offlineWithoutEngine(page, base) {
+  await page.evaluate(() => localStorage.setItem('hisha.engine', 'server'));
+  await page.goto(base + '#/');
+  await page.reload();
+  await page.waitForSelector('form.login', { timeout: T });
+  await page.goto(base + '#/analysis');
+  await boardPieces(page, 40, 'the start position offline without the engine');
+  await pastedSfenOffline(page, 'offline without the engine');
+  await shot(page, 'offline-no-engine');
+  // (a move typed is not played: the page alone does not judge moves)
+  await page.fill('input[name=move]', '5a4b');
+  await page.press('input[name=move]', 'Enter');
+  await page.waitForFunction(() => [...document.querySelectorAll('.toast')].some((e) => /No legal move/.test(e.textContent)), null, { timeout: T });
+  assert.equal(await page.locator('.tree .move[data-ply="2"]').count(), 0, 'no move played without an engine');
+  await page.fill('textarea[name=record]', '手合割：平手\n   1 ７六歩(77)\n');
+  await page.click('button[name=load]');
+  await page.waitForFunction(() => [...document.querySelectorAll('.toast')].some((e) => /only SFEN and USI/.test(e.textContent)), null, { timeout: T });
+  await page.evaluate(() => localStorage.removeItem('hisha.engine'));
+}
+
 /// The app from the cache: a first visit installs the service worker; with the network cut the
 /// page reloads from it, says it is offline, and a call to the server fails with a message.
 async function offline(browser, base) {
@@ -230,11 +306,8 @@ async function offline(browser, base) {
   assert.ok(await page.locator('sg-board, #nav a').first().isVisible(), 'the shell renders');
   await page.click('button[name=guest]');
   await page.waitForFunction(() => /cannot be reached/.test(document.querySelector('form.login .error')?.textContent || ''), null, { timeout: T });
-  await page.goto(base + '#/analysis');
-  await page.waitForSelector('sg-board', { timeout: T });
-  await shot(page, 'offline');
-  if (wasm) await browserAnalysis(page, base, 'offline');
-  else console.log('offline: no wasm in this build (make wasm): the browser engine offline not checked');
+  await offlineAnalysis(page, base, wasm);
+  await offlineWithoutEngine(page, base);
   await page.context().setOffline(false);
   await page.context().close();
 }

@@ -4,7 +4,8 @@
 // /api/tsume is refused. Checks a line of the analysis (depth, legality as the server's
 // /api/position replays it, western text), a move played and analysed with the network cut
 // (the browser's engine tells the board its legal moves), the game graph of a short record, and
-// a mate in 3 solved in the page; screenshots.
+// a mate in 3 solved in the page, and Stop ending a deep iteration at once (a new worker answers
+// the next request); screenshots.
 // Skips (77) when the wasm was not built, outside CI only.
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
@@ -37,6 +38,20 @@ async function newPage(browser) {
     return r.abort();
   });
   await ctx.addInitScript(() => {
+    // The engine workers' messages to the page, the workers started and ended.
+    window.__engine = { msgs: [], started: 0, ended: 0 };
+    const W = window.Worker;
+    window.Worker = class extends W {
+      constructor(...a) {
+        super(...a);
+        window.__engine.started += 1;
+        this.addEventListener('message', (e) => window.__engine.msgs.push({ type: e.data?.type, id: e.data?.id, depth: e.data?.line?.depth }));
+      }
+      terminate() {
+        window.__engine.ended += 1;
+        super.terminate();
+      }
+    };
     window.__csp = [];
     document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
   });
@@ -70,6 +85,38 @@ async function analysis(page, base) {
   assert.ok(wasm.some((u) => u.endsWith('/wasm/hisha.wasm')) && wasm.some((u) => u.endsWith('/wasm/hisha.nnue')), wasm.join(' '));
   await shot(page, 'analysis-browser-engine');
   console.log(`wasm: ${label.trim()}: ${text}`);
+  await page.click('button[name=analyze]');
+}
+
+/// Stop is immediate: with the search inside a deep iteration (a line of depth 10 or more shown),
+/// Stop leaves that line shown and nothing more of the analysis arrives (the worker searching is
+/// ended: it reads no message until its depth is complete); Analyze again is answered by a new
+/// worker (the cached module), with no line of the stopped analysis before its own.
+async function stopIsImmediate(page) {
+  await page.click('button[name=analyze]');
+  await page.waitForFunction(() => Number(document.querySelector('.engine .eval-line')?.textContent?.match(/depth (\d+)/)?.[1]) >= 10, null, { timeout: 60000 });
+  const shown = await page.textContent('.engine');
+  const before = await page.evaluate(() => {
+    const lines = window.__engine.msgs.filter((m) => m.type === 'line');
+    const at = { n: window.__engine.msgs.length, id: lines[lines.length - 1].id, depth: lines[lines.length - 1].depth, started: window.__engine.started, ended: window.__engine.ended, t: performance.now() };
+    document.querySelector('button[name=analyze]').click(); // Stop
+    return at;
+  });
+  assert.equal(await page.textContent('button[name=analyze]'), 'Analyze');
+  assert.equal(await page.textContent('.engine'), shown, 'the last line stays shown after Stop');
+  await page.click('button[name=analyze]');
+  const answer = await page.waitForFunction((b) => {
+    const e = window.__engine;
+    const i = e.msgs.findIndex((m, k) => k >= b.n && m.type === 'line' && m.id !== b.id);
+    return i >= 0 && { after: e.msgs.slice(b.n, i + 1), started: e.started, ended: e.ended, ms: performance.now() - b.t };
+  }, before, { timeout: T });
+  const { after, started, ended, ms } = await answer.jsonValue();
+  const stale = after.filter((m) => m.id === before.id);
+  assert.deepEqual(stale, [], `nothing of the stopped analysis (depth ${before.depth} done) after Stop: ${JSON.stringify(stale)}`);
+  assert.deepEqual([started - before.started, ended - before.ended], [1, 1], 'the searching worker ended, a new one started');
+  assert.equal(after.find((m) => m.type === 'line').depth, 1, 'the new analysis starts from depth 1');
+  console.log(`wasm: stopped during depth ${before.depth + 1}; the new worker's first line ${Math.round(ms)} ms after Stop (${after.map((m) => m.type).join(' ')})`);
+  await page.waitForFunction(() => Number(document.querySelector('.engine .eval-line')?.textContent?.match(/depth (\d+)/)?.[1]) >= 4, null, { timeout: 60000 });
   await page.click('button[name=analyze]');
 }
 
@@ -138,6 +185,7 @@ async function main() {
     const page = await newPage(browser);
     await registerOn(page, base, 'wasmer');
     await analysis(page, base);
+    await stopIsImmediate(page);
     await offline(page, base);
     await graph(page);
     await tsume(page);
