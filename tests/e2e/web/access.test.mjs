@@ -312,12 +312,74 @@ async function offline(browser, base) {
   await page.context().close();
 }
 
+// --- a phone's width
+
+/// What sticks out of a 375 px wide page: each element whose right edge passes the viewport (the
+/// page scrolls sideways) or, in the page's main part, whose left edge is cut off, outermost
+/// first, as "tag.class (left..right)".
+async function overflow(page) {
+  return page.evaluate(() => {
+    const w = document.documentElement.clientWidth;
+    const out = [];
+    // (inside a box that scrolls or clips, as a wide table's, nothing sticks out of the page)
+    const inBox = (e) => {
+      for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== 'visible') return true;
+      return false;
+    };
+    for (const e of document.querySelectorAll('body *')) {
+      const r = e.getBoundingClientRect();
+      const cut = r.right > w + 1 || (r.left < -1 && r.width > 1 && e.closest('main')); // (the left: not even scrollable)
+      if (r.width && cut && !out.some((o) => o.el.contains(e)) && getComputedStyle(e).position !== 'fixed' && !inBox(e))
+        out.push({ el: e, text: `${e.tagName.toLowerCase()}${e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\s+/).join('.') : ''} (${Math.round(r.left)}..${Math.round(r.right)})` });
+    }
+    return { scroll: document.documentElement.scrollWidth, width: w, out: out.map((o) => o.text) };
+  });
+}
+
+/// Every page at a phone's width (375 px): a picture of each (whole page), and none wider than
+/// the screen (nothing to scroll sideways: the board, the buttons and the forms fit).
+async function phoneWidth(browser, base) {
+  const ctx = await browser.newContext({ viewport: { width: 375, height: 812 }, locale: 'en-US', isMobile: true, hasTouch: true });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => console.log(`[phone] page error: ${e.message}`));
+  const phoneShot = screenshots(path.join(args.out, 'phone'), { fullPage: true, before: settled });
+  const bad = [];
+  const check = async (name) => {
+    await phoneShot(page, name);
+    const o = await overflow(page);
+    console.log(`phone ${name}: ${o.scroll} px wide${o.out.length ? ': ' + o.out.join(', ') : ''}`);
+    if (o.scroll > o.width || o.out.length) bad.push(`${name}: ${o.scroll} px (${o.out.join(', ')})`);
+  };
+  await page.goto(base);
+  await page.waitForSelector('form.login', { timeout: T });
+  await check('login');
+  await registerOn(page, base, 'phone');
+  await check('lobby');
+  await page.click('button[name=start-engine]');
+  await page.waitForSelector('.game-page sg-board', { timeout: T });
+  const gameId = page.url().split('/').pop();
+  await check('game');
+  const pages = [['#/analysis', 'analysis', '.analysis-page sg-board piece'], ['#/analysis/editor', 'editor', '.editor-panel .palette button'],
+    ['#/ratings', 'ratings', 'table.ratings'], ['#/player/phone', 'player', 'table.games'], ['#/puzzles', 'puzzles', '.puzzles .puzzle-layout']];
+  for (const [route, name, drawn] of pages) {
+    await page.goto(base + route);
+    await page.waitForSelector(drawn, { timeout: T });
+    await check(name);
+  }
+  await page.goto(`${base}embed/${gameId}`);
+  await page.waitForSelector('sg-board', { timeout: T });
+  await check('embed');
+  await ctx.close();
+  assert.deepEqual(bad, [], 'pages wider than a 375 px phone');
+}
+
 async function main() {
   await runBrowserTest(server, args, shot, async (browser, base) => {
     await guestPlaysTheEngine(browser, base);
     const { bob } = await keyboardGame(browser, base);
     await display(bob);
     await offline(browser, base);
+    await phoneWidth(browser, base);
   });
 }
 
