@@ -99,6 +99,11 @@ void find_mate(Searcher& s, Node& node, const Limits& limits, Result& out) {
     if (!r.proven())
         return;  // Timeout
     int length = r.len;
+    // The first mate's line is read before the shortening searches, which may not end in time
+    // (Kotobuki's 611 plies are found in seconds; the proof that nothing shorter exists takes far
+    // longer): a stop then still answers with the mate found, marked as not proved shortest.
+    std::vector<Move> found;
+    bool found_complete = limits.shortest && extract_pv(s, node, length, false, found);
     out.exact = limits.shortest ? shorten(s, node, length, lower) : false;
     out.length = length;
     bool complete = extract_pv(s, node, length, out.exact, out.pv);
@@ -106,6 +111,10 @@ void find_mate(Searcher& s, Node& node, const Limits& limits, Result& out) {
         // Stopped while reading the line: fall back to any line within the bound.
         out.exact = false;
         complete = extract_pv(s, node, length, false, out.pv);
+    }
+    if (!complete && found_complete) {
+        out.pv = std::move(found);
+        complete = true;
     }
     // Without `shortest` any proven mate is the answer; with it, only the proven shortest.
     out.status = complete && (out.exact || !limits.shortest) ? Status::Mate : Status::Timeout;

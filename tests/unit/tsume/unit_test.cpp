@@ -449,6 +449,24 @@ TEST(Limits, CpuTimeLimitStopsTheSearch) {
     EXPECT_GT(r.nodes, 0u);
 }
 
+TEST(Limits, AStopWhileShorteningStillGivesTheMateFound) {
+    // Kotobuki 67 plies before its end: the 67-ply mate is found in a few thousand nodes, the
+    // proof that no mate within 65 plies exists takes millions. Stopped in between, the answer
+    // is the mate found (a timeout, not exact) with a line that mates in its own length.
+    const std::string sfen = "g3k4/3l5/N1+N3ppp/s2B4P/3b2Pl1/1l7/S7S/1P2gS3/1g+p2P3 b RNPrgnl9p 1";
+    core::Position pos;
+    ASSERT_TRUE(pos.set(sfen, core::SfenRules::Relaxed));
+    Limits limits;
+    limits.memory_mb = 64;
+    limits.max_nodes = 300'000;
+    Result r = solve(pos, limits);
+    EXPECT_EQ(r.status, Status::Timeout);
+    EXPECT_FALSE(r.exact);
+    ASSERT_EQ(r.pv.size(), 67u) << format_result(r, Convention::Tsume);
+    EXPECT_EQ(replay_error(sfen, r.pv, 67), "");
+    EXPECT_EQ(format_result(r, Convention::Tsume).rfind("timeout mate-found 67 ", 0), 0u);
+}
+
 TEST(Verify, LineErrorNamesWhatIsWrong) {
     core::Position pos;
     ASSERT_TRUE(pos.set("7nk/9/7G1/9/9/9/9/9/9 b GP 1", core::SfenRules::Relaxed));
