@@ -53,6 +53,11 @@ constexpr const char* USAGE =
     "  --csa-max-moves N     CSA games are drawn (#MAX_MOVES) after N moves (default 256; 0 none)\n"
     "  --csa-reconnect-grace S   a CSA player who drops out of a game may log in again within S\n"
     "                        seconds and play on (the clock runs); default 0: lost at once\n"
+    "  --adjourn-disconnected on|off   a CSA player not back within the reconnect grace has the\n"
+    "                        game adjourned (both clocks stopped until both RESUME it) instead\n"
+    "                        of lost (default off)\n"
+    "  --vacation-days N     each player's vacation days a calendar year: their correspondence\n"
+    "                        clocks stand still on their turn (default 30; 0: no vacations)\n"
     "  --tournament PATTERN:INTERVAL   a scheduled CSA tournament, as on Floodgate: CSA players\n"
     "                        whose game name matches PATTERN (floodgate-600-10F*; HELP PATTERNS)\n"
     "                        wait, and every INTERVAL (30 minutes, or 30m, 45s, 2h; rounds at its\n"
@@ -387,6 +392,17 @@ std::vector<ServerFlag> game_flags() {
         {{"--csa-max-moves"},
          number_flag(0, 100000, "--csa-max-moves needs a number 0..100000",
                      [](ServerOptions& o, long n) { o.config.csa_max_moves = int(n); })},
+        {{"--adjourn-disconnected"},
+         [](auto&, const char* v, ServerOptions& o) -> std::string {
+             std::string s = v;
+             if (s != "on" && s != "off")
+                 return "--adjourn-disconnected is on or off";
+             o.config.adjourn_disconnected = s == "on";
+             return {};
+         }},
+        {{"--vacation-days"},
+         number_flag(0, 366, "--vacation-days needs days, 0..366",
+                     [](ServerOptions& o, long n) { o.config.vacation_days = int(n); })},
         {{"--csa-reconnect-grace"},
          number_flag(0, 86400, "--csa-reconnect-grace needs seconds, 0..86400",
                      [](ServerOptions& o, long n) { o.config.csa_reconnect_grace_ms = n * 1000; })},

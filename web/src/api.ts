@@ -12,7 +12,7 @@ export interface User {
   name: string; rating: number; deviation: number; wins: number; losses: number; draws: number;
   online: boolean; bot: boolean; admin?: boolean; guest?: boolean;
 }
-export interface Clock { black_ms: number; white_ms: number; turn_started: number; allowed_ms: number; now: number; days_per_move?: number }
+export interface Clock { black_ms: number; white_ms: number; turn_started: number; allowed_ms: number; now: number; days_per_move?: number; stopped?: boolean }
 /// A move of a game; `comment` is what the player sent with it (a CSA engine's Floodgate comment,
 /// "* 120 -3334FU +2726FU"), `eval` the score (from Black's side) and line read from it.
 export interface GameMove {
@@ -23,6 +23,9 @@ export interface Game {
   id: number; black: string; white: string; status: string; time_control: string; origin: string; plies: number;
   to_move: 'black' | 'white'; sfen: string; winner: string; reason: string; clock: Clock;
   moves?: GameMove[]; legal?: string[]; check?: boolean; start_sfen?: string;
+  // vacation.ts (issue 20): adjournment, an open offer, players on vacation (until, epoch ms)
+  adjourned?: boolean; adjourned_at?: number; offer?: { by: string; color: 'black' | 'white'; kind: 'adjourn' | 'resume' } | null;
+  vacation?: { black?: number; white?: number };
 }
 export interface Challenge {
   id: number; challenger: string; pattern: string; challenger_color: string; first_move: string; comment: string; time_control: string;

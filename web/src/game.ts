@@ -9,6 +9,7 @@ import { announce, moveSound, prefs, speak } from './sound';
 import { chatLine, isMuted, mutedList, scoreGraph, shareCard, spectatorsBadge, spentText } from './game_extras';
 import { LowTime, MoveSender, Premoves } from './realtime';
 import { ConditionalCard } from './conditional';
+import { PauseCard } from './vacation';
 
 export const isUsi = (s: string) => /^([1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])$/.test(s);
 
@@ -69,7 +70,7 @@ function clockText(game: Game, receivedAt: number, side: Side): string {
   const c = game.clock;
   const base = side === 'black' ? c.black_ms : c.white_ms;
   const toMove = game.status === 'active' && game.to_move === side && !!c.turn_started;
-  const elapsed = toMove ? c.now - c.turn_started + (Date.now() - receivedAt) : 0;
+  const elapsed = toMove ? c.now - c.turn_started + (c.stopped ? 0 : Date.now() - receivedAt) : 0;
   const corr = game.time_control.startsWith('corr') || c.days_per_move;
   if (corr) {
     if (!toMove) return `${c.days_per_move ?? ''}${currentLang() === 'ja' ? '日' : 'd'}`;
@@ -203,7 +204,7 @@ function follow(id: number, me: string, chat: HTMLElement, status: HTMLElement, 
   said?: (from: string, text: string) => void): () => void {
   const off = app.live?.on((e) => {
     if (e.game !== id) return;
-    if (['move', 'undo', 'game_ended', 'game_started'].includes(e.type)) load();
+    if (['move', 'undo', 'game_ended', 'game_started', 'notice'].includes(e.type)) load();
     if (['say', 'chat'].includes(e.type) && e.from !== me) said ? said(e.from, e.text) : chat.append(h('li', h('b', e.from + ': '), e.text));
   });
   const offStatus = app.live?.onStatus((up) => {
@@ -256,12 +257,14 @@ class GamePage {
   readonly premoves: Premoves;
   readonly lowTime = new LowTime();
   readonly conditional: ConditionalCard;
+  readonly pauses: PauseCard;
 
   constructor(readonly id: number) {
     this.controls = gameControls(id, () => this.load());
     this.sender = new MoveSender(id, () => this.load());
     this.premoves = new Premoves(this.board, (usi) => this.play(usi));
     this.conditional = new ConditionalCard(id);
+    this.pauses = new PauseCard(id, () => this.load());
     this.input.onkeydown = async (e) => {
       if (e.key !== 'Enter' || !this.input.value.trim()) return;
       const text = this.input.value.trim();
@@ -322,7 +325,7 @@ class GamePage {
     if (mine && board.orientation() !== colorOf(mine) && !board.el.dataset.oriented) board.setOrientation(colorOf(mine));
     board.el.dataset.oriented = '1';
     const last = game.moves?.length ? game.moves[game.moves.length - 1].usi : undefined;
-    const active = game.status === 'active';
+    const active = game.status === 'active' && !game.adjourned; // (an adjourned game takes no move)
     board.show({
       sfen: game.sfen,
       legal: active && mine === game.to_move ? game.legal || [] : [],
@@ -369,6 +372,7 @@ class GamePage {
       if (this.viewing < 0) this.show();
       if (g.status !== 'active') clear(this.graph, scoreGraph(g, (ply) => this.browse(ply)));
       this.conditional.update(g, this.myColor());
+      this.pauses.update(g, this.myColor());
       void this.premoves.onTurn(g, this.myColor());
       if (g.status !== 'active' && (wasActive || !this.record.childElementCount)) {
         showRecord(this.record, this.id, g);
@@ -427,6 +431,7 @@ class GamePage {
         this.banner,
         h('div.card', h('h2', `#${this.id} `, watchers), this.status, this.controls, this.input, this.premoves.note, this.sender.note),
         this.conditional.el,
+        this.pauses.el,
         h('div.card', h('h3', t('moves')), this.moveList),
         this.evalCard,
         h('div.card', boardSettings(this.board, () => this.renderMoves())),

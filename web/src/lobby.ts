@@ -5,6 +5,7 @@ import { clear, h, toast } from './dom';
 import { t } from './i18n';
 import { app, View } from './app';
 import { yourTurnCard } from './notify';
+import { pauseTag, VacationCard } from './vacation';
 import { guestButton } from './guest';
 
 const TIME_CONTROLS: [string, string][] = [
@@ -51,6 +52,7 @@ function gameLine(g: Game, me: string): HTMLElement {
     { 'data-game': g.id },
     h('a', { href: `#/game/${g.id}` }, `#${g.id} ☗${g.black} ${t('vs')} ☖${g.white}`),
     h('span.meta', ` ${g.time_control} · ${g.plies} ${t('moves')} `),
+    pauseTag(g),
     myTurn ? h('span.badge.turn', t('yourMove')) : mine && g.status === 'active' ? h('span.badge', t('waiting')) : null,
     !mine ? h('a.small', { href: `#/game/${g.id}` }, t('watch')) : null,
   );
@@ -282,6 +284,7 @@ export function lobbyView(): View {
       twoEnginesForm(twoBlack, twoWhite, act)),
     h('section.col',
       yourTurnCard(),
+      new VacationCard().el,
       h('div.card', h('h2', t('challenges')), challenges),
       h('div.card', h('h2', t('myGames')), myGames),
       h('div.card', h('h2', t('liveGames')), liveGames)),

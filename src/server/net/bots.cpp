@@ -86,7 +86,7 @@ void Bot::think_next() {
         engine::Limits limits;
         core::Color us = g->to_move();
         if (g->row.tc.realtime()) {
-            Millis used = svc_.now() - g->row.turn_started;
+            Millis used = svc_.turn_elapsed(*g, svc_.now());
             limits.time[us] = int(std::max<Millis>(0, g->row.remaining[us] - used));
             limits.time[~us] = int(g->row.remaining[~us]);
             limits.byoyomi = int(g->row.tc.byoyomi_ms);

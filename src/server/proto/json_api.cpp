@@ -164,7 +164,8 @@ json JsonApi::user_json(const UserRow& u) {
             {"draws", u.draws},
             {"online", svc_.online(u.name)},
             {"bot", u.bot},
-            {"guest", svc_.is_guest(u.name)}};
+            {"guest", svc_.is_guest(u.name)},
+            {"vacation_until", svc_.vacation_until(u.name).value_or(0)}};
 }
 
 json JsonApi::challenge_json(const ChallengeRow& c) {
@@ -185,6 +186,7 @@ json JsonApi::clock_json(const LiveGame& g) {
            {"now", svc_.now()}};
     if (g.row.tc.kind == service::TimeKind::Correspondence)
         c["days_per_move"] = g.row.tc.days_per_move;
+    pause_clock(c, g);
     return c;
 }
 
@@ -229,6 +231,7 @@ json JsonApi::game_json(const LiveGame& g, bool with_moves) {
            {"winner", g.row.winner},
            {"reason", g.row.reason},
            {"clock", clock_json(g)}};
+    pause_fields(j, g);
     if (with_moves) {
         json moves = json::array();
         for (const auto& m : g.log) {
@@ -546,6 +549,10 @@ const std::vector<JsonApi::Route>& JsonApi::routes() {
         {"POST", "games", true, &JsonApi::post_game},
         {"", "games/*/conditional", true, &JsonApi::any_game_conditional},
         {"", "puzzles/**", true, &JsonApi::any_puzzles},
+        {"", "vacation", true, &JsonApi::any_vacation},
+        {"POST", "games/*/adjourn", true, &JsonApi::post_game_pause},
+        {"POST", "games/*/resume", true, &JsonApi::post_game_pause},
+        {"POST", "games/*/decline", true, &JsonApi::post_game_pause},
         {"POST", "games/*/*", true, &JsonApi::post_game_action},
         {"POST", "tell", true, &JsonApi::post_tell},
         {"POST", "shout", true, &JsonApi::post_shout},
@@ -814,7 +821,10 @@ HttpReply JsonApi::post_challenge(Request& r) {
                                  str(r.in, "first_move"), str(r.in, "comment"), tc);
     if (!id)
         return refusal(svc_, 400, id.error());
-    return reply(200, {{"id", *id}});
+    json out{{"id", *id}};
+    if (std::string note = svc_.vacation_note(pattern, !tc || !tc->realtime()); !note.empty())
+        out["note"] = note;  // issue 20: the one challenged is on vacation
+    return reply(200, out);
 }
 
 HttpReply JsonApi::post_accept(Request& r) {

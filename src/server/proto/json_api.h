@@ -28,6 +28,12 @@
 //   POST /api/games/N/move {move, ply}: "ply" (optional) the plies the client saw, 409 if the game
 //        has another number (a move sent again after a lost connection is never played twice)
 //   POST /api/tell {to,text,leave}   POST /api/shout {text}
+//   GET|POST|DELETE /api/vacation: the player's vacation days {on,started,until,allowance,used,left};
+//        POST {until: "YYYY-MM-DD" | epoch ms | absent} starts one (correspondence clocks stop on their
+//        turn), DELETE ends it (json_api_pauses.cpp; service/pauses.h)
+//   POST /api/games/N/adjourn|resume|decline: offer or accept an adjournment (both clocks stop) or its
+//        resumption; decline the opponent's offer -> {step: offered|done|declined, game}. A game carries
+//        adjourned, adjourned_at, offer {by,color,kind}, vacation {black,white: until}; its clock stopped
 //   GET|PUT|DELETE /api/games/N/conditional: the player's conditional moves in game N (their own
 //        only; PUT while the opponent is to move) {tree:[{move,reply,then:[...]}]} (USI) ->
 //        {game,ply,tree}; the server plays the reply when the opponent's move matches a branch
@@ -189,6 +195,10 @@ private:
     HttpReply post_game_action(Request& r);
     HttpReply any_game_conditional(Request& r);  // json_api_conditional.cpp
     HttpReply any_puzzles(Request& r);           // json_api_puzzles.cpp
+    HttpReply any_vacation(Request& r);          // json_api_pauses.cpp
+    HttpReply post_game_pause(Request& r);
+    void pause_clock(nlohmann::json& clock, const service::LiveGame& g);
+    void pause_fields(nlohmann::json& game, const service::LiveGame& g);
     HttpReply hint_reply(service::Puzzles& set, const std::string& key, bool guest, const puzzle::Puzzle& p,
                          const std::string& move, const std::string& why, int level, std::size_t ply);
     HttpReply post_tell(Request& r);

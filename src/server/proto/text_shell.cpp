@@ -50,6 +50,10 @@ const TextShell::Command COMMANDS[] = {
     {"RESIGN", "", true, &TextShell::cmd_resign, "RESIGN"},
     {"UNDO", "U", true, &TextShell::cmd_undo, "UNDO [-o]"},
     {"IF", "CONDITIONAL", true, &TextShell::cmd_if, "IF [<his move> <your reply> [(...)] ... | -]"},
+    {"ADJOURN", "", true, &TextShell::cmd_adjourn, "ADJOURN [gid]"},
+    {"RESUME", "", true, &TextShell::cmd_resume, "RESUME [gid]"},
+    {"DECLINE", "", true, &TextShell::cmd_decline, "DECLINE [gid]"},
+    {"VACATION", "", true, &TextShell::cmd_vacation, "VACATION [START [YYYY-MM-DD] | END]"},
     {"SAY", "", true, &TextShell::cmd_say, "SAY message text"},
     {"SHOUT", "", true, &TextShell::cmd_shout, "SHOUT message text"},
     {"TELL", "", true, &TextShell::cmd_tell, "TELL <player.name>|. message text"},
@@ -116,10 +120,10 @@ std::string clock_text(service::Millis ms) {
 }
 
 // "Clocks: Black 9:41, White 10:00 (then 30 s a move).": the main time left, the mover's running.
-std::string clocks_line(const LiveGame& g, service::Millis now) {
+std::string clocks_line(const LiveGame& g, service::Millis elapsed) {
     service::Millis left[2] = {g.row.remaining[0], g.row.remaining[1]};
     if (g.active())
-        left[g.to_move()] -= now - g.row.turn_started;
+        left[g.to_move()] -= elapsed;
     std::string s = "Clocks: Black " + clock_text(left[0]) + ", White " + clock_text(left[1]);
     if (g.row.tc.kind == service::TimeKind::Byoyomi)
         s += " (then " + std::to_string(g.row.tc.byoyomi_ms / 1000) + " s a move)";
@@ -484,7 +488,7 @@ void TextShell::show_board(std::int64_t gid, bool other_view) {
                      + " (White), " + g->row.tc.describe() + ", " + std::to_string(g->row.moves.size()) + " moves";
     line(head);
     if (g->row.tc.realtime())
-        line(clocks_line(*g, svc_.now()));
+        line(clocks_line(*g, svc_.turn_elapsed(*g, svc_.now())));
     send(board_text(g->game.position(), white));
     if (g->finished()) {
         line("Game over: " + game_result_text(*g) + ".");
@@ -497,6 +501,8 @@ void TextShell::show_board(std::int64_t gid, bool other_view) {
             turn += " Clocks: Black " + std::to_string(g->row.remaining[0] / 1000) + " s, White "
                   + std::to_string(g->row.remaining[1] / 1000) + " s.";
         line(turn);
+        if (std::string p = pause_text(*g); !p.empty())
+            line(p);
         if (!g->log.empty())
             for (auto& n : g->log.back().notices)
                 line(notice(n));
@@ -574,7 +580,8 @@ void TextShell::cmd_games(const Args&) {
         char id[16];
         std::snprintf(id, sizeof id, "%4lld", static_cast<long long>(g->row.id));
         line(std::string(id) + "  " + pad(g->row.black, 18) + pad(g->row.white, 18)
-             + pad(std::to_string(g->row.moves.size()), 7) + pad(color_word(g->to_move()), 9) + g->row.tc.describe());
+             + pad(std::to_string(g->row.moves.size()), 7) + pad(color_word(g->to_move()), 9) + g->row.tc.describe()
+             + pause_tag(*g));
     }
 }
 
@@ -593,6 +600,7 @@ void TextShell::cmd_stat(const Args&) {
         int unseen = int(g->row.moves.size()) - g->row.seen[me];
         if (unseen > 0)
             turn += " (" + std::to_string(unseen) + " unseen)";
+        turn += pause_tag(*g);
         line(std::string(id) + "  " + pad(g->player(~me), 18) + pad(color_word(me), 7)
              + pad(std::to_string(g->row.moves.size()), 7) + turn);
     }
@@ -673,6 +681,8 @@ void TextShell::cmd_new(const Args& a) {
         return error(id.error());
     line("Challenge " + std::to_string(*id) + " added: you play " + color_word(core::Color(color)) + ", open to "
          + pattern + (tc ? ", " + tc->describe() : "") + ".");
+    if (std::string note = svc_.vacation_note(pattern, !tc || !tc->realtime()); !note.empty())
+        line(note);
 }
 
 void TextShell::cmd_remove(const Args& a) {

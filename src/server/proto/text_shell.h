@@ -51,6 +51,11 @@ public:
     void cmd_resign(const Args& a);
     void cmd_undo(const Args& a);
     void cmd_if(const Args& a);  // text_shell_conditional.cpp
+    // text_shell_pauses.cpp
+    void cmd_vacation(const Args& a);
+    void cmd_adjourn(const Args& a);
+    void cmd_resume(const Args& a);
+    void cmd_decline(const Args& a);
     void cmd_say(const Args& a);
     void cmd_shout(const Args& a);
     void cmd_tell(const Args& a);
@@ -108,6 +113,11 @@ private:
     const service::LiveGame* game_after_flag(const Args& a, std::string_view flag, bool& flagged);
     bool load_current(bool need_own);
     void show_board(std::int64_t gid, bool other_view);
+    /// ADJOURN (0), RESUME (1) or DECLINE (2) in game a[1] or the current one.
+    void agreement(const Args& a, int which);
+    /// What BOARD says of a game's adjournment, offer and vacations ("" when nothing); STAT's tag.
+    std::string pause_text(const service::LiveGame& g);
+    std::string pause_tag(const service::LiveGame& g);
     std::string board_text(const core::Position& pos, bool from_white) const;
     BoardStyle board_style() const;
     bool my_view_is_white(const service::LiveGame& g) const;

@@ -90,6 +90,8 @@ void TextShell::cmd_user(const Args& a) {
     lines.push_back("Name              Rating   RD   Won Lost Drawn  Last login        Status");
     for (auto* u : users) {
         std::string status = !u->bot.empty() ? "bot " + u->bot : online.contains(u->name) ? "online" : "";
+        if (auto back = svc_.vacation_until(u->name))  // issue 20: vacations
+            status += (status.empty() ? "" : ", ") + std::string("on vacation until ") + time_text(*back);
         char buf[160];
         std::snprintf(buf, sizeof buf, "%-17s %6.0f %4.0f %5d %4d %5d  %-17s %s", u->name.c_str(), u->rating,
                       u->deviation, u->wins, u->losses, u->draws, time_text(u->last_login).c_str(), status.c_str());

@@ -217,6 +217,8 @@ Reply<Service::Seat> Service::seat(std::string_view user, std::int64_t game_id, 
                                           : "game " + std::to_string(game_id) + " is not yours");
     if ((need == Need::Active || need == Need::Turn) && (!g->active() || g->game.over()))
         return fail("game " + std::to_string(game_id) + " is over");
+    if ((need == Need::Active || need == Need::Turn) && g->adjourned())
+        return fail("game " + std::to_string(game_id) + " is adjourned: both players must RESUME it first");
     if (need == Need::Turn && g->to_move() != *c)
         return fail("it is not your turn");
     return Seat{g, *c};
@@ -380,7 +382,7 @@ Reply<Played> Service::play_once(std::string_view user, std::int64_t game_id, co
 
     // Step 1. The clock: a move that arrives after the flag loses on time.
     Millis t = env_.now();
-    Charge ch = charge_move(g.row.tc, g.row.remaining[side], t - g.row.turn_started);
+    Charge ch = charge_move(g.row.tc, g.row.remaining[side], turn_elapsed(g, t));
     if (ch.flagged) {
         end_game(g, core::winner_of(~side), core::EndReason::TimeUp);
         (void)save(g, int(g.row.moves.size()));
@@ -476,7 +478,7 @@ Reply<void> Service::resign_once(std::string_view user, std::int64_t game_id) {
     rec.mover = c;
     rec.ply = ply;
     rec.at = t;
-    rec.spent_ms = t - g->row.turn_started;
+    rec.spent_ms = turn_elapsed(*g, t);
     spell(rec, g->game.position(), core::Move::none());
     if (g->row.tc.realtime() && g->to_move() == c)
         rec.spent_ms = charge_move(g->row.tc, g->row.remaining[c], rec.spent_ms).spent;
@@ -504,7 +506,7 @@ Reply<void> Service::declare_once(std::string_view user, std::int64_t game_id) {
     auto [g, c] = *s;
     Millis t = env_.now();
     int ply = int(g->row.moves.size());
-    Charge ch = charge_move(g->row.tc, g->row.remaining[c], t - g->row.turn_started);
+    Charge ch = charge_move(g->row.tc, g->row.remaining[c], turn_elapsed(*g, t));
     if (ch.flagged) {
         end_game(*g, core::winner_of(~c), core::EndReason::TimeUp);
         (void)save(*g, ply);
@@ -710,12 +712,17 @@ void Service::apply_rating(LiveGame& g, std::vector<UserRow*>& changed) {
 }
 
 void Service::arm_timer(LiveGame& g) {
-    if (!g.active()) {
+    if (!g.active() || g.adjourned()) {
         env_.cancel(g.row.id);
         return;
     }
-    Millis allowed = g.deadline();
-    Millis at = g.row.turn_started + allowed + (g.row.tc.csa_seconds ? 0 : 1);
+    // When the clock runs out, counting from now the time this turn has left; a player on
+    // vacation (correspondence) has it from the end of the vacation.
+    Millis now = env_.now();
+    Millis at = now + g.deadline() - turn_elapsed(g, now) + (g.row.tc.csa_seconds ? 0 : 1);
+    if (!g.row.tc.realtime())
+        if (auto back = vacation_until(g.player(g.to_move())))
+            at += *back - now;
     for (auto [a, end] = away_.equal_range(g.row.id); a != end; ++a)
         at = std::min(at, a->second.until);
     env_.schedule(g.row.id, at);
@@ -723,6 +730,11 @@ void Service::arm_timer(LiveGame& g) {
 
 void Service::csa_away(std::string_view user, std::int64_t game_id) {
     LiveGame* g = live(game_id);
+    if (g && g->active() && !g->adjourned() && config_.adjourn_disconnected && config_.csa_reconnect_grace_ms <= 0
+        && g->color_of(user)) {
+        (void)adjourn_now(*g, std::string(user) + " disconnected");
+        return;
+    }
     if (!g || !g->active() || config_.csa_reconnect_grace_ms <= 0)
         return forfeit(user, game_id, core::EndReason::Disconnect, "disconnected");
     auto [a, end] = away_.equal_range(game_id);
@@ -762,6 +774,10 @@ void Service::on_timer(std::int64_t game_id) {
         if (env_.now() >= a->second.until) {
             std::string user = a->second.user;
             away_.erase(a);
+            if (LiveGame* g = live(game_id); config_.adjourn_disconnected && g && g->active() && !g->adjourned()) {
+                (void)adjourn_now(*g, user + " disconnected");
+                return;
+            }
             return forfeit(user, game_id, core::EndReason::Disconnect, "disconnected");
         }
     }
@@ -770,7 +786,9 @@ void Service::on_timer(std::int64_t game_id) {
         return;
     LiveGame& g = *it->second;
     core::Color side = g.to_move();
-    Charge ch = charge_move(g.row.tc, g.row.remaining[side], env_.now() - g.row.turn_started);
+    if (g.adjourned())
+        return;
+    Charge ch = charge_move(g.row.tc, g.row.remaining[side], turn_elapsed(g, env_.now()));
     if (!ch.flagged) {
         arm_timer(g);  // fired early
         return;

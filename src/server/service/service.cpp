@@ -117,6 +117,9 @@ Reply<void> Service::start() {
         users_[name_key(u.name)] = u;
     challenges_ = store_.challenges();
     Millis t = env_.now();
+    // The vacations that may still stop a clock or count against this year's allowance.
+    for (auto& v : store_.vacations(t - 2 * 366 * 86'400'000LL))
+        vacations_[v.player_key].push_back(std::move(v));
     for (auto& row : store_.open_games()) {
         auto g = std::make_unique<LiveGame>();
         g->row = std::move(row);
@@ -132,7 +135,8 @@ Reply<void> Service::start() {
         }
         if (auto r = rebuild(*g); !r)
             return fail("game " + std::to_string(g->row.id) + ": " + r.error());
-        if (g->row.tc.realtime())
+        load_pauses(*g);
+        if (g->row.tc.realtime() && !g->adjourned())
             g->row.turn_started = t;  // the clock was stopped while the server was down
         std::int64_t id = g->row.id;
         games_[id] = std::move(g);

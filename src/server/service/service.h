@@ -21,6 +21,7 @@
 #include "server/service/move_record.h"
 #include "server/service/reply.h"
 #include "server/service/tournament.h"
+#include "server/store/pause_rows.h"
 #include "server/store/records.h"
 #include "server/store/store.h"
 
@@ -68,6 +69,9 @@ struct Config {
     std::size_t hash_queue = 32;        // password hashes waiting or running at most; more: "busy"
     // Scheduled CSA tournaments (--tournament; tournament.h).
     std::vector<TournamentSpec> tournaments;
+    int vacation_days = 30;             // each player's vacation days a calendar year (--vacation-days; 0: none)
+    bool adjourn_disconnected = false;  // a CSA player not back within the reconnect grace has the game
+                                        // adjourned instead of lost (--adjourn-disconnected)
 };
 
 /// A configured tournament as it stands (GET /api/tournaments).
@@ -99,6 +103,10 @@ struct LiveGame {
     bool agreed[2] = {false, false};       // CSA: AGREE received from black/white
     bool agreed_here[2] = {false, false};  // ... by this server (another server's is published)
     std::set<std::string> spectators;      // name keys
+    // Its adjournments (the last one open while it is adjourned) and an open offer to adjourn or
+    // resume it (pauses.cpp).
+    std::vector<store::PauseRow> pauses;
+    std::optional<store::AdjournOfferRow> offer;
 
     bool active() const { return row.status == GameStatus::Active; }
     bool finished() const { return row.status == GameStatus::Finished || row.status == GameStatus::Aborted; }
@@ -108,7 +116,19 @@ struct LiveGame {
     core::Color to_move() const { return game.position().side_to_move(); }
     /// Time the side to move has before flagging, from the turn start.
     Millis deadline() const;
+    /// Adjourned: both clocks stand still and no move is played until both agree to resume.
+    bool adjourned() const { return active() && !pauses.empty() && pauses.back().ended == 0; }
 };
+
+/// A player's vacation allowance and the vacation in force (pauses.cpp).
+struct VacationInfo {
+    bool on = false;
+    Millis started = 0, until = 0;          // the vacation in force (or the last one)
+    int allowance = 0, used = 0, left = 0;  // days this calendar year (UTC)
+};
+
+/// An agreement's step: an offer made, or the opponent's offer accepted (done).
+enum class AgreeStep { Offered, Done };
 
 struct OnlineUser {
     std::string name;
@@ -331,6 +351,30 @@ public:
                                            std::vector<ConditionalBranch> branches);
     Reply<void> clear_conditional(std::string_view user, std::int64_t game_id);
 
+    // --- vacations and adjournments (pauses.cpp, pauses.h; issue 20)
+    /// While a player is on vacation the clock of each correspondence game of theirs stands still
+    /// whenever it is their turn; config.vacation_days a calendar year (UTC), each begun day counted.
+    VacationInfo vacation(std::string_view user);
+    /// Starts a vacation until `until` (epoch ms; 0: as long as the allowance lasts, and never
+    /// beyond it); refused when on one already or with no day left.
+    Reply<VacationInfo> start_vacation(std::string_view user, Millis until);
+    Reply<VacationInfo> end_vacation(std::string_view user);
+    /// When the vacation `user` is on now ends (nullopt: not on vacation).
+    std::optional<Millis> vacation_until(std::string_view user);
+    /// A correspondence challenge or game for `pattern` that is one player on vacation: what to
+    /// tell the challenger ("" otherwise).
+    std::string vacation_note(std::string_view pattern, bool correspondence);
+    /// ADJOURN: offers to adjourn the game, or accepts the opponent's offer (then both clocks stop).
+    Reply<AgreeStep> adjourn(std::string_view user, std::int64_t game_id);
+    /// RESUME: offers to resume an adjourned game, or accepts the opponent's offer (the clocks run
+    /// on as they stood).
+    Reply<AgreeStep> resume(std::string_view user, std::int64_t game_id);
+    /// Declines the opponent's offer to adjourn or resume.
+    Reply<void> decline_offer(std::string_view user, std::int64_t game_id);
+    /// The clock time the side to move has used in this turn: the time since the turn started but
+    /// the adjournments and, in correspondence, their vacations.
+    Millis turn_elapsed(const LiveGame& g, Millis now);
+
     // --- CSA matchmaking
     /// Waits for an opponent under a game name (floodgate-600-10F); `color` 0 Black, 1 White,
     /// -1 either. When one is found the game is offered to both (GameOffered).
@@ -522,6 +566,14 @@ private:
     /// After a move played: the replies of the conditional trees it meets (conditional.cpp).
     void play_conditional(std::int64_t game_id);
     bool playing_conditional_ = false;
+    /// Vacations by player key (the recent ones: loaded at start for the last two years).
+    std::map<std::string, std::vector<store::VacationRow>> vacations_;
+    void load_pauses(LiveGame& g);
+    Reply<AgreeStep> agree_step(LiveGame& g, core::Color c, bool resume);
+    /// Adjourns at once (an agreement, or a lost connection with config.adjourn_disconnected).
+    Reply<void> adjourn_now(LiveGame& g, const std::string& why);
+    /// Re-arms the timers of the correspondence games of `user` (a vacation began or ended).
+    void rearm_games_of(std::string_view user);
     /// play_once's step 2: the move `side` sends, read once (a handicap removal, or a board move
     /// checked by the core); an illegal one ends the game when `illegal_loses`.
     Reply<MoveRecord> read_move(LiveGame& g, core::Color side, const MoveInput& in, bool illegal_loses);

@@ -153,12 +153,27 @@ CREATE INDEX games_black ON games(lower(black), status);
 CREATE INDEX games_white ON games(lower(white), status);
 )sql";
 
+/// Vacations and adjournments (issue 20, service/pauses.h): each player's vacations (the clock of
+/// their correspondence games stands still on their turn), each game's adjournments (both clocks
+/// stand still) and its open offer to adjourn or resume. (IF NOT EXISTS: the tests that turn a
+/// database back to an older version leave them.)
+constexpr const char* VACATIONS = R"sql(
+CREATE TABLE IF NOT EXISTS vacations (
+    id {ID}, player_key TEXT NOT NULL, started {I64} NOT NULL, until {I64} NOT NULL, ended {I64} NOT NULL);
+CREATE INDEX IF NOT EXISTS vacations_started ON vacations(started);
+CREATE TABLE IF NOT EXISTS game_pauses (
+    game_id {I64} NOT NULL, started {I64} NOT NULL, ended {I64} NOT NULL, PRIMARY KEY (game_id, started));
+CREATE TABLE IF NOT EXISTS adjourn_offers (
+    game_id {I64} PRIMARY KEY, color INTEGER NOT NULL, resume INTEGER NOT NULL, ply INTEGER NOT NULL,
+    at {I64} NOT NULL);
+)sql";
+
 /// A store's migrations, in order: the tables, the store's own second migration, administration,
-/// move comments, tournaments, conditional moves, rating history. A database keeps how many it
-/// has run: new ones go at the end.
+/// move comments, tournaments, conditional moves, rating history, vacations. A database keeps how
+/// many it has run: new ones go at the end.
 inline std::vector<std::string> migrations(const Dialect& d, std::string_view own) {
     return {in(d, TABLES),      std::string(own),         in(d, ADMINISTRATION), MOVE_COMMENTS,
-            in(d, TOURNAMENTS), in(d, CONDITIONAL_MOVES), in(d, RATING_HISTORY)};
+            in(d, TOURNAMENTS), in(d, CONDITIONAL_MOVES), in(d, RATING_HISTORY), in(d, VACATIONS)};
 }
 
 }  // namespace hisha::server::store::schema

@@ -98,6 +98,76 @@ public:
                    game_id, player_key, tree);
     }
 
+    // --- vacations and adjournments (pause_rows.h)
+
+    std::vector<VacationRow> vacations(std::int64_t since) override {
+        auto s = db().statement("SELECT id, player_key, started, until, ended FROM vacations WHERE started>=$1 "
+                                "OR ended=0 ORDER BY started, id");
+        s.bind(since);
+        std::vector<VacationRow> out;
+        while (s.row()) {
+            VacationRow v;
+            v.id = s.i64();
+            v.player_key = s.str();
+            v.started = s.i64();
+            v.until = s.i64();
+            v.ended = s.i64();
+            out.push_back(std::move(v));
+        }
+        return out;
+    }
+    bool save_vacation(VacationRow& v) override {
+        if (v.id != 0)
+            return run("UPDATE vacations SET until=$1, ended=$2 WHERE id=$3", v.until, v.ended, v.id);
+        static const std::string sql =
+            std::string("INSERT INTO vacations (player_key, started, until, ended) VALUES ($1,$2,$3,$4)")
+            + Db::DIALECT.returning_id;
+        auto s = db().statement(sql);
+        s.bind(v.player_key);
+        s.bind(v.started);
+        s.bind(v.until);
+        s.bind(v.ended);
+        return db().inserted(s, v.id) || db().fail();
+    }
+    std::vector<PauseRow> pauses(std::int64_t game_id) override {
+        auto s = db().statement("SELECT started, ended FROM game_pauses WHERE game_id=$1 ORDER BY started");
+        s.bind(game_id);
+        std::vector<PauseRow> out;
+        while (s.row()) {
+            PauseRow p{game_id, 0, 0};
+            p.started = s.i64();
+            p.ended = s.i64();
+            out.push_back(p);
+        }
+        return out;
+    }
+    bool save_pause(const PauseRow& p) override {
+        return run("INSERT INTO game_pauses (game_id, started, ended) VALUES ($1,$2,$3) ON CONFLICT (game_id, started) "
+                   "DO UPDATE SET ended=excluded.ended",
+                   p.game_id, p.started, p.ended);
+    }
+    std::optional<AdjournOfferRow> adjourn_offer(std::int64_t game_id) override {
+        auto s = db().statement("SELECT color, resume, ply, at FROM adjourn_offers WHERE game_id=$1");
+        s.bind(game_id);
+        if (!s.row())
+            return std::nullopt;
+        AdjournOfferRow o;
+        o.game_id = game_id;
+        o.color = s.i32();
+        o.resume = s.i32() != 0;
+        o.ply = s.i32();
+        o.at = s.i64();
+        return o;
+    }
+    bool save_adjourn_offer(const AdjournOfferRow& o) override {
+        if (o.color < 0)
+            return run("DELETE FROM adjourn_offers WHERE game_id=$1", o.game_id);
+        return run("INSERT INTO adjourn_offers (game_id, color, resume, ply, at) VALUES ($1,$2,$3,$4,$5) ON CONFLICT "
+                   "(game_id) DO UPDATE SET color=excluded.color, resume=excluded.resume, ply=excluded.ply, "
+                   "at=excluded.at",
+                   o.game_id, o.color, int(o.resume), o.ply, o.at);
+    }
+
     // --- tsume puzzles
 
     bool prepare_puzzles() override {

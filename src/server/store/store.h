@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "server/store/pause_rows.h"
 #include "server/store/puzzle_rows.h"
 #include "server/store/records.h"
 
@@ -99,6 +100,35 @@ public:
     }
     virtual bool save_conditional(std::int64_t game_id, const std::string& player_key, const std::string& tree) {
         (void)game_id, (void)player_key, (void)tree;
+        return true;
+    }
+
+    /// Vacations and adjournments (store/pause_rows.h, service/pauses.h): the vacations started
+    /// since `since` (epoch ms); a new one (id 0) is inserted and given its id, a known one's end
+    /// updated. A game's adjournments in order; one is inserted or its end updated (by its start).
+    /// A game's open offer (color -1: none); saving one with color -1 removes it.
+    virtual std::vector<VacationRow> vacations(std::int64_t since) {
+        (void)since;
+        return {};
+    }
+    virtual bool save_vacation(VacationRow& v) {
+        (void)v;
+        return true;
+    }
+    virtual std::vector<PauseRow> pauses(std::int64_t game_id) {
+        (void)game_id;
+        return {};
+    }
+    virtual bool save_pause(const PauseRow& p) {
+        (void)p;
+        return true;
+    }
+    virtual std::optional<AdjournOfferRow> adjourn_offer(std::int64_t game_id) {
+        (void)game_id;
+        return std::nullopt;
+    }
+    virtual bool save_adjourn_offer(const AdjournOfferRow& o) {
+        (void)o;
         return true;
     }
 

@@ -83,6 +83,9 @@ struct Fixture {
     std::string url;                   // the store: sqlite:<path> unless given (a PostgreSQL URL)
     // Config::tournaments at the next reopen().
     std::vector<service::TournamentSpec> tournaments;
+    // Config::vacation_days and adjourn_disconnected at the next reopen().
+    int vacation_days = 30;
+    bool adjourn_disconnected = false;
     explicit Fixture(const std::string& tag, bool group = false, std::string store_url = {})
         : path(temp_db(tag)), group_commit(group), url(store_url.empty() ? "sqlite:" + path : std::move(store_url)) {
         reopen();
@@ -100,6 +103,8 @@ struct Fixture {
         cfg.password_mem = 8192;
         cfg.group_commit = group_commit;
         cfg.csa_reconnect_grace_ms = csa_grace_ms;
+        cfg.vacation_days = vacation_days;
+        cfg.adjourn_disconnected = adjourn_disconnected;
         cfg.tournaments = tournaments;
         svc = std::make_unique<service::Service>(*store, env, cfg);
         auto r = svc->start();
