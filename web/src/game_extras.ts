@@ -1,8 +1,9 @@
 // What the game page adds around the board (game.ts): each move's clock time, the score graph
 // of a game whose engines sent their evaluations, the share link and the embeddable board's
-// iframe code, the spectators count (polled), and the chat's mute per player (localStorage)
+// iframe code, the spectators count (pushed by the server), and the chat's mute per player (localStorage)
 // with say (a player) told from kibitz (a watcher).
 import { Game, get } from './api';
+import { app } from './app';
 import { clear, h, toast } from './dom';
 import { currentLang } from './i18n';
 
@@ -102,21 +103,32 @@ export function shareCard(id: number): HTMLElement {
     h('a', { href: `/embed/${id}`, target: '_blank', rel: 'noopener' }, `/embed/${id}`));
 }
 
-/// The spectators count of game `id`, asked every 3 s while the page shows; returns its
-/// element and what stops it.
+/// The spectators count of game `id`: asked once (again after the live socket reconnects), then
+/// kept by the server's "spectators" events (sent whenever someone starts or stops watching);
+/// returns its element and what stops it.
 export function spectatorsBadge(id: number): [HTMLElement, () => void] {
   const el = h('span.spectators', { 'aria-live': 'polite', 'data-count': 0 }, '');
-  const poll = async () => {
+  let events = 0; // an answer asked before the last event is older than it
+  const show = (s: { count: number; names: string[] }) => {
+    el.dataset.count = String(s.count);
+    el.title = s.names.join(', ');
+    el.textContent = `👁 ${s.count} ${tx('watching')}`;
+  };
+  const ask = async () => {
+    const before = events;
     try {
       const s = await get<{ count: number; names: string[] }>(`games/${id}/spectators`);
-      el.dataset.count = String(s.count);
-      el.title = s.names.join(', ');
-      el.textContent = `👁 ${s.count} ${tx('watching')}`;
+      if (events === before) show(s);
     } catch {
       /* the count stays as it was */
     }
   };
-  void poll();
-  const timer = setInterval(poll, 3000);
-  return [el, () => clearInterval(timer)];
+  void ask();
+  const off = app.live?.on((e) => {
+    if (e.type !== 'spectators' || e.game !== id) return;
+    ++events;
+    show({ count: Number(e.count) || 0, names: Array.isArray(e.names) ? e.names.map(String) : [] });
+  });
+  const offStatus = app.live?.onStatus((up) => up && void ask());
+  return [el, () => { off?.(); offStatus?.(); }];
 }

@@ -652,9 +652,10 @@ asio::awaitable<void> WsSession::run(http::request<http::string_body> req) {
     if (ec)
         co_return;
     open_ = true;
+    // hello first: connecting may send events already (the spectators count of a game watched).
+    send(json_text(nlohmann::json{{"type", "hello"}, {"user", user_}}));
     server_.svc.connect(user_, self, "web", peer_, token_);
     token_.clear();  // (the service keeps its hash)
-    send(json_text(nlohmann::json{{"type", "hello"}, {"user", user_}}));
     beast::flat_buffer buf;
     for (;;) {
         if (auto wait = bucket_.wait(); wait.count() > 0) {  // too fast: the next message waits

@@ -123,9 +123,10 @@ std::string query_param(std::string_view query, std::string_view key) {
 
 
 // The "type" of each kind of event, in EventKind's order.
-constexpr const char* EVENT_TYPES[] = {"game_offered", "game_rejected", "game_started", "move", "undo",   "game_ended",
-                                       "say",          "shout",         "tell",         "chat", "notice", "announce"};
-static_assert(std::size(EVENT_TYPES) == std::size_t(service::EventKind::Announce) + 1);
+constexpr const char* EVENT_TYPES[] = {"game_offered", "game_rejected", "game_started", "move", "undo",
+                                       "game_ended",   "say",           "shout",        "tell", "chat",
+                                       "notice",       "announce",      "spectators"};
+static_assert(std::size(EVENT_TYPES) == std::size_t(service::EventKind::Spectators) + 1);
 
 const char* status_name(GameStatus s) {
     switch (s) {
@@ -302,6 +303,13 @@ json JsonApi::event_json(const service::Event& e) {
     case EventKind::Announce:
         j["from"] = e.from;
         j["text"] = e.text;
+        break;
+    case EventKind::Spectators:  // who watches now: {count, names}, as GET /api/games/N/spectators
+        if (const LiveGame* g = svc_.game(e.game_id)) {
+            auto names = svc_.spectators_of(*g);
+            j["count"] = names.size();
+            j["names"] = names;
+        }
         break;
     }
     return j;

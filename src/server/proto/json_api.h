@@ -13,7 +13,8 @@
 //   GET  /api/challenges   POST /api/challenges {pattern,color,first_move,comment,time_control}
 //   POST /api/challenges/N/accept   DELETE /api/challenges/N
 //   GET  /api/games (active)   GET /api/games/N   GET /api/games/N/record?format=kif|kifu|csa|psn|sfen|ki2|usi
-//   GET  /api/games/N/spectators -> {count, names} (watching now: connected, not the players)
+//   GET  /api/games/N/spectators -> {count, names} (watching now: connected, not the players); every
+//        change reaches the game's players and watchers on the WebSocket as {type:"spectators",game,count,names}
 //   GET  /api/ratings (the public rating list: accounts with rated games, best first)
 //   GET  /api/users/NAME -> the public profile: user fields, history:[{time,game,rating,deviation}] (after
 //        each rated game), by_color:{black,white:{wins,losses,draws}}, by_time_control:[{time_control,...}]

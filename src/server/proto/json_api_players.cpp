@@ -278,13 +278,9 @@ HttpReply JsonApi::get_game_spectators(Request& r) {
     const service::LiveGame* g = id ? svc_.game(*id) : nullptr;
     if (!g)
         return error(404, "no such game");
-    // Who watches now: connected, not one of the players (whose own page watches too).
-    json names = json::array();
-    for (const std::string& k : g->spectators)
-        if (k != text::lower(g->row.black) && k != text::lower(g->row.white) && svc_.online(k)) {
-            const UserRow* u = svc_.user(k);
-            names.push_back(u ? u->name : k);
-        }
+    // Who watches now: connected, not one of the players (whose own page watches too). The
+    // WebSocket tells every change as a "spectators" event of the same form.
+    auto names = svc_.spectators_of(*g);
     return reply(200, {{"game", g->row.id}, {"count", names.size()}, {"names", names}});
 }
 

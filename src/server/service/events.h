@@ -25,6 +25,7 @@ enum class EventKind : std::uint8_t {
     Chat,          // CSA %%CHAT
     Notice,        // anything else worth a line (challenge accepted ...)
     Announce,      // an administrator's announcement to everyone connected (from: the administrator)
+    Spectators,    // who watches the game changed (Service::spectators_of has them)
 };
 
 struct Event {

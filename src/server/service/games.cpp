@@ -624,16 +624,6 @@ void Service::mark_seen(std::string_view user, std::int64_t game_id) {
     }
 }
 
-void Service::watch(std::string_view user, std::int64_t game_id, bool on) {
-    LiveGame* g = live(game_id);
-    if (!g)
-        return;
-    if (on)
-        g->spectators.insert(name_key(user));
-    else
-        g->spectators.erase(name_key(user));
-}
-
 // --- move logs
 
 std::vector<MoveRecord> Service::move_log(const GameRow& row) {
@@ -768,6 +758,8 @@ std::int64_t Service::csa_return(std::string_view user) {
 }
 
 void Service::on_timer(std::int64_t game_id) {
+    if (game_id == GUEST_TIMER)
+        return on_guest_timer();
     if (game_id < 0)
         return on_tournament_timer(game_id);
     for (auto [a, end] = away_.equal_range(game_id); a != end; ++a) {

@@ -2,8 +2,10 @@
 // server's bots (unrated), analyse and solve; it is refused what involves other people
 // (challenges, games with people, TELL, SHOUT). A guest is an account with the reserved prefix
 // "guest-" and no password (no login can reach it): that is its mark in the store. It leaves with
-// its sessions config.guest_lifetime_ms after it was made, unless it is in a game; registering
-// from a guest's session keeps its games (adopt_guest).
+// its sessions config.guest_lifetime_ms after it was made, unless it is in a game (a game it
+// plays keeps it until that game is over); registering from a guest's session keeps its games
+// (adopt_guest). A timer of the event loop (the Environment's GUEST_TIMER) sweeps them: set for
+// the next guest due, again every GUEST_RECHECK_MS while a guest past its time is in a game.
 #include <sodium.h>
 
 #include <algorithm>
@@ -55,7 +57,6 @@ AuthReply Service::create_guest(const std::string& peer) {
     }
     if (refused_by_ban(peer, "", keep) || limited(attempts_.registration(peer, env_.now()), peer, "guest", keep))
         return out;
-    expire_guests();
     UserRow u;
     for (int attempt = 0; attempt < 16 && u.name.empty(); ++attempt)
         if (std::string name = random_guest_name(); !user(name))
@@ -74,6 +75,10 @@ AuthReply Service::create_guest(const std::string& peer) {
     }
     users_[name_key(u.name)] = u;
     log_event("guest", {{"name", u.name}, {"peer", peer}});
+    if (Millis due = u.created + config_.guest_lifetime_ms; guest_timer_at_ == 0 || due < guest_timer_at_) {
+        guest_timer_at_ = due;
+        env_.schedule(GUEST_TIMER, due);
+    }
     out.user = u;
     return out;
 }
@@ -97,6 +102,32 @@ int Service::expire_guests() {
         log_event("guest_expired", {{"name", name}});
     }
     return int(gone.size());
+}
+
+void Service::schedule_guest_expiry() {
+    Millis next = 0, now = env_.now();
+    if (config_.guest_lifetime_ms > 0)
+        for (const auto& [key, u] : users_) {
+            if (!is_guest(u.name))
+                continue;
+            Millis due = u.created + config_.guest_lifetime_ms;
+            if (due <= now)
+                due = now + GUEST_RECHECK_MS;  // past its time, it is in a game: looked at again later
+            if (next == 0 || due < next)
+                next = due;
+        }
+    guest_timer_at_ = next;
+    if (next == 0)
+        env_.cancel(GUEST_TIMER);
+    else
+        env_.schedule(GUEST_TIMER, next);
+}
+
+void Service::on_guest_timer() {
+    if (env_.now() >= guest_timer_at_)
+        expire_guests();
+    schedule_guest_expiry();
+    flush();
 }
 
 Reply<void> Service::adopt_guest(std::string_view guest, std::string_view account) {

@@ -143,6 +143,7 @@ Reply<void> Service::start() {
         arm_timer(*games_[id]);
     }
     start_tournaments();
+    schedule_guest_expiry();  // the guests left by the last run go when due
     return {};
 }
 
@@ -351,7 +352,12 @@ void Service::connect(std::string_view name, const std::shared_ptr<Listener>& l,
     connections_.push_back({l, name_key(name), std::string(protocol), env_.now(), std::string(peer),
                             token.empty() ? std::string() : token_hash(token)});
     by_key_stale_ = true;
-    update_presence(connections_.back().user_key);
+    std::string key = connections_.back().user_key;
+    update_presence(key);
+    if (std::count_if(connections_.begin(), connections_.end(),
+                      [&](const Connection& c) { return c.user_key == key && !c.listener.expired(); })
+        == 1)
+        presence_changed(key);  // the first connection: counted where the account watches
     // So that STAT, the turn notice at login and the player's game list have them.
     adopt_open_games(name);
     log_event("login", {{"user", name}, {"protocol", protocol}});
@@ -384,8 +390,11 @@ void Service::disconnect(const std::shared_ptr<Listener>& l) {
             gone.insert(c.user_key);
         return out;
     });
-    for (auto& k : gone)
+    for (auto& k : gone) {
         update_presence(k);
+        if (!online(k))
+            presence_changed(k);  // the last connection: no longer counted where it watched
+    }
 }
 
 void Service::update_presence(const std::string& key) {
@@ -645,8 +654,11 @@ void Service::flush() {
             return c.listener.expired();
         }))
         by_key_stale_ = true;
-    for (auto& k : gone)
+    for (auto& k : gone) {
         update_presence(k);
+        if (!online(k))
+            presence_changed(k);
+    }
     if (!store_.in_batch())
         publish_pending();  // written already; inside a batch, commit() publishes
     retire_finished();

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -231,15 +232,20 @@ public:
     /// like registrations, refused to banned addresses and when config.guest_lifetime_ms is 0).
     /// Its games against the bots are unrated; it may not post or accept challenges, play
     /// people, TELL or SHOUT. It and its sessions leave config.guest_lifetime_ms after it was
-    /// made (expire_guests(), run at each new guest), unless it is in a game then.
+    /// made (expire_guests(), on a timer of the loop: GUEST_TIMER), unless it is in a game then.
     AuthReply create_guest(const std::string& peer);
     /// Whether `name` is a guest's account: the reserved prefix "guest-" and no password.
     bool is_guest(std::string_view name) const;
     static bool guest_name(std::string_view name);
     /// Refuses `what` ("post challenges") to a guest, with a reason that offers registration.
     Reply<void> refuse_guest(std::string_view user, std::string_view what) const;
-    /// Deletes the guests older than config.guest_lifetime_ms that are in no game; how many.
+    /// Deletes the guests older than config.guest_lifetime_ms that are in no game (their
+    /// connections ended, their sessions and account rows deleted); how many.
     int expire_guests();
+    /// The Environment's timer id of the guests' expiry (tournaments' are -1, -2 ...; games' > 0).
+    static constexpr std::int64_t GUEST_TIMER = std::numeric_limits<std::int64_t>::min();
+    /// How soon a guest kept past its time by a game in play is looked at again.
+    static constexpr Millis GUEST_RECHECK_MS = 60'000;
     /// A guest who registered as `account`: its games become the account's, and the guest
     /// (its sessions too) is gone.
     Reply<void> adopt_guest(std::string_view guest, std::string_view account);
@@ -335,7 +341,11 @@ public:
     Reply<void> undo(std::string_view user, std::int64_t game_id, bool opponents);
     /// The user has now seen every move of the game.
     void mark_seen(std::string_view user, std::int64_t game_id);
+    /// Starts or stops `user` watching a game; a change of its spectators (spectators_of) is
+    /// told to its players and spectators here as a Spectators event (spectators.cpp).
     void watch(std::string_view user, std::int64_t game_id, bool on);
+    /// The names of those watching `g` now: connected here, its players left out.
+    std::vector<std::string> spectators_of(const LiveGame& g) const;
     /// The timer of a game fired: judge its clock (an id below zero: a tournament's round).
     void on_timer(std::int64_t game_id);
     /// `user` loses a running game for `reason` (a lost CSA connection is EndReason::Disconnect,
@@ -621,6 +631,10 @@ private:
     void start_tournaments();
     void schedule_round(std::size_t i);
     void on_tournament_timer(std::int64_t id);
+    // The guests' expiry (guests.cpp): the timer set for the next guest due (0: none set).
+    void schedule_guest_expiry();
+    void on_guest_timer();
+    Millis guest_timer_at_ = 0;
     void run_round(std::size_t i);
     /// A waiting player with their rating and their recent games in the tournament.
     Entrant entrant(const Waiting& w, const std::string& pattern);
@@ -650,6 +664,9 @@ private:
     void retire_finished();
     bool must_stay(const LiveGame& g);
     bool watched_here(const LiveGame& g);
+    /// `key` came online or went offline: the games it watches have a new spectators count.
+    void presence_changed(const std::string& key);
+    void emit_spectators(const LiveGame& g);
     /// by_key_, rebuilt first when the connections have changed.
     const std::map<std::string, std::vector<std::weak_ptr<Listener>>, std::less<>>& listeners_by_key();
     std::vector<std::unique_ptr<LiveGame>> listed_;  // active_games(): other servers' games, read for a list

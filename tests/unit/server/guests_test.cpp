@@ -1,7 +1,7 @@
 // Guests (POST /api/guest) through the JSON API over a real SQLite store: a guest plays the
 // bots, unrated, and is refused what involves people; guests are limited per address like
-// registrations; they and their sessions expire unless in a game; registering from a guest's
-// session keeps its games.
+// registrations; they and their sessions expire on a timer unless in a game; registering from a
+// guest's session keeps its games.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -125,13 +125,68 @@ TEST(Guests, GuestsAndTheirSessionsExpireUnlessInAGame) {
     f.advance(DAY / 2);
     EXPECT_FALSE(f.svc->token_user(idle.token).has_value()) << "the session ends with the guest";
     EXPECT_EQ(api.handle("GET", "/api/me", "", idle.token, "192.0.2.1").status, 401);
-    new_guest(api);  // each new guest sweeps the old ones
-    EXPECT_EQ(f.svc->user(idle.name), nullptr);
+    EXPECT_EQ(f.svc->user(idle.name), nullptr) << "gone on the expiry's timer";
     EXPECT_FALSE(f.store->find_user(idle.name).has_value()) << "deleted from the store";
     EXPECT_NE(f.svc->user(playing.name), nullptr) << "kept while its game lasts";
     f.reopen();
     EXPECT_EQ(f.svc->user(idle.name), nullptr);
     EXPECT_NE(f.svc->user(playing.name), nullptr);
+}
+
+// A connection that keeps why the server ended its session.
+struct EndedSession : service::Listener {
+    std::string why;
+    void deliver(const service::Event&) override {}
+    void end_session(const std::string& w) override { why = w; }
+};
+
+TEST(Guests, GuestsExpireOnATimerOfTheLoopWithoutANewGuest) {
+    constexpr auto TIMER = service::Service::GUEST_TIMER;
+    Fixture f("guests_timer");
+    ASSERT_TRUE(f.svc->ensure_bot("hisha-bot", "skill 0").has_value());
+    EXPECT_FALSE(f.env.timers.contains(TIMER)) << "no guest, no timer";
+    auto api = std::make_unique<proto::JsonApi>(*f.svc);
+    Guest idle = new_guest(*api);
+    ASSERT_TRUE(f.env.timers.contains(TIMER));
+    EXPECT_EQ(f.env.timers[TIMER], f.env.t + DAY) << "set for the guest's end";
+    f.advance(DAY / 4);
+    Guest playing = new_guest(*api);
+    proto::HttpReply game = post(*api, "games", {{"opponent", "hisha-bot"}, {"color", "black"}}, playing.token);
+    ASSERT_EQ(game.status, 200) << game.body;
+    std::int64_t id = json::parse(game.body)["id"];
+    auto conn = std::make_shared<EndedSession>();
+    f.svc->connect(idle.name, conn, "web");
+    EXPECT_EQ(f.env.timers[TIMER], f.env.t - DAY / 4 + DAY) << "still the first guest's end";
+
+    f.advance(DAY * 3 / 4);  // the first guest is a day old: gone at once, no new guest needed
+    EXPECT_EQ(f.svc->user(idle.name), nullptr);
+    EXPECT_FALSE(f.store->find_user(idle.name).has_value()) << "its row deleted";
+    EXPECT_FALSE(f.svc->token_user(idle.token).has_value()) << "its session deleted";
+    EXPECT_EQ(conn->why, "the guest session has expired") << "its connection told to end";
+    EXPECT_NE(f.svc->user(playing.name), nullptr);
+    EXPECT_EQ(f.env.timers[TIMER], f.env.t + DAY / 4) << "now set for the second guest's end";
+
+    f.advance(DAY / 4);  // a day old, but its game is in play: kept, looked at again later
+    EXPECT_NE(f.svc->user(playing.name), nullptr);
+    EXPECT_FALSE(f.svc->game(id)->finished());
+    EXPECT_EQ(f.env.timers[TIMER], f.env.t + service::Service::GUEST_RECHECK_MS);
+    ASSERT_TRUE(f.svc->resign(playing.name, id).has_value());  // (its session is over: a day old)
+    f.advance(service::Service::GUEST_RECHECK_MS);
+    EXPECT_EQ(f.svc->user(playing.name), nullptr) << "gone once its game is over";
+    EXPECT_FALSE(f.store->find_user(playing.name).has_value());
+    EXPECT_FALSE(f.env.timers.contains(TIMER)) << "no guest left, no timer";
+    EXPECT_TRUE(f.store->load_game(id).has_value()) << "its finished game stays";
+
+    // The guests of a run are expired by the next one when due.
+    Guest left = new_guest(*api);
+    api.reset();
+    f.env.timers.clear();
+    f.reopen();
+    ASSERT_TRUE(f.env.timers.contains(TIMER));
+    EXPECT_EQ(f.env.timers[TIMER], f.env.t + DAY);
+    f.advance(DAY);
+    EXPECT_EQ(f.svc->user(left.name), nullptr);
+    EXPECT_FALSE(f.store->find_user(left.name).has_value());
 }
 
 TEST(Guests, RegisteringFromAGuestSessionKeepsItsGames) {
