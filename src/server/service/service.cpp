@@ -115,6 +115,7 @@ Service::~Service() = default;
 Reply<void> Service::start() {
     for (auto& u : store_.all_users())
         users_[name_key(u.name)] = u;
+    backfill_rating_history();  // once per database: the points of games rated before they were kept
     challenges_ = store_.challenges();
     Millis t = env_.now();
     // The vacations that may still stop a clock or count against this year's allowance.

@@ -631,6 +631,8 @@ private:
     void start_tournaments();
     void schedule_round(std::size_t i);
     void on_tournament_timer(std::int64_t id);
+    /// The rating history of the games rated before it was kept, once (rating_backfill.cpp).
+    void backfill_rating_history();
     // The guests' expiry (guests.cpp): the timer set for the next guest due (0: none set).
     void schedule_guest_expiry();
     void on_guest_timer();

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -278,6 +279,29 @@ public:
         for (ListedGame& l : out)
             l.plies = plies[l.row.id];
         return out;
+    }
+    std::vector<GameRow> games_to_backfill() override {
+        if (!db().exec("CREATE TABLE IF NOT EXISTS backfills (name TEXT PRIMARY KEY)")
+            || first(texts("SELECT name FROM backfills WHERE name='rating_history'")))
+            return {};
+        // Every rated game has both points since migration 7: those without that ended before
+        // the first with them were rated before it (after it, an unrated game has none).
+        return select<GameRow>("WHERE status=$1 AND rated_applied<>0 AND rating_black=0 AND rating_white=0 AND "
+                               "updated < COALESCE((SELECT min(updated) FROM games WHERE rating_black>0 "
+                               "OR rating_white>0), $2) ORDER BY updated, id",
+                               int(GameStatus::Finished), std::numeric_limits<std::int64_t>::max());
+    }
+    bool save_backfill(const std::vector<GameRow>& games) override {
+        if (!begin())
+            return false;
+        for (const GameRow& g : games)
+            if (!run("UPDATE games SET rating_black=$1, deviation_black=$2, rating_white=$3, deviation_white=$4 "
+                     "WHERE id=$5",
+                     g.rating_after[0], g.deviation_after[0], g.rating_after[1], g.deviation_after[1], g.id))
+                return rollback();
+        if (!run("INSERT INTO backfills (name) VALUES ('rating_history') ON CONFLICT DO NOTHING"))
+            return rollback();
+        return commit();
     }
     /// (Without their moves: a list.)
     std::vector<GameRow> tournament_games(std::string_view tournament, std::string_view user, int limit) override {

@@ -88,6 +88,16 @@ public:
     /// The finished games (with a result, not aborted) of a user, the last ended first, at most
     /// `limit`; without their moves.
     virtual std::vector<ListedGame> player_games(std::string_view user, int limit) = 0;
+    /// The rating history's one-time backfill (service/rating_backfill.cpp): the finished games
+    /// counted in the ratings that have no rating point (rated before the history was kept) and
+    /// ended before the first game that has one, in the order they ended, without their moves;
+    /// none once save_backfill() has recorded it done.
+    virtual std::vector<GameRow> games_to_backfill() { return {}; }
+    /// Writes the rating points of `games` and records the backfill done, in one transaction.
+    virtual bool save_backfill(const std::vector<GameRow>& games) {
+        (void)games;
+        return true;
+    }
     /// The games of a tournament (GameRow::tournament), in any status, newest first, without
     /// their moves; only those of `user` unless it is empty.
     virtual std::vector<GameRow> tournament_games(std::string_view tournament, std::string_view user, int limit) = 0;

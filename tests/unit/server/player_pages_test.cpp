@@ -234,26 +234,30 @@ TEST(PlayerPages, AKibitzReachesThePlayersAndTheWatchers) {
     EXPECT_FALSE(p.f.svc->kibitz("carol", *g, std::string(5000, 'x')).has_value());
 }
 
-// A database of the schema before the rating history (version 6) opens: its rated games have no
-// point in the history (not known), the games after them do.
+// A database of the schema before the rating history (version 6) opens: its rated games get
+// their points by the replay of their ratings at the first start (rating_backfill_test.cpp has
+// the details), the games after them theirs when rated.
 TEST(PlayerPages, ADatabaseOfTheSchemaBeforeTheRatingHistoryOpens) {
     auto p = std::make_unique<Players>("player_migrate");
     std::int64_t old = p->play("alice", "bob", "bob", "600-10");
+    double rated = p->f.svc->user("alice")->rating;
     ASSERT_NO_FATAL_FAILURE(p->f.reopen_after_sql(
         "DROP INDEX games_black; DROP INDEX games_white; ALTER TABLE games DROP COLUMN rating_black;"
         "ALTER TABLE games DROP COLUMN deviation_black; ALTER TABLE games DROP COLUMN rating_white;"
-        "ALTER TABLE games DROP COLUMN deviation_white; UPDATE schema_version SET version=6;"));
+        "ALTER TABLE games DROP COLUMN deviation_white; DROP TABLE backfills; UPDATE schema_version SET version=6;"));
     proto::JsonApi api(*p->f.svc);
     auto get = [&](const std::string& target) { return json::parse(api.handle("GET", target, "", "", "").body); };
-    EXPECT_EQ(get("/api/users/alice")["history"].size(), 0u);
+    ASSERT_EQ(get("/api/users/alice")["history"].size(), 1u);
+    EXPECT_EQ(get("/api/users/alice")["history"][0]["game"], old);
+    EXPECT_EQ(get("/api/users/alice")["history"][0]["rating"], std::lround(rated));
     EXPECT_EQ(get("/api/users/alice/games")["games"][0]["id"], old);
     auto g = p->f.svc->create_game("bob", "alice", *service::parse_time_control("600-10"), "web");
     ASSERT_TRUE(g.has_value());
     ASSERT_TRUE(p->f.svc->resign("alice", *g).has_value());
     json u = get("/api/users/alice");
-    ASSERT_EQ(u["history"].size(), 1u);
-    EXPECT_EQ(u["history"][0]["game"], *g);
-    EXPECT_EQ(u["history"][0]["rating"], u["rating"]);
+    ASSERT_EQ(u["history"].size(), 2u);
+    EXPECT_EQ(u["history"][1]["game"], *g);
+    EXPECT_EQ(u["history"][1]["rating"], u["rating"]);
     EXPECT_EQ(u["by_color"]["black"]["wins"], 1);
     EXPECT_EQ(u["by_color"]["white"]["losses"], 1);
 }
