@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "pg_fixture.h"
 #include "server/proto/json_api.h"
 #include "server/service/pauses.h"
 #include "server_process.h"
@@ -16,6 +17,7 @@
 using namespace hisha::server;
 using namespace hisha::server::service;
 using hisha::server::test::Fixture;
+using hisha::server::test::Postgres;
 using hisha::server::test::Recorder;
 using json = nlohmann::json;
 
@@ -129,8 +131,11 @@ TEST(Vacation, EndsByItselfWhenTheDaysAreUsedUp) {
     EXPECT_EQ(f.svc->game(id)->row.winner, "white");
 }
 
-TEST(Vacation, ARestartKeepsItAndTheClockExact) {
-    Fixture f("vac_restart");
+namespace {
+
+// alice leaves in her turn, after a day's thought; a restart keeps her vacation, her clock and the
+// days used, to the millisecond.
+void check_vacation_restart(Fixture& f) {
     auto id = game_after_first_move(f, corr(5));
     ASSERT_TRUE(f.svc->play("bob", id, "3c3d").has_value());
     f.advance(DAY_MS + 1234);  // alice thinks a day, then leaves
@@ -148,6 +153,18 @@ TEST(Vacation, ARestartKeepsItAndTheClockExact) {
     auto reply = f.svc->play("alice", id, "2g2f");
     ASSERT_TRUE(reply.has_value()) << reply.error();
     EXPECT_EQ(reply->spent_ms, DAY_MS + 1234 + HOUR);
+}
+
+}  // namespace
+
+TEST(Vacation, ARestartKeepsItAndTheClockExact) {
+    Fixture f("vac_restart");
+    check_vacation_restart(f);
+}
+
+TEST_F(Postgres, VacationsSurviveARestart) {
+    Fixture f("pg_vacation", false, fresh_db());
+    check_vacation_restart(f);
 }
 
 TEST(Vacation, RealTimeGamesRunOnAndWrongRequestsAreRefused) {
@@ -175,8 +192,9 @@ TEST(Vacation, RealTimeGamesRunOnAndWrongRequestsAreRefused) {
     EXPECT_EQ(none.error(), "this server gives no vacation days");
 }
 
-TEST(Adjourn, OfferAcceptRestartAndResumeKeepTheClocks) {
-    Fixture f("adj_flow");
+namespace {
+
+void check_adjourn_restart_resume(Fixture& f) {
     auto id = game_after_first_move(f, *parse_time_control("600-10"));
     auto alice = std::make_shared<Recorder>();
     f.svc->connect("alice", alice, "web");
@@ -219,6 +237,18 @@ TEST(Adjourn, OfferAcceptRestartAndResumeKeepTheClocks) {
     ASSERT_TRUE(played.has_value()) << played.error();
     EXPECT_EQ(played->spent_ms, 8000);
     EXPECT_EQ(f.svc->game(id)->row.remaining[1], 600'000 - 8000);
+}
+
+}  // namespace
+
+TEST(Adjourn, OfferAcceptRestartAndResumeKeepTheClocks) {
+    Fixture f("adj_flow");
+    check_adjourn_restart_resume(f);
+}
+
+TEST_F(Postgres, AdjournmentsSurviveARestart) {
+    Fixture f("pg_adjourn", false, fresh_db());
+    check_adjourn_restart_resume(f);
 }
 
 TEST(Adjourn, DeclinesLapsesAndWrongPlayersAreRefusedClearly) {
