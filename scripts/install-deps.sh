@@ -31,6 +31,10 @@ PACKAGES=(
     # PostgreSQL store (--db postgresql://...): libpq, and the server binaries its tests start
     libpq-dev
     postgresql
+    # STARTTLS of the mail notifications' SMTP client (hisha-server --smtp-host), and the SMTP
+    # server their tests send to (python3 -m aiosmtpd)
+    libssl-dev
+    python3-aiosmtpd
     # The command lines of hisha and hisha-server (header-only), the server's log and formatting
     libcli11-dev
     libspdlog-dev

@@ -15,6 +15,7 @@
 #include "app/cli.h"
 #include "server/net/server.h"
 #include "server/service/log.h"
+#include "server/service/mail_message.h"
 #include "server/service/tournament.h"
 #include "server/store/backup.h"
 
@@ -108,6 +109,21 @@ constexpr const char* USAGE =
     "  --trusted-proxy ADDR  a reverse proxy's address (127.0.0.1); may be repeated. An HTTP\n"
     "                        request from it is the client's of its X-Forwarded-For's last entry,\n"
     "                        for bans, limits and the log (default: none, the header is ignored)\n"
+    "  --smtp-host HOST      mail notifications (your turn in correspondence games, challenges,\n"
+    "                        game ends, messages kept for the absent) through this SMTP server\n"
+    "                        (default: none, no mail at all); --smtp-from and --public-url needed\n"
+    "  --smtp-port P         its port (default 25; 587 for submission)\n"
+    "  --smtp-from ADDR      the sender's address of every mail\n"
+    "  --smtp-user NAME      AUTH PLAIN or LOGIN as NAME, with the password of\n"
+    "  --smtp-password-file F   the file's first line (never on the command line)\n"
+    "  --smtp-tls MODE       STARTTLS: off, when-offered (default) or required; the password is\n"
+    "                        never sent unencrypted unless off\n"
+    "  --smtp-ca FILE        certificates (PEM) trusted for STARTTLS instead of the system's\n"
+    "  --smtp-timeout S      each step of an SMTP conversation, at most (default 30)\n"
+    "  --smtp-retry S/N      a failed mail is tried again after S seconds, doubled each time, N\n"
+    "                        tries in all, then given up (default 60/8)\n"
+    "  --mail-per-hour N     mails to one player an hour at most (default 10)\n"
+    "  --public-url URL      the web page's address in mails' links (https://shogi.example.org)\n"
     "  --bots SPEC           engine bots as accounts, NAME=SKILL,... (Skill 0 = 15 kyu .. 20 full;\n"
     "                        default hisha-10kyu=5,hisha-1dan=15,hisha-max=20; \"\" for none)\n"
     "  --version             the version\n"
@@ -549,10 +565,88 @@ std::vector<ServerFlag> session_flags() {
     };
 }
 
+// Mail notifications (service/mail.h): the SMTP server, the sender, AUTH, STARTTLS, retries,
+// the hourly limit and the links' address.
+std::vector<ServerFlag> mail_flags() {
+    using Tls = hisha::server::service::MailConfig::Tls;
+    auto text = [](std::string hisha::server::service::MailConfig::*field) {
+        return [field](auto&, const char* v, ServerOptions& o) { return o.mail.*field = v, std::string(); };
+    };
+    return {
+        {{"--smtp-host"}, text(&hisha::server::service::MailConfig::host)},
+        {{"--smtp-user"}, text(&hisha::server::service::MailConfig::user)},
+        {{"--smtp-ca"}, text(&hisha::server::service::MailConfig::ca_file)},
+        {{"--smtp-port"},
+         number_flag(1, 65535, "--smtp-port needs a port, 1..65535",
+                     [](ServerOptions& o, long n) { o.mail.port = int(n); })},
+        {{"--smtp-timeout"},
+         number_flag(1, 600, "--smtp-timeout needs seconds, 1..600",
+                     [](ServerOptions& o, long n) { o.mail.timeout_ms = n * 1000; })},
+        {{"--mail-per-hour"},
+         number_flag(1, 1000, "--mail-per-hour needs a number, 1..1000",
+                     [](ServerOptions& o, long n) { o.mail.per_hour = int(n); })},
+        {{"--smtp-from"},
+         [](auto&, const char* v, ServerOptions& o) -> std::string {
+             std::string why = hisha::server::service::mail::address_problem(v);
+             return why.empty() ? (o.mail.from = v, std::string()) : "--smtp-from: " + why;
+         }},
+        {{"--smtp-password-file"},
+         [](auto&, const char* v, ServerOptions& o) -> std::string {
+             std::ifstream in(v);
+             if (!in || !std::getline(in, o.mail.password))
+                 return std::string("--smtp-password-file cannot be read");
+             while (!o.mail.password.empty() && (o.mail.password.back() == '\r' || o.mail.password.back() == '\n'))
+                 o.mail.password.pop_back();
+             return {};
+         }},
+        {{"--smtp-tls"},
+         [](auto&, const char* v, ServerOptions& o) -> std::string {
+             std::string s = v;
+             if (s != "off" && s != "when-offered" && s != "required")
+                 return "--smtp-tls is off, when-offered or required";
+             o.mail.tls = s == "off" ? Tls::Off : s == "required" ? Tls::Required : Tls::WhenOffered;
+             return {};
+         }},
+        {{"--smtp-retry"},
+         [](auto&, const char* v, ServerOptions& o) -> std::string {
+             long seconds = 0, tries = 0;
+             std::string s = v;
+             auto slash = s.find('/');
+             if (slash == std::string::npos || !count_arg(s.substr(0, slash).c_str(), 1, 86400, seconds)
+                 || !count_arg(s.substr(slash + 1).c_str(), 1, 100, tries))
+                 return "--smtp-retry needs SECONDS/TRIES (e.g. 60/8)";
+             o.mail.retry_ms = seconds * 1000;
+             o.mail.attempts = int(tries);
+             return {};
+         }},
+        {{"--public-url"},
+         [](auto&, const char* v, ServerOptions& o) -> std::string {
+             std::string s = v;
+             if (!s.starts_with("http://") && !s.starts_with("https://"))
+                 return "--public-url needs an http:// or https:// address";
+             o.mail.base_url = s;
+             return {};
+         }},
+    };
+}
+
+// What --smtp-host needs besides: "" or the problem.
+std::string mail_problem(const ServerOptions& o) {
+    if (!o.mail.enabled())
+        return {};
+    if (o.mail.from.empty())
+        return "--smtp-host needs --smtp-from (the sender's address)";
+    if (o.mail.base_url.empty())
+        return "--smtp-host needs --public-url (the web page's address, for the links in mails)";
+    if (!o.mail.user.empty() && o.mail.password.empty())
+        return "--smtp-user needs --smtp-password-file";
+    return {};
+}
+
 const std::vector<ServerFlag>& server_flags() {
     static const std::vector<ServerFlag> flags = [] {
         std::vector<ServerFlag> all;
-        for (auto group : {where_flags, game_flags, limit_flags, session_flags})
+        for (auto group : {where_flags, game_flags, limit_flags, session_flags, mail_flags})
             for (ServerFlag& f : group())
                 all.push_back(std::move(f));
         return all;
@@ -605,6 +699,10 @@ int main(int argc, char** argv) {
             });
     if (int status = cli.parse(args); status >= 0)
         return status;
+    if (std::string why = mail_problem(opt); !why.empty()) {
+        fmt::print(stderr, "hisha-server: {}\n", why);
+        return 2;
+    }
     if (opt.static_dir.empty())
         opt.static_dir = installed_web_dir();
     if (opt.static_dir.empty())

@@ -18,6 +18,7 @@ import { app, View } from './app';
 import { startNotify } from './notify';
 import { guestBar, isGuest, setGuest } from './guest';
 import { applySettings, settingsButton } from './settings';
+import { mailLinkView, settingsLink, settingsView } from './mail';
 import { startPwa } from './pwa';
 
 
@@ -29,7 +30,7 @@ function header(): void {
   const route = location.hash.replace(/^#\/?/, '').split('/')[0];
   const link = (href: string, label: string, key: string) =>
     h('a', { href, class: route === key ? 'active' : undefined, 'aria-current': route === key ? 'page' : undefined }, label);
-  clear(nav, link('#/', t('lobby'), ''), link('#/analysis', t('analysis'), 'analysis'), link('#/analysis/editor', t('editor'), 'editor'), link('#/ratings', t('ratings'), 'ratings'), myName() ? link('#/puzzles', t('puzzles'), 'puzzles') : null);
+  clear(nav, link('#/', t('lobby'), ''), link('#/analysis', t('analysis'), 'analysis'), link('#/analysis/editor', t('editor'), 'editor'), link('#/ratings', t('ratings'), 'ratings'), myName() ? link('#/puzzles', t('puzzles'), 'puzzles') : null, myName() ? settingsLink(route === 'settings') : null);
   const lang = h('button.ghost', { name: 'lang', onclick: () => { setLang(currentLang() === 'ja' ? 'en' : 'ja'); render(); }, title: 'English / 日本語' }, t('language'));
   const status = h('span.conn', { 'aria-label': t('connected') });
   if (app.live) {
@@ -110,6 +111,8 @@ function render(): void {
     else if (route === 'ratings') current = ratingsView();
     else if (route === 'puzzles' && myName()) current = puzzlesView();
     else if (route === 'admin' && myName()) current = adminView();
+    else if (route === 'settings' && myName()) current = settingsView(); // mail.ts (issue 20)
+    else if (route === 'mail') current = mailLinkView(); // the mails' confirm and unsubscribe links
     else current = myName() ? lobbyView() : loginView();
   } catch (e) {
     toast(String(e), 'error');

@@ -19,6 +19,7 @@
 #include "server/net/below_loop.h"
 #include "server/net/bots.h"
 #include "server/net/line_session.h"
+#include "server/net/mail_sender.h"
 #include "server/net/metrics.h"
 #include "server/net/net.h"
 #include "server/net/output_gate.h"
@@ -497,6 +498,21 @@ int run_server(const ServerOptions& opt) {
         log_failure("puzzles_failed", why, {{"puzzles", opt.puzzles}, {"error", why}});
         return 1;
     }
+    // Mail notifications, where the operator configured SMTP (service/mail.h).
+    std::unique_ptr<service::Mail> mail;
+    std::unique_ptr<MailSender> mail_sender;
+    if (opt.mail.enabled()) {
+        mail = std::make_unique<service::Mail>(svc, *store, env, opt.mail);
+        svc.set_mail(mail.get());
+        mail_sender = std::make_unique<MailSender>(ioc, *mail);
+        mail_sender->start();
+        svc.add_status_source([&mail](std::vector<std::pair<std::string, std::string>>& out) {
+            auto n = mail->counts();
+            out.emplace_back("mail_queued", std::to_string(n[0]));
+            out.emplace_back("mail_sent", std::to_string(n[1]));
+            out.emplace_back("mail_failed", std::to_string(n[2]));
+        });
+    }
     RemoteEvents remote(ioc, *store, svc);
     env.after_commit = [&remote] { remote.drain(); };
     svc.add_status_source([](std::vector<std::pair<std::string, std::string>>& out) {
@@ -526,6 +542,8 @@ int run_server(const ServerOptions& opt) {
             }
         protocols.stop();
         remote.stop();
+        if (mail_sender)
+            mail_sender->stop();
         bots.stop();
         env.cancel_all();
         // Give the sessions a moment to flush, then stop the loop.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "server/net/job_queue.h"
+#include "server/service/mail.h"
 #include "server/service/service.h"
 
 namespace hisha::server::net {
@@ -30,6 +31,7 @@ struct ServerOptions {
     std::string bots = "hisha-10kyu=5,hisha-1dan=15,hisha-max=20";  // name=Skill,...; "" none
     std::vector<std::string> public_origins;   // the web page's origins behind a proxy (none: the Host's)
     std::vector<std::string> trusted_proxies;  // reverse proxies whose X-Forwarded-For names the client
+    service::MailConfig mail;                  // --smtp-*: mail notifications (no host: none)
 };
 
 /// Runs the server until a signal (or stop()); prints "listening <proto> <addr>:<port>" lines.

@@ -545,6 +545,7 @@ const std::vector<JsonApi::Route>& JsonApi::routes() {
         {"POST", "record/parse", false, &JsonApi::post_record_parse},
         {"POST", "record/write", false, &JsonApi::post_record_write},
         {"POST", "guest", false, &JsonApi::post_guest},
+        {"", "mail/**", false, &JsonApi::any_mail},  // (its settings need a login: json_api_mail.cpp)
         {"POST", "logout", true, &JsonApi::post_logout},
         {"POST", "logout/everywhere", true, &JsonApi::post_logout_everywhere},
         {"GET", "me", true, &JsonApi::get_me},
@@ -578,7 +579,8 @@ HttpReply JsonApi::handle(std::string_view method, std::string_view target, std:
     if (r.seg.empty() || r.seg[0] != "api")
         return error(404, "not found");
     r.seg.erase(r.seg.begin());
-    if (!body.empty()) {
+    bool one_click = r.seg.size() == 3 && r.seg[0] == "mail" && r.seg[1] == "unsubscribe";  // (a form's body)
+    if (!body.empty() && !one_click) {
         r.in = json::parse(body, nullptr, false);
         if (r.in.is_discarded() || !r.in.is_object())
             return error(400, "the body is not a JSON object");

@@ -46,6 +46,10 @@
 //        refutation, explanation), rated, rating:{before,after,change}, solution when it ended}
 //   GET  /api/puzzles/ID/hint?moves=M1,M2&level=1|2 (the moves played) -> {from|drop} (the piece), level 2
 //        also {move} (rated as failed): the solution's move, or off its line the solver's
+//   GET  /api/mail -> {address, confirmed, kinds:[turn|challenge|end|message]}   PUT /api/mail {address?, kinds?}
+//        (a new address is mailed a confirmation link; nothing else goes there until it is confirmed;
+//        "" forgets it). POST /api/mail/confirm {token} and POST /api/mail/unsubscribe/TOKEN (no login:
+//        the mails' links; RFC 8058 one click, any body) -> {user}. 404 where SMTP is not configured.
 // Stateless helpers of the board (no login; the rules stay in core/, the browser asks):
 //   POST /api/position {sfen,moves} -> {sfen,turn,check,legal,over,moves:[{usi,western,ja,kif}]}
 //   POST /api/record/parse {text,name} -> {start_sfen,headers,moves (with comments, variations),result}
@@ -200,6 +204,7 @@ private:
     HttpReply post_game_pause(Request& r);
     void pause_clock(nlohmann::json& clock, const service::LiveGame& g);
     void pause_fields(nlohmann::json& game, const service::LiveGame& g);
+    HttpReply any_mail(Request& r);              // json_api_mail.cpp
     HttpReply hint_reply(service::Puzzles& set, const std::string& key, bool guest, const puzzle::Puzzle& p,
                          const std::string& move, const std::string& why, int level, std::size_t ply);
     HttpReply post_tell(Request& r);

@@ -5,6 +5,7 @@
 
 #include "core/handicap.h"
 
+#include "server/service/mail.h"
 #include "server/service/pattern.h"
 #include "server/service/service.h"
 
@@ -86,6 +87,8 @@ Reply<std::int64_t> Service::new_challenge(std::string_view user, std::string_vi
     challenges_.push_back(c);
     if (store_.shared())
         store_.publish("K");  // the other servers reread the challenges
+    if (mail_)
+        mail_->challenged(c);
     if (const UserRow* target = this->user(c.pattern);
         target && !target->bot.empty() && pattern_is_literal(c.pattern)) {
         Event e;  // a bot hears of a challenge that names it

@@ -9,6 +9,7 @@
 #include "notation/western.h"
 #include "server/service/glicko.h"
 #include "server/service/log.h"
+#include "server/service/mail.h"
 #include "server/service/service.h"
 
 namespace hisha::server::service {
@@ -447,6 +448,8 @@ Reply<Played> Service::play_once(std::string_view user, std::int64_t game_id, co
     emit_game(g, move_event(g, g.log.back(), true));
     pending_.insert(pending_.end(), ended.begin(), ended.end());
     flush();
+    if (mail_)
+        mail_->moved(g);
     return out;
 }
 
@@ -653,6 +656,8 @@ void Service::end_game(LiveGame& g, core::Winner w, core::EndReason r, std::stri
     e.detail = std::move(detail);
     e.ply = int(g.row.moves.size());
     emit_game(g, e);
+    if (mail_)
+        mail_->ended(g);
 }
 
 void Service::finalize_if_seen(LiveGame& g, std::vector<UserRow*>& changed) {

@@ -114,7 +114,8 @@ std::string_view event_level(std::string_view event) {
          {"commit_failed", "audit_failed", "listen_failed", "open_failed", "start_failed", "bot_failed"})
         if (event == e)
             return "error";
-    for (std::string_view e : {"refused", "limited", "banned", "admin_refused", "race_retried", "csa_comment_dropped"})
+    for (std::string_view e : {"refused", "limited", "banned", "admin_refused", "race_retried", "csa_comment_dropped",
+                               "mail_retry", "mail_bounced", "mail_given_up", "mail_limited"})
         if (event == e)
             return "warn";
     return "info";

@@ -12,6 +12,7 @@
 #include "notation/csa.h"
 #include "notation/western.h"
 #include "server/service/log.h"
+#include "server/service/mail.h"
 #include "server/service/pattern.h"
 
 namespace hisha::server::service {
@@ -361,6 +362,8 @@ void Service::connect(std::string_view name, const std::shared_ptr<Listener>& l,
         presence_changed(key);  // the first connection: counted where the account watches
     // So that STAT, the turn notice at login and the player's game list have them.
     adopt_open_games(name);
+    if (mail_)
+        mail_->looked(name);  // the player sees their games now: "your turn" may be mailed again
     log_event("login", {{"user", name}, {"protocol", protocol}});
 }
 
@@ -511,6 +514,8 @@ Reply<TellResult> Service::tell(std::string_view from, std::string_view to, std:
     m.at = env_.now();
     if (!store_.insert_message(m))
         return fail("storage error: " + store_.last_error());
+    if (mail_)
+        mail_->message_left(m);
     return TellResult::Stored;
 }
 
@@ -549,6 +554,8 @@ Reply<TellResult> Service::say(std::string_view from, std::int64_t game_id, std:
     m.at = env_.now();
     if (!store_.insert_message(m))
         return fail("storage error: " + store_.last_error());
+    if (mail_)
+        mail_->message_left(m);
     return TellResult::Stored;
 }
 

@@ -174,6 +174,7 @@ struct Played {
 };
 
 class Puzzles;  // puzzles.h
+class Mail;     // mail.h
 
 class Service {
 public:
@@ -512,6 +513,10 @@ public:
     /// The loaded set, or none.
     Puzzles* puzzles() { return puzzles_.get(); }
 
+    // --- mail notifications (mail.h; issue 20): set when the operator configured SMTP
+    void set_mail(Mail* mail) { mail_ = mail; }
+    Mail* mail() { return mail_; }
+
 private:
     struct Waiting {
         std::string user, game_name;
@@ -649,6 +654,7 @@ private:
 
     store::Store& store_;
     std::shared_ptr<Puzzles> puzzles_;  // hisha-server --puzzles
+    Mail* mail_ = nullptr;              // hisha-server --smtp-host
     Environment& env_;
     Config config_;
     mutable std::map<std::string, UserRow> users_;  // by name key (another server's new users are read on demand)

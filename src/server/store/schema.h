@@ -153,6 +153,24 @@ CREATE INDEX games_black ON games(lower(black), status);
 CREATE INDEX games_white ON games(lower(white), status);
 )sql";
 
+/// Mail notifications (issue 20, service/mail.h): each player's address, its confirmation and
+/// unsubscribe tokens and what they want mailed; the outgoing queue, each mail kept until sent or
+/// given up (a restart loses none) and counted per player for the hourly limit. (IF NOT EXISTS:
+/// the tests that turn a database back to an older version leave them.)
+constexpr const char* MAIL = R"sql(
+CREATE TABLE IF NOT EXISTS mail_players (
+    player_key TEXT PRIMARY KEY, address TEXT NOT NULL, confirmed INTEGER NOT NULL, kinds TEXT NOT NULL,
+    confirm_hash TEXT NOT NULL, confirm_expires {I64} NOT NULL, unsubscribe TEXT NOT NULL, notified TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS mail_players_confirm ON mail_players(confirm_hash);
+CREATE INDEX IF NOT EXISTS mail_players_unsubscribe ON mail_players(unsubscribe);
+CREATE TABLE IF NOT EXISTS mail_queue (
+    id {ID}, player_key TEXT NOT NULL, address TEXT NOT NULL, kind TEXT NOT NULL, game_id {I64} NOT NULL,
+    message TEXT NOT NULL, created {I64} NOT NULL, next_try {I64} NOT NULL, attempts INTEGER NOT NULL,
+    state INTEGER NOT NULL, error TEXT NOT NULL, sent {I64} NOT NULL);
+CREATE INDEX IF NOT EXISTS mail_queue_due ON mail_queue(state, next_try);
+CREATE INDEX IF NOT EXISTS mail_queue_player ON mail_queue(player_key, created);
+)sql";
+
 /// Vacations and adjournments (issue 20, service/pauses.h): each player's vacations (the clock of
 /// their correspondence games stands still on their turn), each game's adjournments (both clocks
 /// stand still) and its open offer to adjourn or resume. (IF NOT EXISTS: the tests that turn a
@@ -169,11 +187,12 @@ CREATE TABLE IF NOT EXISTS adjourn_offers (
 )sql";
 
 /// A store's migrations, in order: the tables, the store's own second migration, administration,
-/// move comments, tournaments, conditional moves, rating history, vacations. A database keeps how
-/// many it has run: new ones go at the end.
+/// move comments, tournaments, conditional moves, rating history, vacations, mail. A database keeps
+/// how many it has run: new ones go at the end.
 inline std::vector<std::string> migrations(const Dialect& d, std::string_view own) {
-    return {in(d, TABLES),      std::string(own),         in(d, ADMINISTRATION), MOVE_COMMENTS,
-            in(d, TOURNAMENTS), in(d, CONDITIONAL_MOVES), in(d, RATING_HISTORY), in(d, VACATIONS)};
+    return {in(d, TABLES),         std::string(own),   in(d, ADMINISTRATION),
+            MOVE_COMMENTS,         in(d, TOURNAMENTS), in(d, CONDITIONAL_MOVES),
+            in(d, RATING_HISTORY), in(d, VACATIONS),   in(d, MAIL)};
 }
 
 }  // namespace hisha::server::store::schema

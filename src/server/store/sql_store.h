@@ -99,6 +99,56 @@ public:
                    game_id, player_key, tree);
     }
 
+    // --- mail notifications
+
+    std::optional<MailPlayerRow> mail_player(std::string_view column, const std::string& value) override {
+        if (column != "player_key" && column != "confirm_hash" && column != "unsubscribe")
+            return std::nullopt;
+        return first(select<MailPlayerRow>("WHERE " + std::string(column) + "=$1", value));
+    }
+    bool save_mail_player(const MailPlayerRow& p) override {
+        static const std::string sql = rows::insert_sql<MailPlayerRow>()
+                                     + " ON CONFLICT (player_key) DO UPDATE SET address=excluded.address, "
+                                       "confirmed=excluded.confirmed, kinds=excluded.kinds, confirm_hash="
+                                       "excluded.confirm_hash, confirm_expires=excluded.confirm_expires, "
+                                       "unsubscribe=excluded.unsubscribe, notified=excluded.notified";
+        auto s = db().statement(sql);
+        rows::put_new(binder(s), p);
+        return s.exec() || db().fail();
+    }
+    bool insert_mail(MailRow& m) override { return insert_row(m); }
+    bool update_mail(const MailRow& m) override {
+        return run("UPDATE mail_queue SET next_try=$1, attempts=$2, state=$3, error=$4, sent=$5 WHERE id=$6",
+                   m.next_try, m.attempts, m.state, m.error, m.sent, m.id);
+    }
+    std::vector<MailRow> mails_due(Millis now, int limit) override {
+        return select<MailRow>("WHERE state=0 AND next_try<=$1 ORDER BY next_try, id LIMIT $2", now, limit);
+    }
+    Millis next_mail_due() override {
+        auto t = first(texts("SELECT COALESCE(min(next_try), 0) FROM mail_queue WHERE state=0"));
+        return t ? std::stoll(*t) : 0;
+    }
+    int mails_since(const std::string& player_key, Millis since) override {
+        auto n =
+            first(texts("SELECT count(*) FROM mail_queue WHERE player_key=$1 AND created>=$2", player_key, since));
+        return n ? std::stoi(*n) : 0;
+    }
+    std::vector<int> mail_counts() override {
+        std::vector<int> out{0, 0, 0};
+        auto s = db().statement("SELECT state, count(*) FROM mail_queue GROUP BY state");
+        while (s.row()) {
+            int state = s.i32();
+            int n = int(s.i64());
+            if (state >= 0 && state < 3)
+                out[std::size_t(state)] = n;
+        }
+        return out;
+    }
+    bool forget_mails(Millis before, Millis now) override {
+        return run("DELETE FROM mail_queue WHERE state<>0 AND created<$1", before)
+            && run("UPDATE mail_queue SET next_try=$1 WHERE state=0 AND next_try>$1", now);
+    }
+
     // --- vacations and adjournments (pause_rows.h)
 
     std::vector<VacationRow> vacations(std::int64_t since) override {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "server/store/mail_rows.h"
 #include "server/store/pause_rows.h"
 #include "server/store/puzzle_rows.h"
 #include "server/store/records.h"
@@ -151,6 +152,31 @@ public:
     virtual std::vector<std::string> puzzles_done(const std::string& player_key) = 0;
     /// Stores a rated attempt and both new ratings in one transaction.
     virtual bool save_puzzle_result(const PuzzleResult& r) = 0;
+
+    // --- mail notifications (service/mail.h; the SQL stores implement them)
+    /// The player whose `column` (player_key, confirm_hash or unsubscribe) is `value`.
+    virtual std::optional<MailPlayerRow> mail_player(std::string_view column, const std::string& value) {
+        (void)column, (void)value;
+        return std::nullopt;
+    }
+    virtual bool save_mail_player(const MailPlayerRow& p) { return (void)p, false; }
+    virtual bool insert_mail(MailRow& m) { return (void)m, false; }
+    /// Writes a mail's next_try, attempts, state, error and sent.
+    virtual bool update_mail(const MailRow& m) { return (void)m, false; }
+    /// The queued mails due at `now`, the earliest first, at most `limit`.
+    virtual std::vector<MailRow> mails_due(Millis now, int limit) {
+        (void)now, (void)limit;
+        return {};
+    }
+    /// When the next queued mail is due (0: none is queued).
+    virtual Millis next_mail_due() { return 0; }
+    /// A player's mails (queued, sent or failed) made at `since` or later.
+    virtual int mails_since(const std::string& player_key, Millis since) { return (void)player_key, (void)since, 0; }
+    /// Mails by state: {queued, sent, failed}.
+    virtual std::vector<int> mail_counts() { return {0, 0, 0}; }
+    /// Forgets the mails sent or given up that were made before `before`, and makes every queued
+    /// mail due at `before` at the latest (a restart tries them at once).
+    virtual bool forget_mails(Millis before, Millis now) { return (void)before, (void)now, true; }
 
     // --- challenges
     virtual bool insert_challenge(ChallengeRow& c) = 0;
