@@ -127,10 +127,10 @@ function challengeForm(act: Act): HTMLElement {
     'form.card#new-challenge',
     { onsubmit: (e: Event) => {
       e.preventDefault();
-      act(() => post('challenges', {
+      act(() => post<{ note?: string }>('challenges', {
         pattern: pattern.value.trim() || '*', color: color.value, time_control: tc.value, comment: comment.value,
         first_move: color.value === 'black' ? (handicap.value ? 'HANDICAP:' + handicap.value : firstMove.value.trim()) : '',
-      }));
+      }).then((r) => r.note && toast(r.note))); // (the one challenged is on vacation)
     } },
     h('h2', t('newChallenge')),
     h('label', t('opponentPattern'), ' ', pattern),

@@ -1,7 +1,7 @@
 // Browser test of vacations and adjournments (issue 20), Chromium against a real hisha-server:
 // alice, to move in a correspondence game, starts a vacation on the game page; bob sees "alice is
 // on vacation until ..." on the game page and the tag in the lobby's game list, and alice's clock
-// stands still; she ends it. In a real-time game bob offers to adjourn and alice declines, then
+// stands still; his correspondence challenge to her tells him so; she ends it. In a real-time game bob offers to adjourn and alice declines, then
 // he offers again and she accepts: both pages say adjourned, the clocks stand still and the board
 // takes no move; alice offers to resume, bob accepts, the clocks run on as they stood and bob
 // plays a move on the board. Screenshots of each state go to --out.
@@ -65,6 +65,13 @@ async function vacation(alice, bob, aliceApi, bobApi) {
   await bob.waitForSelector(`#my-games li[data-game="${g.id}"] .badge.vacation`, { timeout: T });
   assert.match(await bob.textContent(`#my-games li[data-game="${g.id}"] .badge.vacation`), /^on vacation until \d{4}-\d\d-\d\d$/);
   await shot(bob, 'lobby-vacation-tag');
+  // A correspondence challenge to her says so.
+  await bob.fill('#new-challenge input[name=pattern]', 'alice');
+  await bob.selectOption('#new-challenge select[name=time_control]', 'corr-3');
+  await bob.click('#new-challenge button[name=post]');
+  await bob.waitForSelector('.toast:has-text("alice is on vacation until")', { timeout: T });
+  assert.match(await bob.textContent('.toast:has-text("alice is on vacation until")'), /^alice is on vacation until \d{4}-\d\d-\d\d \d\d:\d\d UTC: the clock of alice's turns stands still until then\.$/);
+  await shot(bob, 'challenge-to-a-player-on-vacation');
 
   await alice.click('button[name=vacation-end]');
   await alice.waitForSelector('.vacation-card[data-on=false]', { timeout: T });
