@@ -62,6 +62,7 @@ public:
     void cmd_user(const Args& a);
     void cmd_who(const Args& a);
     void cmd_set(const Args& a);
+    void set_mail(const Args& a);  // SET EMAIL and SET MAIL (text_shell_mail.cpp)
     void cmd_help(const Args& a);
     void cmd_patterns(const Args& a);
     void cmd_shell(const Args& a);

@@ -122,6 +122,8 @@ void TextShell::cmd_set(const Args& a) {
         return;
     }
     std::string what = upper(a[1]);
+    if (what == "EMAIL" || what == "MAIL")
+        return set_mail(a);  // (issue 20: mail notifications)
     if (what == "STYLE")
         what = "BSTYLE";
     std::string value = a.size() > 2 ? upper(a[2]) : "";

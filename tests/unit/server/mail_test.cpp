@@ -18,6 +18,7 @@
 #include "server/service/mail_message.h"
 #include "server_process.h"
 #include "test_util.h"
+#include "text_session.h"
 
 namespace hisha::server::test {
 namespace {
@@ -445,6 +446,28 @@ TEST(Mail, StartTlsWithAuthAgainstACertificateTheTestMakes) {
     EXPECT_NE(untrusted.log_text().find("--smtp-ca FILE"), std::string::npos) << untrusted.log_text();
     EXPECT_EQ(sink.mails().size(), 1u);
     fs::remove_all(dir);
+}
+
+TEST(Mail, TheTextProtocolSetsTheAddressAndWhatIsMailed) {
+    NEEDS_AIOSMTPD();
+    SmtpSink sink;
+    ServerProcess srv(temp_db("mail_text"), mail_args(sink.port));
+    auto c = text_login(srv, "alice");
+    EXPECT_TRUE(has(c->cmd("SET EMAIL"), "EMAIL  none: nothing is mailed"));
+    std::string r = c->cmd("SET EMAIL Alice.B@Example.org");
+    EXPECT_TRUE(has(r, "EMAIL  Alice.B@Example.org: a confirmation link was mailed there")) << r;
+    EXPECT_TRUE(has(r, "MAIL   turn,challenge,end,message")) << r;
+    auto mails = sink.wait_for(1);
+    ASSERT_EQ(mails.size(), 1u);
+    EXPECT_EQ(mails[0].first, "Alice.B@Example.org");
+    EXPECT_TRUE(has(c->cmd("SET EMAIL alice@localhost"), "the domain after @ is not a host name"));
+    EXPECT_TRUE(has(c->cmd("SET MAIL turn,bogus"), "unknown mail kind bogus"));
+    EXPECT_TRUE(has(c->cmd("set mail Message,TURN"), "MAIL   turn,message"));
+    EXPECT_TRUE(has(c->cmd("SET MAIL none"), "MAIL   none"));
+    EXPECT_TRUE(has(c->cmd("SET EMAIL -"), "EMAIL  none"));
+    ServerProcess plain(temp_db("mail_text_none"), {"--bots", ""});
+    auto d = text_login(plain, "bob");
+    EXPECT_TRUE(has(d->cmd("SET EMAIL bob@example.org"), "this server sends no mail"));
 }
 
 TEST(Mail, TheOptionsAreCheckedAndWithoutSmtpThereIsNoMail) {
