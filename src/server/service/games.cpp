@@ -44,6 +44,8 @@ Reply<void> Service::rebuild(LiveGame& g) {
     g.log = std::move(r.log);
     if (!r.error.empty())
         return fail(r.error);
+    if (g.row.status == GameStatus::Active && g.row.id > 0)
+        load_pauses(g);  // its adjournments, as stored (by this server or another)
     return {};
 }
 
@@ -384,6 +386,8 @@ Reply<Played> Service::play_once(std::string_view user, std::int64_t game_id, co
     // Step 1. The clock: a move that arrives after the flag loses on time.
     Millis t = env_.now();
     Charge ch = charge_move(g.row.tc, g.row.remaining[side], turn_elapsed(g, t));
+    if (ch.flagged && reload_vacations(g))  // a vacation begun through another server counts too
+        ch = charge_move(g.row.tc, g.row.remaining[side], turn_elapsed(g, t));
     if (ch.flagged) {
         end_game(g, core::winner_of(~side), core::EndReason::TimeUp);
         (void)save(g, int(g.row.moves.size()));
@@ -786,6 +790,8 @@ void Service::on_timer(std::int64_t game_id) {
     if (g.adjourned())
         return;
     Charge ch = charge_move(g.row.tc, g.row.remaining[side], turn_elapsed(g, env_.now()));
+    if (ch.flagged && reload_vacations(g))  // a vacation begun through another server counts too
+        ch = charge_move(g.row.tc, g.row.remaining[side], turn_elapsed(g, env_.now()));
     if (!ch.flagged) {
         arm_timer(g);  // fired early
         return;

@@ -176,6 +176,18 @@ void Service::rearm_games_of(std::string_view user) {
             arm_timer(*g);
 }
 
+bool Service::reload_vacations(const LiveGame& g) {
+    if (!store_.shared() || g.row.tc.realtime())
+        return false;
+    std::string key = name_key(g.player(g.to_move()));
+    std::vector<store::VacationRow> theirs;
+    for (auto& v : store_.vacations(g.row.turn_started - 2 * 366 * DAY_MS))
+        if (v.player_key == key)
+            theirs.push_back(std::move(v));
+    vacations_[key] = std::move(theirs);
+    return true;
+}
+
 void Service::load_pauses(LiveGame& g) {
     g.pauses = store_.pauses(g.row.id);
     g.offer = store_.adjourn_offer(g.row.id);
@@ -236,7 +248,7 @@ Reply<AgreeStep> Service::agree_step(LiveGame& g, core::Color c, bool resume) {
         std::string cmd = resume ? "RESUME" : "ADJOURN";
         e.text = g.player(c) + " offers to " + what + " game " + id + " (" + cmd + " " + id + " accepts, DECLINE " + id
                + " declines)";
-        emit_local(g, e);
+        emit_game(g, e);  // (other servers holding the game reread its adjournments)
         flush();
         return AgreeStep::Offered;
     }
@@ -254,7 +266,7 @@ Reply<AgreeStep> Service::agree_step(LiveGame& g, core::Color c, bool resume) {
     arm_timer(g);
     log_event("resume", {{"game", id}});
     e.text = "game " + id + " is resumed: the clocks run on as they stood";
-    emit_local(g, e);
+    emit_game(g, e);
     flush();
     return AgreeStep::Done;
 }
@@ -275,7 +287,7 @@ Reply<void> Service::adjourn_now(LiveGame& g, const std::string& why) {
     e.kind = EventKind::Notice;
     e.text = "game " + id + " is adjourned" + (why == "agreed" ? "" : " (" + why + ")")
            + ": the clocks stand still until both players RESUME it";
-    emit_local(g, e);
+    emit_game(g, e);
     flush();
     return {};
 }
@@ -298,7 +310,7 @@ Reply<void> Service::decline_offer(std::string_view user, std::int64_t game_id) 
     e.kind = EventKind::Notice;
     e.from = g.player(s->color);
     e.text = e.from + " declines to " + (resume ? "resume" : "adjourn") + " game " + id;
-    emit_local(g, e);
+    emit_game(g, e);
     flush();
     return {};
 }

@@ -137,7 +137,6 @@ Reply<void> Service::start() {
         }
         if (auto r = rebuild(*g); !r)
             return fail("game " + std::to_string(g->row.id) + ": " + r.error());
-        load_pauses(*g);
         if (g->row.tc.realtime() && !g->adjourned())
             g->row.turn_started = t;  // the clock was stopped while the server was down
         std::int64_t id = g->row.id;

@@ -589,6 +589,10 @@ private:
     Reply<void> adjourn_now(LiveGame& g, const std::string& why);
     /// Re-arms the timers of the correspondence games of `user` (a vacation began or ended).
     void rearm_games_of(std::string_view user);
+    /// On a database shared by several servers, before a correspondence game is lost on time: the
+    /// vacations of its player to move read again (one may have begun through another server).
+    /// Whether they were.
+    bool reload_vacations(const LiveGame& g);
     /// play_once's step 2: the move `side` sends, read once (a handicap removal, or a board move
     /// checked by the core); an illegal one ends the game when `illegal_loses`.
     Reply<MoveRecord> read_move(LiveGame& g, core::Color side, const MoveInput& in, bool illegal_loses);

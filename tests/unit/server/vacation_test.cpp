@@ -241,6 +241,37 @@ void check_adjourn_restart_resume(Fixture& f) {
 
 }  // namespace
 
+// Two servers on one database: alice's vacation begun through one stops her clock on the other,
+// which keeps the game's timer (it wrote the last move), and an adjournment agreed through the
+// one holds on the other.
+TEST_F(Postgres, VacationsAndAdjournmentsHoldOnAnotherServerOfTheDatabase) {
+    std::string url = fresh_db();
+    Fixture a("pg_two_a", false, url);
+    auto id = game_after_first_move(a, corr(3));
+    Fixture b("pg_two_b", false, url);
+    b.env.t = a.env.t;
+    b.reopen();
+    ASSERT_TRUE(b.svc->play("bob", id, "3c3d").has_value());  // alice to move; b keeps the clock
+    ASSERT_TRUE(a.svc->start_vacation("alice", 0).has_value());
+    b.advance(3 * DAY_MS + 1);
+    EXPECT_TRUE(b.svc->game(id)->active());  // not lost on time: she is away
+    EXPECT_EQ(b.svc->turn_elapsed(*b.svc->game(id), b.env.t), 0);
+
+    a.env.t = b.env.t;
+    a.svc->on_remote("G " + std::to_string(id));  // (b's move, as its notification brings it)
+    ASSERT_TRUE(a.svc->end_vacation("alice").has_value());
+    ASSERT_TRUE(b.svc->adjourn("bob", id).has_value());
+    a.svc->on_remote("G " + std::to_string(id));  // (b's offer)
+    auto accepted = a.svc->adjourn("alice", id);
+    ASSERT_TRUE(accepted.has_value()) << accepted.error();
+    EXPECT_EQ(*accepted, AgreeStep::Done);
+    b.svc->on_remote("G " + std::to_string(id));  // what a's notification brings to b
+    EXPECT_TRUE(b.svc->game(id)->adjourned());
+    auto move = b.svc->play("alice", id, "2g2f");
+    ASSERT_FALSE(move.has_value());
+    EXPECT_NE(move.error().find("is adjourned"), std::string::npos);
+}
+
 TEST(Adjourn, OfferAcceptRestartAndResumeKeepTheClocks) {
     Fixture f("adj_flow");
     check_adjourn_restart_resume(f);
