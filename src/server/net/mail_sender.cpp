@@ -40,6 +40,14 @@ void MailSender::stop() {
 void MailSender::next() {
     if (busy_ || stopped_)
         return;
+    if (!mail_.sender_here()) {  // another server on the shared database sends; ask again in a second
+        timer_.expires_after(std::chrono::seconds(1));
+        timer_.async_wait([this](boost::system::error_code ec) {
+            if (!ec)
+                next();
+        });
+        return;
+    }
     auto due = mail_.take_due(1);
     if (due.empty()) {
         arm();
@@ -61,11 +69,15 @@ void MailSender::next() {
 }
 
 void MailSender::arm() {
+    // Nothing queued: wake() starts the next, or, on a database other servers queue mail in too,
+    // a look every second.
     service::Millis at = mail_.next_due();
-    if (at == 0)
-        return;  // nothing queued: wake() starts the next
     using namespace std::chrono;
     service::Millis now = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+    if (mail_.shared())
+        at = at == 0 ? now + 1000 : std::min(at, now + 1000);
+    if (at == 0)
+        return;
     timer_.expires_after(milliseconds(std::max<service::Millis>(10, at - now)));
     timer_.async_wait([this](boost::system::error_code ec) {
         if (!ec)

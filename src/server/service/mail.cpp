@@ -327,6 +327,10 @@ bool Mail::queue(const MailPlayerRow& p, const std::string& kind, std::int64_t g
     return true;
 }
 
+bool Mail::sender_here() { return svc_.claim("mail sender"); }
+
+bool Mail::shared() const { return store_.shared(); }
+
 std::vector<MailRow> Mail::take_due(int limit) {
     Millis now = env_.now();
     auto due = store_.mails_due(now, limit);

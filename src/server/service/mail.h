@@ -94,6 +94,11 @@ public:
     void looked(std::string_view user);  // a connection: the games mailed about are seen
 
     // --- the queue, for the network's sender
+    /// Whether this server sends the queue's mail: on a database shared by several servers, the
+    /// one that claimed it (Store::claim; another takes over when it stops); a single one does.
+    bool sender_here();
+    /// Whether other servers queue mail too (a shared database): the sender looks every second.
+    bool shared() const;
     /// Due mails, at most `limit`, each leased for the time one attempt may take (not given
     /// again before; a restart retries it).
     std::vector<store::MailRow> take_due(int limit);

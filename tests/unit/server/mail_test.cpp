@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "http_client.h"
+#include "pg_fixture.h"
 #include "server/service/mail_message.h"
 #include "server_process.h"
 #include "test_util.h"
@@ -468,6 +469,32 @@ TEST(Mail, TheTextProtocolSetsTheAddressAndWhatIsMailed) {
     ServerProcess plain(temp_db("mail_text_none"), {"--bots", ""});
     auto d = text_login(plain, "bob");
     EXPECT_TRUE(has(d->cmd("SET EMAIL bob@example.org"), "this server sends no mail"));
+}
+
+// On a PostgreSQL database shared by two servers, one sends the queue's mail (the one that
+// claimed it), whichever server queued it; when it stops, the other takes over.
+TEST_F(Postgres, OneServerOfASharedDatabaseSendsTheMailAndTheOtherTakesOver) {
+    NEEDS_AIOSMTPD();
+    SmtpSink sink;
+    std::string url = fresh_db();
+    auto a = std::make_unique<ServerProcess>(url, mail_args(sink.port));
+    ServerProcess b(url, mail_args(sink.port));
+    Http h(b.ports["http"]);
+    std::string alice = token_of(h, "alice");
+    auto [st, body] = h.request(http::verb::put, "/api/mail", json{{"address", "alice@example.org"}}.dump(), alice);
+    ASSERT_EQ(st, 200) << body;
+    ASSERT_EQ(sink.wait_for(1).size(), 1u);
+    for (int i = 0; i < 100 && a->log_text().find("\"event\":\"mail_sent\"") == std::string::npos; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_NE(a->log_text().find("\"event\":\"mail_sent\""), std::string::npos) << "the first server sends";
+    EXPECT_EQ(b.log_text().find("\"event\":\"mail_sent\""), std::string::npos) << b.log_text();
+    a.reset();  // stopped: the second takes over
+    std::tie(st, body) = h.request(http::verb::put, "/api/mail", json{{"address", "alice2@example.org"}}.dump(), alice);
+    ASSERT_EQ(st, 200) << body;
+    auto mails = sink.wait_for(2);
+    ASSERT_EQ(mails.size(), 2u);
+    EXPECT_EQ(mails[1].first, "alice2@example.org");
+    EXPECT_NE(b.log_text().find("\"event\":\"mail_sent\""), std::string::npos);
 }
 
 TEST(Mail, TheOptionsAreCheckedAndWithoutSmtpThereIsNoMail) {
