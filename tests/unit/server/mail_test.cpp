@@ -317,6 +317,15 @@ TEST(Mail, ConfirmedAddressGetsYourTurnWhileAwayOnceAGameAndNoneWhileConnected) 
     EXPECT_EQ(mails[5].first, "bob@example.org");
     EXPECT_EQ(mails[6].first, "alice@example.org");
     EXPECT_NE(decoded_body(mails[6].second).find("Bob played △７四歩 (P-7d)"), std::string::npos);
+    // Bob resigns: both are away, both are told of the end (Black first).
+    h.post("/api/games/" + std::to_string(g) + "/resign", json::object(), bob);
+    mails = sink.wait_for(9);
+    ASSERT_EQ(mails.size(), 9u);
+    EXPECT_EQ(mails[7].first, "alice@example.org");
+    EXPECT_NE(decoded_body(mails[7].second).find("against Bob is over: you won (resignation)"), std::string::npos)
+        << decoded_body(mails[7].second);
+    EXPECT_EQ(mails[8].first, "bob@example.org");
+    EXPECT_NE(decoded_body(mails[8].second).find("against alice is over: you lost (resignation)"), std::string::npos);
 }
 
 TEST(Mail, UnsubscribeMessagesKeptForTheAbsentAndTheHourlyLimit) {
