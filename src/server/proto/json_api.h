@@ -204,7 +204,7 @@ private:
     HttpReply post_game_pause(Request& r);
     void pause_clock(nlohmann::json& clock, const service::LiveGame& g);
     void pause_fields(nlohmann::json& game, const service::LiveGame& g);
-    HttpReply any_mail(Request& r);              // json_api_mail.cpp
+    HttpReply any_mail(Request& r);  // json_api_mail.cpp
     HttpReply hint_reply(service::Puzzles& set, const std::string& key, bool guest, const puzzle::Puzzle& p,
                          const std::string& move, const std::string& why, int level, std::size_t ply);
     HttpReply post_tell(Request& r);

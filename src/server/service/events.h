@@ -16,28 +16,28 @@ enum class EventKind : std::uint8_t {
     GameOffered,   // a CSA match was found: both must agree
     GameRejected,  // an offered game was rejected (text: who rejected)
     GameStarted,
-    Move,          // a move was played (also a handicap removal)
-    Undo,          // the last move was taken back
+    Move,  // a move was played (also a handicap removal)
+    Undo,  // the last move was taken back
     GameEnded,
-    Say,           // from the opponent in a game
+    Say,  // from the opponent in a game
     Shout,
     Tell,
-    Chat,          // CSA %%CHAT
-    Notice,        // anything else worth a line (challenge accepted ...)
-    Announce,      // an administrator's announcement to everyone connected (from: the administrator)
-    Spectators,    // who watches the game changed (Service::spectators_of has them)
+    Chat,        // CSA %%CHAT
+    Notice,      // anything else worth a line (challenge accepted ...)
+    Announce,    // an administrator's announcement to everyone connected (from: the administrator)
+    Spectators,  // who watches the game changed (Service::spectators_of has them)
 };
 
 struct Event {
     EventKind kind = EventKind::Notice;
     std::int64_t game_id = 0;
-    int ply = 0;                    // Move: index of the move; Undo: the new length
-    std::string from;               // who caused it (mover, sender)
-    std::string text;               // message text, notice
+    int ply = 0;       // Move: index of the move; Undo: the new length
+    std::string from;  // who caused it (mover, sender)
+    std::string text;  // message text, notice
     // Move: the entry played (a board move or a handicap removal) with its spellings and the
     // position after it, made once and shared by every listener.
     std::shared_ptr<const MoveFacts> facts;
-    core::Winner winner = core::Winner::None;   // GameEnded
+    core::Winner winner = core::Winner::None;  // GameEnded
     core::EndReason reason = core::EndReason::None;
     std::string detail;
 };

@@ -129,8 +129,7 @@ public:
         return t ? std::stoll(*t) : 0;
     }
     int mails_since(const std::string& player_key, Millis since) override {
-        auto n =
-            first(texts("SELECT count(*) FROM mail_queue WHERE player_key=$1 AND created>=$2", player_key, since));
+        auto n = first(texts("SELECT count(*) FROM mail_queue WHERE player_key=$1 AND created>=$2", player_key, since));
         return n ? std::stoi(*n) : 0;
     }
     std::vector<int> mail_counts() override {
@@ -226,8 +225,9 @@ public:
         return db().exec(sql.c_str()) || db().fail();
     }
     std::optional<PuzzleRating> puzzle_player(const std::string& player_key) override {
-        auto r = ratings("SELECT player_key, rating, deviation, volatility, plays FROM puzzle_players WHERE player_key=$1",
-                         player_key);
+        auto r =
+            ratings("SELECT player_key, rating, deviation, volatility, plays FROM puzzle_players WHERE player_key=$1",
+                    player_key);
         return r.empty() ? std::nullopt : std::optional<PuzzleRating>(r[0].second);
     }
     std::vector<std::pair<std::string, PuzzleRating>> puzzle_ratings() override {
@@ -242,12 +242,12 @@ public:
         const auto& p = r.player;
         const auto& q = r.puzzle;
         bool ok = run("INSERT INTO puzzle_attempts (player_key, puzzle_id, solved, at) VALUES ($1,$2,$3,$4)",
-                      r.player_key, r.puzzle_id, int(r.solved), r.at) &&
-                  run("INSERT INTO puzzle_players (player_key, rating, deviation, volatility, plays) VALUES "
+                      r.player_key, r.puzzle_id, int(r.solved), r.at)
+               && run("INSERT INTO puzzle_players (player_key, rating, deviation, volatility, plays) VALUES "
                       "($1,$2,$3,$4,$5) ON CONFLICT (player_key) DO UPDATE SET rating=excluded.rating, "
                       "deviation=excluded.deviation, volatility=excluded.volatility, plays=excluded.plays",
-                      r.player_key, p.rating, p.deviation, p.volatility, p.plays) &&
-                  run("INSERT INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, plays) VALUES "
+                      r.player_key, p.rating, p.deviation, p.volatility, p.plays)
+               && run("INSERT INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, plays) VALUES "
                       "($1,$2,$3,$4,$5) ON CONFLICT (puzzle_id) DO UPDATE SET rating=excluded.rating, "
                       "deviation=excluded.deviation, volatility=excluded.volatility, plays=excluded.plays",
                       r.puzzle_id, q.rating, q.deviation, q.volatility, q.plays);
