@@ -31,22 +31,6 @@ struct Failure {
     std::string error;
 };
 
-std::string base64(std::string_view in) {
-    static constexpr char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    for (std::size_t i = 0; i < in.size(); i += 3) {
-        unsigned v = unsigned(static_cast<unsigned char>(in[i])) << 16;
-        if (i + 1 < in.size())
-            v |= unsigned(static_cast<unsigned char>(in[i + 1])) << 8;
-        if (i + 2 < in.size())
-            v |= unsigned(static_cast<unsigned char>(in[i + 2]));
-        out += B64[(v >> 18) & 63];
-        out += B64[(v >> 12) & 63];
-        out += i + 1 < in.size() ? B64[(v >> 6) & 63] : '=';
-        out += i + 2 < in.size() ? B64[v & 63] : '=';
-    }
-    return out;
-}
 
 /// One server reply: its code and its lines' text.
 struct SmtpReply {
@@ -222,11 +206,12 @@ private:
                 mechanisms += " " + l.substr(5) + " ";
         SmtpReply r;
         if (mechanisms.find(" PLAIN ") != std::string::npos) {
-            r = command("AUTH PLAIN " + base64(std::string(1, '\0') + config_.user + '\0' + config_.password));
+            r = command("AUTH PLAIN "
+                        + service::mail::base64(std::string(1, '\0') + config_.user + '\0' + config_.password));
         } else if (mechanisms.find(" LOGIN ") != std::string::npos) {
             expect(command("AUTH LOGIN"), 334, "AUTH LOGIN");
-            expect(command(base64(config_.user)), 334, "AUTH LOGIN (user)");
-            r = command(base64(config_.password));
+            expect(command(service::mail::base64(config_.user)), 334, "AUTH LOGIN (user)");
+            r = command(service::mail::base64(config_.password));
         } else {
             throw Failure{MailOutcome::Transient, "the SMTP server offers neither AUTH PLAIN nor LOGIN"};
         }

@@ -10,21 +10,6 @@ namespace {
 constexpr char HEX[] = "0123456789ABCDEF";
 constexpr char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-std::string base64(std::string_view in) {
-    std::string out;
-    for (std::size_t i = 0; i < in.size(); i += 3) {
-        unsigned v = unsigned(static_cast<unsigned char>(in[i])) << 16;
-        if (i + 1 < in.size())
-            v |= unsigned(static_cast<unsigned char>(in[i + 1])) << 8;
-        if (i + 2 < in.size())
-            v |= unsigned(static_cast<unsigned char>(in[i + 2]));
-        out += B64[(v >> 18) & 63];
-        out += B64[(v >> 12) & 63];
-        out += i + 1 < in.size() ? B64[(v >> 6) & 63] : '=';
-        out += i + 2 < in.size() ? B64[v & 63] : '=';
-    }
-    return out;
-}
 
 bool atom_char(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
@@ -47,6 +32,22 @@ bool dotted(std::string_view s, Ok ok) {
 }
 
 }  // namespace
+
+std::string base64(std::string_view in) {
+    std::string out;
+    for (std::size_t i = 0; i < in.size(); i += 3) {
+        unsigned v = unsigned(static_cast<unsigned char>(in[i])) << 16;
+        if (i + 1 < in.size())
+            v |= unsigned(static_cast<unsigned char>(in[i + 1])) << 8;
+        if (i + 2 < in.size())
+            v |= unsigned(static_cast<unsigned char>(in[i + 2]));
+        out += B64[(v >> 18) & 63];
+        out += B64[(v >> 12) & 63];
+        out += i + 1 < in.size() ? B64[(v >> 6) & 63] : '=';
+        out += i + 2 < in.size() ? B64[v & 63] : '=';
+    }
+    return out;
+}
 
 std::string address_problem(std::string_view a) {
     if (a.empty())

@@ -12,6 +12,9 @@
 
 namespace hisha::server::service::mail {
 
+/// Base64 (RFC 4648, with padding): the body and header encoding, and SMTP AUTH's credentials.
+std::string base64(std::string_view in);
+
 /// Whether `address` is a mailbox Hisha sends to: local@domain, ASCII, at most 254 characters,
 /// a dot-atom local part (no quoted forms, comments or display names) and a domain of labels of
 /// letters, digits and hyphens with at least one dot. An empty string when it is, else why not.
