@@ -214,3 +214,20 @@ export async function runBrowserTest(server, args, shot, body) {
   }
   process.exit(failed ? 1 : 0);
 }
+
+/// A test's own API requests as NAME (password NAME-secret-1), with a token as a script has one.
+export function client(base, name) {
+  let token;
+  return async (method, target, body) => {
+    if (!token) {
+      const r = await fetch(base + 'api/login', { method: 'POST', body: JSON.stringify({ name, password: `${name}-secret-1` }) });
+      token = (await r.json()).token;
+    }
+    const r = await fetch(base + 'api/' + target, {
+      method, headers: { Authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await r.text();
+    if (!r.ok) throw new Error(`${method} ${target}: ${r.status} ${text}`);
+    return JSON.parse(text);
+  };
+}

@@ -9,7 +9,7 @@
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
 import http from 'node:http';
-import { T, parseArgs, freePort, HishaServer, registerOn, play, waitPlies, screenshots, runBrowserTest } from './helpers.mjs';
+import { T, parseArgs, freePort, HishaServer, registerOn, play, waitPlies, screenshots, runBrowserTest, client } from './helpers.mjs';
 
 const args = parseArgs(process.argv);
 const server = new HishaServer({ bin: args.server, db: path.join(args.work, 'players.db'), staticDir: args.static, bots: 'hisha-test=0' });
@@ -22,23 +22,6 @@ async function person(browser, base, name) {
   page.on('pageerror', (e) => console.log(`[${name}] page error: ${e.message}`));
   await registerOn(page, base, name);
   return { ctx, page };
-}
-
-/// The test's own requests, with a token as a script has one.
-function client(base, name) {
-  let token;
-  return async (method, target, body) => {
-    if (!token) {
-      const r = await fetch(base + 'api/login', { method: 'POST', body: JSON.stringify({ name, password: `${name}-secret-1` }) });
-      token = (await r.json()).token;
-    }
-    const r = await fetch(base + 'api/' + target, {
-      method, headers: { Authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await r.text();
-    if (!r.ok) throw new Error(`${method} ${target}: ${r.status} ${text}`);
-    return JSON.parse(text);
-  };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

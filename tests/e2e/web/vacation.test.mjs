@@ -7,7 +7,7 @@
 // plays a move on the board. Screenshots of each state go to --out.
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
-import { T, parseArgs, HishaServer, registerOn, play, waitPlies, screenshots, runBrowserTest } from './helpers.mjs';
+import { T, parseArgs, HishaServer, registerOn, play, waitPlies, screenshots, runBrowserTest, client } from './helpers.mjs';
 
 const args = parseArgs(process.argv);
 const server = new HishaServer({ bin: args.server, db: path.join(args.work, 'vacation.db'), staticDir: args.static });
@@ -19,23 +19,6 @@ async function person(browser, base, name) {
   page.on('pageerror', (e) => console.log(`[${name}] page error: ${e.message}`));
   await registerOn(page, base, name);
   return page;
-}
-
-/// The test's own requests, with a token as a script has one.
-function client(base, name) {
-  let token;
-  return async (method, target, body) => {
-    if (!token) {
-      const r = await fetch(base + 'api/login', { method: 'POST', body: JSON.stringify({ name, password: `${name}-secret-1` }) });
-      token = (await r.json()).token;
-    }
-    const r = await fetch(base + 'api/' + target, {
-      method, headers: { Authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await r.text();
-    if (!r.ok) throw new Error(`${method} ${target}: ${r.status} ${text}`);
-    return JSON.parse(text);
-  };
 }
 
 const gameUrl = (page, id) => `${page.url().split('#')[0]}#/game/${id}`;

@@ -32,17 +32,8 @@ std::string slurp(const std::filesystem::path& path) {
     return ss.str();
 }
 
-// Runs `hisha ARGS` (standard error with standard output): what it printed and its exit status.
-std::pair<std::string, int> hisha(const std::string& args) {
-    std::string command = std::string(HISHA_BINARY) + " " + args + " 2>&1";
-    FILE* p = popen(command.c_str(), "r");
-    std::string out;
-    char buf[4096];
-    while (p && std::fgets(buf, sizeof buf, p))
-        out += buf;
-    int status = p ? pclose(p) : -1;
-    return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
-}
+// Runs `hisha ARGS`: what it printed (standard error with standard output) and its exit status.
+std::pair<std::string, int> hisha(const std::string& args) { return test::run_cli(HISHA_BINARY, args); }
 
 // Plays the record's moves as a game of two accounts on the server, resigned at the end; its id.
 std::int64_t play_record(Fixture& f) {

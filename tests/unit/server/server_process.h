@@ -62,10 +62,10 @@ inline std::vector<std::string> open_csa(std::vector<std::string> extra = {}) {
     return extra;
 }
 
-/// Runs `hisha-server ARGS` to its end (standard error with standard output): what it printed
-/// and its exit status (-1 when it did not exit normally).
-inline std::pair<std::string, int> run_server_cli(const std::string& args) {
-    std::string command = std::string(HISHA_SERVER_BINARY) + " " + args + " 2>&1";
+/// Runs `BINARY ARGS` to its end (standard error with standard output): what it printed and its
+/// exit status (-1 when it did not exit normally).
+inline std::pair<std::string, int> run_cli(const std::string& binary, const std::string& args) {
+    std::string command = binary + " " + args + " 2>&1";
     FILE* p = popen(command.c_str(), "r");
     std::string out;
     char buf[4096];
@@ -73,6 +73,11 @@ inline std::pair<std::string, int> run_server_cli(const std::string& args) {
         out += buf;
     int status = p ? pclose(p) : -1;
     return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+}
+
+/// `hisha-server ARGS` run by run_cli().
+inline std::pair<std::string, int> run_server_cli(const std::string& args) {
+    return run_cli(HISHA_SERVER_BINARY, args);
 }
 
 class ServerProcess {
