@@ -135,6 +135,7 @@ void Expansion::init(Node& n, int len, bool first_search, TranspositionTable& tt
     next_.assign(k, -1);
     sum_.assign(k, 1);
     in_play_.assign(k, 0);
+    untested_.assign(k, 0);
     idx_.clear();
     delayed_count_ = 0;
     build_chains(pos);
@@ -142,8 +143,13 @@ void Expansion::init(Node& n, int len, bool first_search, TranspositionTable& tt
         // Every child is looked up, a later member of a chain too (it joins the play at once
         // when the table already settles it). Looking such members up only when they came into
         // play let Shin Togenkyo (a 1205-ply classic) be answered `nomate` after 1.26 M nodes.
-        results_[i] = child_result(n, i, tt);
-        if (!results_[i].final() && delayed(i)) {
+        // A delayed member of a chain gets its leaf tests only when it comes into play: most
+        // never do (another piece interposed on the same square settles the node first), and
+        // at a defender's node with a full hand they were most of the one-ply tests.
+        bool waits = delayed(i);
+        results_[i] = child_result(n, i, tt, !waits);
+        untested_[i] = waits && results_[i].first_visit;
+        if (!results_[i].final() && waits) {
             ++delayed_count_;
             continue;
         }
@@ -155,7 +161,7 @@ void Expansion::init(Node& n, int len, bool first_search, TranspositionTable& tt
     resort();
 }
 
-NodeResult Expansion::child_result(Node& n, std::size_t i, TranspositionTable& tt) {
+NodeResult Expansion::child_result(Node& n, std::size_t i, TranspositionTable& tt, bool leaf_tests) {
     Position& pos = n.pos();
     int clen = child_len(len_);
     Move m = moves_[i];
@@ -170,7 +176,7 @@ NodeResult Expansion::child_result(Node& n, std::size_t i, TranspositionTable& t
     NodeResult r = tt.look_up(keys_[i], h, clen, n.depth() + 1, n.path_key_after(m), 1, 1, old_child_);
     if (r.first_visit)  // the initial numbers only for a child the table does not know
         std::tie(r.pn, r.dn) = initial_pndn(pos, m, or_node_);
-    if (or_node_ || r.final())
+    if (or_node_ || r.final() || !leaf_tests)
         return r;
     // Leaves for the attacker (one or three plies left) are settled at once; a new one gets
     // the one-ply test.
@@ -338,6 +344,10 @@ void Expansion::update_best(Node& n, const NodeResult& r, TranspositionTable& tt
         for (int j = next_[b]; j >= 0; j = next_[std::size_t(j)]) {
             std::size_t sj = std::size_t(j);
             if (!in_play_[sj]) {
+                if (untested_[sj]) {
+                    untested_[sj] = 0;
+                    results_[sj] = child_result(n, sj, tt, true);
+                }
                 idx_.push_back(j);
                 in_play_[sj] = 1;
                 --delayed_count_;

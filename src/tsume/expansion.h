@@ -38,8 +38,9 @@ private:
     void resort() noexcept;
     void build_chains(const core::Position& pos);
     bool delayed(std::size_t i) const noexcept;
-    /// What is known of child i (TT, repetition, and the leaf tests of the attacker's nodes).
-    NodeResult child_result(Node& n, std::size_t i, TranspositionTable& tt);
+    /// What is known of child i (TT, repetition, and, with `leaf_tests`, the leaf tests of the
+    /// attacker's nodes).
+    NodeResult child_result(Node& n, std::size_t i, TranspositionTable& tt, bool leaf_tests);
     NodeResult proven_or(const Node& n) const;
     NodeResult disproven_or(const Node& n) const;
     NodeResult proven_and(const Node& n) const;
@@ -57,7 +58,8 @@ private:
     std::vector<int> prev_, next_;   // chains of delayed moves (-1: none)
     std::vector<std::uint8_t> sum_;  // 1: delta counts in the sum, 0: in the max
     std::vector<std::uint8_t> in_play_;
-    std::vector<int> idx_;  // the children in play, best first
+    std::vector<std::uint8_t> untested_;  // delayed children whose leaf tests wait for their turn
+    std::vector<int> idx_;                // the children in play, best first
     int delayed_count_ = 0;
     // Cached over idx_ by resort(): deltas of all children but the best.
     PnDn sum_except_best_ = 0;
