@@ -5,9 +5,12 @@
 # problem in its own process, TSUME_VS_RUNS times (default 1). Per row and program: the length
 # found (Hisha's line is replayed by --verify: BADLINE when it fails), CPU seconds (Hisha: the
 # solver's own CPU time, --cpu-time; KomoringHeights: the user seconds of its process under GNU
-# time, table set-up included), nodes and nodes per CPU second (each program counts nodes its
-# own way: compare times first). Then the sums over the rows
-# and over the 15-29 ply band, and the median nodes per CPU second.
+# time, table set-up included), nodes, and positions per CPU second. The programs count nodes
+# differently: KomoringHeights, like every YaneuraOu-based program, counts Position::do_move
+# calls (its own searched nodes, and the positions of its leaf tests); Hisha's nodes are its
+# searched nodes, and its `positions` (from --stats) are its do_move calls, KomoringHeights'
+# count: so the rate columns compare positions made per CPU second on one definition. Then the
+# sums over the rows and over the 15-29 ply band, and the medians of the rates.
 # Time limits are CPU seconds (the machine may be shared): Hisha stops itself (--time-limit
 # with --cpu-time); KomoringHeights runs `go mate infinite` under a CPU-time rlimit (prlimit)
 # and a row it does not finish counts as `timeout` at the limit.
@@ -47,20 +50,21 @@ else
     ROWS="$(awk -F'\t' 'NR > 1 && $3 >= 15 && $3 <= 29 { printf "%s%s", sep, $1; sep = "," }' "$TSV")"
 fi
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.10g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# hisha_once SFEN: prints "found cpu_s nodes"
+# hisha_once SFEN: prints "found cpu_s nodes positions"
 hisha_once() {
     printf '%s\n' "$1" >"$WORK/problem"
     "$HISHA" tsume --stats --verify --cpu-time --time-limit "$TIME" --memory "$MEMORY" "$WORK/problem" \
         >"$WORK/h.out" 2>"$WORK/h.err" || true
-    local found nodes ms verify
+    local found nodes ms verify positions
     found=$(awk 'NR == 1 { print $1 == "mate" ? $2 : $1 }' "$WORK/h.out")
     verify=$(sed -n 's/^verify //p' "$WORK/h.err" | head -n1)
     [[ -z "$verify" || "$verify" == ok ]] || found=BADLINE  # the line fails the replay
     nodes=$(sed -n 's/^info nodes \([0-9]*\).*/\1/p' "$WORK/h.err" | head -n1)
     ms=$(sed -n 's/.* cpu_ms \([0-9]*\).*/\1/p' "$WORK/h.err" | head -n1)
-    echo "${found:-none} $(awk -v m="${ms:-0}" 'BEGIN { printf "%.3f", m / 1000 }') ${nodes:-0}"
+    positions=$(sed -n 's/^info nodes .* positions \([0-9]*\).*/\1/p' "$WORK/h.err" | head -n1)
+    echo "${found:-none} $(awk -v m="${ms:-0}" 'BEGIN { printf "%.3f", m / 1000 }') ${nodes:-0} ${positions:-0}"
 }
 
 # kh_once SFEN: prints "found cpu_s nodes"
@@ -89,7 +93,8 @@ kh_once() {
 }
 
 echo "== tsume versus: $HISHA vs $KH, ${TIME} CPU s a row, ${MEMORY} MB, runs $RUNS, load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-22s %5s | %-7s %8s %10s %9s | %-7s %8s %10s %9s\n' row plies hisha cpu_s nodes nodes/s kh cpu_s nodes nodes/s
+printf '%-22s %5s | %-7s %8s %10s %11s %9s | %-7s %8s %10s %9s\n' row plies hisha cpu_s nodes positions pos/s kh cpu_s \
+    nodes nodes/s
 IFS=',' read -ra ids <<<"$ROWS"
 : >"$WORK/table"
 for id in "${ids[@]}"; do
@@ -113,19 +118,22 @@ for id in "${ids[@]}"; do
     kf=$(awk 'NR == 1 { print $1 }' "$WORK/k.runs")
     hc=$(awk '{ print $2 }' "$WORK/h.runs" | median)
     hn=$(awk '{ print $3 }' "$WORK/h.runs" | median)
+    hp=$(awk '{ print $4 }' "$WORK/h.runs" | median)
     kc=$(awk '{ print $2 }' "$WORK/k.runs" | median)
     kn=$(awk '{ print $3 }' "$WORK/k.runs" | median)
-    hr=$(awk -v n="$hn" -v c="$hc" 'BEGIN { printf "%d", (c > 0 ? n / c : 0) }')
+    hr=$(awk -v n="$hp" -v c="$hc" 'BEGIN { printf "%d", (c > 0 ? n / c : 0) }')
     kr=$(awk -v n="$kn" -v c="$kc" 'BEGIN { printf "%d", (c > 0 ? n / c : 0) }')
-    printf '%-22s %5s | %-7s %8.2f %10d %9d | %-7s %8.2f %10d %9d\n' "$id" "$stated" "$hf" "$hc" "$hn" "$hr" "$kf" "$kc" "$kn" "$kr"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$stated" "$hf" "$hc" "$hn" "$hr" "$kf" "$kc" "$kn" "$kr" >>"$WORK/table"
+    printf '%-22s %5s | %-7s %8.2f %10d %11d %9d | %-7s %8.2f %10d %9d\n' "$id" "$stated" "$hf" "$hc" "$hn" "$hp" "$hr" \
+        "$kf" "$kc" "$kn" "$kr"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$stated" "$hf" "$hc" "$hn" "$hp" "$hr" "$kf" "$kc" "$kn" \
+        "$kr" >>"$WORK/table"
 done
 # Sums: every row, and the 15-29 band; a row not solved counts at the limit.
 awk -F'\t' -v limit="$TIME" '
     function add(tag, hc, kc, hs, ks) { H[tag] += hc; K[tag] += kc; HS[tag] += hs; KS[tag] += ks; N[tag]++ }
     {
-        hs = ($3 == $2) ? 1 : 0; ks = ($7 == $2) ? 1 : 0
-        hc = hs ? $4 : limit; kc = ks ? $8 : limit
+        hs = ($3 == $2) ? 1 : 0; ks = ($8 == $2) ? 1 : 0
+        hc = hs ? $4 : limit; kc = ks ? $9 : limit
         add("all rows", hc, kc, hs, ks)
         if ($2 >= 15 && $2 <= 29) add("15-29 plies", hc, kc, hs, ks)
     }
@@ -133,8 +141,10 @@ awk -F'\t' -v limit="$TIME" '
         for (t in N)
             printf "%-12s %3d rows: hisha %3d exact, %9.2f CPU s | kh %3d exact, %9.2f CPU s (unsolved count %d s)\n", t, N[t], HS[t], H[t], KS[t], K[t], limit
     }' "$WORK/table"
-printf 'median nodes per CPU second: hisha %s, kh %s\n' \
-    "$(awk -F'\t' '$6 > 0 { print $6 }' "$WORK/table" | median)" "$(awk -F'\t' '$10 > 0 { print $10 }' "$WORK/table" | median)"
+printf 'median positions (do_move calls) per CPU second: hisha %s, kh %s (its nodes)\n' \
+    "$(awk -F'\t' '$7 > 0 { print $7 }' "$WORK/table" | median)" "$(awk -F'\t' '$11 > 0 { print $11 }' "$WORK/table" | median)"
+printf 'median searched nodes per CPU second: hisha %s\n' \
+    "$(awk -F'\t' '$4 > 0 { printf "%d\n", $5 / $4 }' "$WORK/table" | median)"
 printf 'median CPU seconds a row: hisha %s, kh %s\n' \
-    "$(awk -F'\t' '{ print $4 }' "$WORK/table" | median)" "$(awk -F'\t' '{ print $8 }' "$WORK/table" | median)"
+    "$(awk -F'\t' '{ print $4 }' "$WORK/table" | median)" "$(awk -F'\t' '{ print $9 }' "$WORK/table" | median)"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -35,7 +35,8 @@ const char* const TSUME_USAGE =
     "  one problem per line (SFEN or `position ...`; # starts a comment), or a record file\n"
     "  (KIF, KI2, CSA, PSN ...) whose start position is the problem. Prints per problem:\n"
     "  mate <plies> <usi moves> | nomate | timeout. --cpu-time: the limit counts CPU time, not\n"
-    "  wall time. --stats adds nodes and time on stderr;\n"
+    "  wall time. --stats adds nodes and time on stderr (and positions: the positions made, leaf\n"
+    "  tests included, the count YaneuraOu-based solvers report as nodes);\n"
     "  --verify replays each mating line through the rules and reports `verify ok` or\n"
     "  `verify error <reason>` on stderr.\n"
     "  --explain: after the line, each other defence on it with the mate the solver proves after\n"
@@ -99,9 +100,10 @@ void solve_one(core::Position& pos, const Options& opt) {
     }
     std::fflush(stdout);
     if (opt.stats)
-        std::fprintf(stderr, "info nodes %llu time_ms %.0f cpu_ms %.0f max_depth %d exact %d table_mb %zu\n",
+        std::fprintf(stderr,
+                     "info nodes %llu time_ms %.0f cpu_ms %.0f max_depth %d exact %d table_mb %zu positions %llu\n",
                      (unsigned long long)r.nodes, r.time_s * 1000, r.cpu_time_s * 1000, r.max_depth, int(r.exact),
-                     r.table_bytes >> 20);
+                     r.table_bytes >> 20, (unsigned long long)r.positions);
     if (opt.verify && !r.pv.empty()) {
         std::string why = tsume::line_error(pos, r.pv, int(r.pv.size()), opt.limits.convention);
         if (why.empty() && r.status == tsume::Status::Mate && int(r.pv.size()) != r.length)

@@ -236,13 +236,13 @@ namespace {
 bool capture_mates(Position& pos, PieceType pt, Square s, Square c) noexcept {
     Move drop = Move::make_drop(pt, s, pos.side_to_move());
     StateInfo st_drop, st_take;
-    pos.do_move(drop, st_drop);
+    make_position(pos, drop, st_drop);
     bool mates = false;
     for (bool promote : {false, true}) {
         Move take = pos.make_move(c, s, promote);
         if (!pos.is_legal(take))
             continue;
-        pos.do_move(take, st_take);
+        make_position(pos, take, st_take);
         mates = find_reply(pos, Convention::Tsume) == Reply::None;
         pos.undo_move(take);
         if (mates)
@@ -349,7 +349,7 @@ MateProbe mate_in_one(Position& pos, Convention conv) {
             disproof = hand_min(disproof, hand_before(pos, m, full_hand()));
             continue;
         }
-        pos.do_move(m, st);
+        make_position(pos, m, st);
         Reply reply = find_reply(pos, conv);
         Hand after = reply == Reply::None ? add_blocking_pieces(pos, Hand()) : reply_disproof(pos, reply, full_hand());
         pos.undo_move(m);
@@ -388,14 +388,14 @@ MateProbe3 mate_within(Position& pos, Convention conv, int plies) {
     StateInfo st, st2;
     Hand disproof = full_hand();
     for (Move m : checks) {
-        pos.do_move(m, st);
+        make_position(pos, m, st);
         generate_evasions(pos, conv, evasions);
         // Every reply must leave a shorter mate; the proof needs the union of their hands.
         Hand proof, refuted = full_hand();
         int longest = 0;
         bool mated = !evasions.empty();
         for (Move e : evasions) {
-            pos.do_move(e, st2);
+            make_position(pos, e, st2);
             MateProbe3 sub = mate_within(pos, conv, plies - 2);
             pos.undo_move(e);
             if (!sub.move) {

@@ -3,6 +3,7 @@
 // test; the one-ply mate test used at the leaves; and the tsume-shogi futility rule.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "core/attacks.h"
@@ -11,6 +12,17 @@
 #include "types.h"
 
 namespace hisha::tsume {
+
+/// Positions the solver has made on this thread: its Position::do_move calls, the search's
+/// own and those of the leaf tests and the futility rule. YaneuraOu-based solvers such as
+/// KomoringHeights report this count as their nodes; Searcher::nodes() counts searched nodes.
+inline thread_local std::uint64_t positions_made = 0;
+
+/// pos.do_move(m, st), counted in positions_made.
+inline void make_position(core::Position& pos, core::Move m, core::StateInfo& st) {
+    ++positions_made;
+    pos.do_move(m, st);
+}
 
 /// Position::attackers_to(c, s, occ), computing a slider's line only when one of c's sliders
 /// stands on it (the usual case near a king: none does).

@@ -4,6 +4,7 @@
 
 #include "core/zobrist.h"
 #include "hands.h"
+#include "moves.h"
 #include "types.h"
 
 namespace hisha::tsume {
@@ -59,7 +60,7 @@ int Node::repetition_after(Key bk, Hand h) const noexcept {
 
 void Node::do_move(Move m) {
     Key pk = path_key_after(m);
-    pos_.do_move(m, states_[moves_.size()]);
+    make_position(pos_, m, states_[moves_.size()]);
     moves_.push_back(m);
     path_.push_back({pos_.board_key(), or_hand()});
     path_keys_.push_back(pk);

@@ -151,6 +151,7 @@ Result Solver::solve(const Position& pos, const Limits& limits) {
     stop.max_nodes = limits.max_nodes;
     stop.stop = limits.stop;
     double cpu0 = thread_cpu_seconds();
+    std::uint64_t positions0 = positions_made;
     if (limits.time_limit_s > 0 && limits.cpu_time)
         stop.cpu_deadline_s = cpu0 + limits.time_limit_s;
     else if (limits.time_limit_s > 0)
@@ -166,6 +167,7 @@ Result Solver::solve(const Position& pos, const Limits& limits) {
     Searcher searcher(*tt_, limits.convention, stop);
     find_mate(searcher, node, limits, out);
     out.nodes = searcher.nodes();
+    out.positions = positions_made - positions0;
     out.max_depth = searcher.max_depth();
     out.table_bytes = tt_->bytes();
     out.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

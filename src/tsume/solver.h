@@ -58,13 +58,14 @@ struct Limits {
 
 struct Result {
     Status status = Status::Timeout;
-    int length = 0;              // plies of the mate
-    std::vector<core::Move> pv;  // the mating line (length moves when complete)
-    bool exact = false;          // the length is proven to be the shortest
-    std::uint64_t nodes = 0;
-    double time_s = 0;      // wall time
-    double cpu_time_s = 0;  // CPU time of the solving thread (table allocation included)
-    int max_depth = 0;      // the deepest ply the search reached
+    int length = 0;               // plies of the mate
+    std::vector<core::Move> pv;   // the mating line (length moves when complete)
+    bool exact = false;           // the length is proven to be the shortest
+    std::uint64_t nodes = 0;      // nodes searched
+    std::uint64_t positions = 0;  // positions made (leaf tests included; see positions_made)
+    double time_s = 0;            // wall time
+    double cpu_time_s = 0;        // CPU time of the solving thread (table allocation included)
+    int max_depth = 0;            // the deepest ply the search reached
     std::size_t table_bytes = 0;
     // Convention::Tsume only: whether the first move is the only one that mates within `length`.
     bool unique = true;

@@ -449,6 +449,23 @@ TEST(Limits, CpuTimeLimitStopsTheSearch) {
     EXPECT_GT(r.nodes, 0u);
 }
 
+TEST(Limits, PositionsCountEachSolveWithItsLeafTests) {
+    // Positions made (the count YaneuraOu-based solvers call nodes) include the leaf tests'
+    // positions, which the searched nodes do not; each solve counts its own.
+    const std::string sfen = "+P8/9/2S6/1+P7/kN7/9/SL7/9/9 b 2r2b4g2s3n3l16p 1";
+    core::Position pos;
+    ASSERT_TRUE(pos.set(sfen, core::SfenRules::Relaxed));
+    Limits limits;
+    limits.memory_mb = 16;
+    Solver solver;
+    Result first = solver.solve(pos, limits);
+    ASSERT_EQ(first.status, Status::Mate);
+    EXPECT_GT(first.positions, first.nodes);
+    Result second = solver.solve(pos, limits);
+    EXPECT_EQ(second.nodes, first.nodes);
+    EXPECT_EQ(second.positions, first.positions);
+}
+
 TEST(Limits, AStopWhileShorteningStillGivesTheMateFound) {
     // Kotobuki 67 plies before its end: the 67-ply mate is found in a few thousand nodes, the
     // proof that no mate within 65 plies exists takes millions. Stopped in between, the answer
