@@ -333,6 +333,26 @@ Hand reply_disproof(const Position& pos, Reply reply, Hand disproof) noexcept {
     return keep_defender_drop(pos, PieceType(int(reply) - int(Reply::DropPawn) + int(PAWN)), disproof);
 }
 
+namespace {
+
+// Before a checking drop on s: true when the defender can take the dropped piece. A drop
+// unpins nothing and gives no other check, so a piece that is not pinned now (or moves along
+// its pin) takes it legally, and the king takes it when no other attacker's piece guards s.
+bool drop_is_taken(const Position& pos, Square s) noexcept {
+    Color us = pos.side_to_move(), them = ~us;
+    Square ksq = pos.king_square(them);
+    Bitboard pinned = pos.pinned(them);
+    Bitboard takers = attackers_of(pos, them, s).andnot(square_bb(ksq));
+    while (takers.any()) {
+        Square from = takers.pop_lsb();
+        if (!pinned.test(from) || aligned(from, s, ksq))
+            return true;
+    }
+    return KING_ATTACKS[ksq].test(s) && attackers_of(pos, us, s, pos.pieces() ^ ksq).empty();
+}
+
+}  // namespace
+
 MateProbe mate_in_one(Position& pos, Convention conv) {
     MateProbe probe;
     MoveList<CHECKS, true> list(pos);
@@ -345,7 +365,8 @@ MateProbe mate_in_one(Position& pos, Convention conv) {
         if (!pos.legal(m))
             continue;
         any = true;
-        if (escape.steps_after(pos, m)) {  // the same as find_reply() == Reply::Move below
+        // Checks with a board reply found without playing them (find_reply() == Reply::Move).
+        if (escape.steps_after(pos, m) || (m.is_drop() && drop_is_taken(pos, m.to()))) {
             disproof = hand_min(disproof, hand_before(pos, m, full_hand()));
             continue;
         }
