@@ -50,8 +50,9 @@ inline core::Bitboard attackers_of(const core::Position& pos, core::Color c, cor
 /// Legal checks of the side to move (non-promotions of P, B, R and lance included), best first.
 void generate_checks(const core::Position& pos, std::vector<core::Move>& out);
 
-/// Legal evasions of the side to move (in check), best first. Under Convention::Tsume, futile
-/// drop interpositions (is_futile_drop) are left out. `pos` is restored.
+/// Legal evasions of the side to move (in check), best first (drops: the weakest piece first).
+/// Under Convention::Tsume, futile drop interpositions (is_futile_drop) are left out. `pos` is
+/// restored.
 void generate_evasions(core::Position& pos, Convention conv, std::vector<core::Move>& out);
 
 /// Tsume convention: dropping a piece of type pt on s between a sliding checker and the king
