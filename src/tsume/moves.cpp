@@ -237,6 +237,20 @@ bool KingEscape::steps_after(const Position& pos, Move m) const noexcept {
 
 namespace {
 
+// Whether a piece of `side` other than its king takes on s legally: one that is pinned only along
+// its pin (the pins of the position as it stands).
+bool piece_takes(const Position& pos, Color side, Square s) noexcept {
+    Square ksq = pos.king_square(side);
+    Bitboard pinned = pos.pinned(side);
+    Bitboard takers = attackers_of(pos, side, s).andnot(square_bb(ksq));
+    while (takers.any()) {
+        Square from = takers.pop_lsb();
+        if (!pinned.test(from) || aligned(from, s, ksq))
+            return true;
+    }
+    return false;
+}
+
 // The checker on c takes a piece of type pt dropped on s (promoting or not): true when one
 // of these captures leaves the defender no reply. Drops nearer the king are judged by the
 // same rule (is_futile_drop), so the recursion ends at the king.
@@ -271,13 +285,8 @@ bool is_futile_drop(Position& pos, Square s, PieceType pt) noexcept {
     if (!between_bb(c, ksq).test(s))
         return false;
     // 1. No other defender piece can take back on s (a pinned one only along its pin).
-    Bitboard pinned = pos.pinned(us);
-    Bitboard takers = attackers_of(pos, us, s).andnot(square_bb(ksq));
-    while (takers.any()) {
-        Square from = takers.pop_lsb();
-        if (!pinned.test(from) || aligned(from, s, ksq))
-            return false;
-    }
+    if (piece_takes(pos, us, s))
+        return false;
     // 2. Nor can the king: s is not next to it, or the checker taking on s is guarded there
     //    (by another piece, also one behind the checker on its line).
     if (KING_ATTACKS[ksq].test(s)) {
@@ -307,13 +316,9 @@ Reply find_reply(Position& pos, Convention conv) noexcept {
         return Reply::None;
     // 2. Another piece takes the checker (a pinned one only along its pin).
     Square c = checkers.lsb();
+    if (piece_takes(pos, us, c))
+        return Reply::Move;
     Bitboard pinned = pos.pinned(us);
-    Bitboard takers = attackers_of(pos, us, c, occ).andnot(square_bb(ksq));
-    while (takers.any()) {
-        Square from = takers.pop_lsb();
-        if (!pinned.test(from) || aligned(from, c, ksq))
-            return Reply::Move;
-    }
     // 3. A piece moves in between (a pinned piece never can: its line is another) ...
     const Bitboard between = between_bb(c, ksq);
     for (Bitboard b = between; b.any();)
@@ -347,14 +352,9 @@ namespace {
 // its pin) takes it legally, and the king takes it when no other attacker's piece guards s.
 bool drop_is_taken(const Position& pos, Square s) noexcept {
     Color us = pos.side_to_move(), them = ~us;
+    if (piece_takes(pos, them, s))
+        return true;
     Square ksq = pos.king_square(them);
-    Bitboard pinned = pos.pinned(them);
-    Bitboard takers = attackers_of(pos, them, s).andnot(square_bb(ksq));
-    while (takers.any()) {
-        Square from = takers.pop_lsb();
-        if (!pinned.test(from) || aligned(from, s, ksq))
-            return true;
-    }
     return KING_ATTACKS[ksq].test(s) && attackers_of(pos, us, s, pos.pieces() ^ ksq).empty();
 }
 

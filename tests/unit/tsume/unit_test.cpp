@@ -452,12 +452,11 @@ TEST(Limits, CpuTimeLimitStopsTheSearch) {
 TEST(Limits, PositionsCountEachSolveWithItsLeafTests) {
     // Positions made (the count YaneuraOu-based solvers call nodes) include the leaf tests'
     // positions, which the searched nodes do not; each solve counts its own.
-    const std::string sfen = "+P8/9/2S6/1+P7/kN7/9/SL7/9/9 b 2r2b4g2s3n3l16p 1";
+    Solver solver;
     core::Position pos;
-    ASSERT_TRUE(pos.set(sfen, core::SfenRules::Relaxed));
+    ASSERT_TRUE(pos.set("+P8/9/2S6/1+P7/kN7/9/SL7/9/9 b 2r2b4g2s3n3l16p 1", core::SfenRules::Relaxed));
     Limits limits;
     limits.memory_mb = 16;
-    Solver solver;
     Result first = solver.solve(pos, limits);
     ASSERT_EQ(first.status, Status::Mate);
     EXPECT_GT(first.positions, first.nodes);
