@@ -118,10 +118,12 @@ void find_mate(Searcher& s, Node& node, const Limits& limits, Result& out) {
     }
     // Without `shortest` any proven mate is the answer; with it, only the proven shortest.
     out.status = complete && (out.exact || !limits.shortest) ? Status::Mate : Status::Timeout;
+    // Not exact, `length` is still a proved bound: a mate within it exists. The line's defender
+    // moves are the longest defences the table knows (upper bounds), not proved best, so the line
+    // may end sooner; its length is no mate length (long-ran: a 235-ply line under a bound of 433
+    // or more, whose remainder after 200 plies needs 59, not 35).
     if (!complete)
         out.pv.clear();
-    else if (!out.exact)
-        out.length = int(out.pv.size());
     if (out.status == Status::Mate && limits.convention == Convention::Tsume && !out.pv.empty()) {
         out.other_first_move = other_mating_first_move(s, node, out.length, out.pv[0]);
         out.unique = !out.other_first_move;
@@ -224,7 +226,7 @@ std::string format_result(const Result& r, Convention conv) {
     case Status::Timeout: break;
     }
     if (!r.pv.empty())
-        return "timeout mate-found " + std::to_string(r.pv.size()) + line(r.pv);
+        return "timeout mate-found " + std::to_string(r.length) + line(r.pv);
     return "timeout";
 }
 
