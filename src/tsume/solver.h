@@ -59,7 +59,7 @@ struct Limits {
 struct Result {
     Status status = Status::Timeout;
     int length = 0;               // plies of the mate (not exact: a proved bound, a mate within it)
-    std::vector<core::Move> pv;   // the mating line (length moves when exact; not exact, at most length)
+    std::vector<core::Move> pv;   // the mating line (length moves when exact; else see format_result)
     bool exact = false;           // the length is proven to be the shortest
     std::uint64_t nodes = 0;      // nodes searched
     std::uint64_t positions = 0;  // positions made (leaf tests included; see positions_made)
@@ -99,8 +99,9 @@ Result solve(const core::Position& pos, const Limits& limits);
 bool complete_defender_hand(core::Position& pos);
 
 /// One line: "mate <plies> <usi moves>", "nomate", "timeout" (followed by "mate-found <plies>
-/// <usi moves>" when a mate was found but not proven shortest: a mate within <plies> exists, and
-/// the line, whose defender moves are not proved best, may be shorter) or "error <reason>". Under
+/// <usi moves>" when a mate was found but not proven shortest: a mate within <plies> exists; the
+/// line's defender moves are not proved best, so it may be shorter, and when it was read before
+/// the shortening proved a smaller bound it is that first mate's line, longer) or "error <reason>". Under
 /// the tsume convention a mate line ends with "unique" or "yozume <move>".
 std::string format_result(const Result& r, Convention conv);
 
